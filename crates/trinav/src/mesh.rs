@@ -1,0 +1,626 @@
+//! The navigation mesh: flat arrays of vertices and counter-clockwise triangles, with edge
+//! adjacency, islands, area ids and a point-location grid.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::geometry::{Aabb, Orientation, Point, doubled_signed_area, min_angle_deg, orient};
+use crate::ids::{AreaId, IslandId, TriangleId, VertexId};
+use crate::settings::BakeSettings;
+use crate::spatial_index::SpatialGrid;
+use crate::topology::{build_adjacency, find_islands};
+
+/// The stored arrays of a mesh, as the baker produces them and the file format holds them,
+/// before validation. [`NavMesh::from_parts`] checks them and derives the rest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshParts {
+    /// The settings the mesh was baked with.
+    pub settings: BakeSettings,
+    /// Vertex positions; every vertex is distinct (welded exactly).
+    pub vertices: Vec<Point>,
+    /// Triangles as three vertex ids, counter-clockwise.
+    pub triangles: Vec<[VertexId; 3]>,
+    /// Neighbour across edge `i` (vertex `i` to vertex `i+1`) of each triangle, or
+    /// [`TriangleId::NONE`] on the boundary.
+    pub neighbours: Vec<[TriangleId; 3]>,
+    /// Area type of each triangle.
+    pub areas: Vec<AreaId>,
+    /// Island of each triangle, numbered as [`find_islands`](crate::find_islands) numbers them.
+    pub islands: Vec<IslandId>,
+}
+
+/// One thing wrong with a mesh's arrays.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MeshProblem {
+    /// An array has the wrong length.
+    LengthMismatch {
+        /// Which array.
+        array: &'static str,
+        /// Its expected length (the triangle count).
+        expected: usize,
+        /// Its length.
+        found: usize,
+    },
+    /// A vertex coordinate is NaN or infinite.
+    NonFiniteVertex(VertexId),
+    /// Two vertices have the same position (they should have been welded).
+    DuplicateVertex {
+        /// The later vertex.
+        vertex: VertexId,
+        /// The earlier vertex at the same position.
+        first: VertexId,
+    },
+    /// A vertex is used by no triangle.
+    UnusedVertex(VertexId),
+    /// A triangle names a vertex that does not exist.
+    VertexOutOfRange {
+        /// The triangle.
+        triangle: TriangleId,
+        /// The vertex id it names.
+        vertex: VertexId,
+    },
+    /// A triangle is clockwise or has zero area.
+    NotCounterClockwise {
+        /// The triangle.
+        triangle: TriangleId,
+        /// Twice its signed area (<= 0).
+        doubled_area: f64,
+    },
+    /// A triangle names a neighbour that does not exist.
+    NeighbourOutOfRange {
+        /// The triangle.
+        triangle: TriangleId,
+        /// The edge (0..3).
+        edge: u8,
+        /// The neighbour id it names.
+        neighbour: TriangleId,
+    },
+    /// A neighbour link is not returned across the same edge.
+    AsymmetricAdjacency {
+        /// The triangle.
+        triangle: TriangleId,
+        /// The edge (0..3).
+        edge: u8,
+        /// The neighbour it names, which does not name it back across that edge.
+        neighbour: TriangleId,
+    },
+    /// The stored adjacency differs from the one the triangles imply (a shared edge marked as
+    /// boundary, or a non-manifold edge).
+    AdjacencyMismatch {
+        /// The triangle.
+        triangle: TriangleId,
+        /// What is wrong.
+        detail: String,
+    },
+    /// A triangle's stored island differs from its connected component.
+    IslandMismatch {
+        /// The triangle.
+        triangle: TriangleId,
+        /// The stored island.
+        stored: IslandId,
+        /// The island it belongs to.
+        expected: IslandId,
+    },
+}
+
+impl fmt::Display for MeshProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MeshProblem::LengthMismatch { array, expected, found } => {
+                write!(f, "{array} has {found} entries, expected {expected} (one per triangle)")
+            }
+            MeshProblem::NonFiniteVertex(v) => write!(f, "vertex {v} has a NaN or infinite coordinate"),
+            MeshProblem::DuplicateVertex { vertex, first } => {
+                write!(f, "vertex {vertex} has the same position as vertex {first}")
+            }
+            MeshProblem::UnusedVertex(v) => write!(f, "vertex {v} is used by no triangle"),
+            MeshProblem::VertexOutOfRange { triangle, vertex } => {
+                write!(f, "triangle {triangle} names vertex {vertex}, which does not exist")
+            }
+            MeshProblem::NotCounterClockwise { triangle, doubled_area } => write!(
+                f,
+                "triangle {triangle} is not counter-clockwise (signed area {})",
+                doubled_area / 2.0
+            ),
+            MeshProblem::NeighbourOutOfRange { triangle, edge, neighbour } => write!(
+                f,
+                "triangle {triangle} edge {edge} names neighbour {neighbour}, which does not exist"
+            ),
+            MeshProblem::AsymmetricAdjacency { triangle, edge, neighbour } => write!(
+                f,
+                "triangle {triangle} edge {edge} names neighbour {neighbour}, which does not name it back across that edge"
+            ),
+            MeshProblem::AdjacencyMismatch { triangle, detail } => {
+                write!(f, "triangle {triangle}: {detail}")
+            }
+            MeshProblem::IslandMismatch { triangle, stored, expected } => write!(
+                f,
+                "triangle {triangle} is stored in island {stored} but belongs to island {expected}"
+            ),
+        }
+    }
+}
+
+/// A mesh that failed validation, with every problem found (at most
+/// [`InvalidMesh::MAX_PROBLEMS`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{}", describe_problems(.problems))]
+pub struct InvalidMesh {
+    /// The problems, in the order they were found.
+    pub problems: Vec<MeshProblem>,
+}
+
+impl InvalidMesh {
+    /// The most problems one validation reports.
+    pub const MAX_PROBLEMS: usize = 100;
+}
+
+fn describe_problems(problems: &[MeshProblem]) -> String {
+    match problems {
+        [] => "invalid mesh".to_string(),
+        [one] => format!("invalid mesh: {one}"),
+        [first, rest @ ..] => format!("invalid mesh: {first} (and {} more problems)", rest.len()),
+    }
+}
+
+/// Checks everything a mesh's arrays must satisfy; an empty list means valid.
+///
+/// Checks: array lengths, finite and distinct vertices, every vertex used, vertex and neighbour
+/// ids in range, every triangle strictly counter-clockwise (exact predicate), adjacency
+/// symmetric and equal to the adjacency the triangles imply, islands equal to the connected
+/// components. Stops after [`InvalidMesh::MAX_PROBLEMS`] problems.
+pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
+    let mut problems = Vec::new();
+    let t_count = parts.triangles.len();
+    for (array, len) in [
+        ("neighbours", parts.neighbours.len()),
+        ("areas", parts.areas.len()),
+        ("islands", parts.islands.len()),
+    ] {
+        if len != t_count {
+            problems.push(MeshProblem::LengthMismatch { array, expected: t_count, found: len });
+        }
+    }
+    if !problems.is_empty() {
+        return problems;
+    }
+    let full = |p: &Vec<MeshProblem>| p.len() >= InvalidMesh::MAX_PROBLEMS;
+
+    let mut seen: HashMap<(u64, u64), VertexId> = HashMap::with_capacity(parts.vertices.len());
+    for (i, p) in parts.vertices.iter().enumerate() {
+        let v = VertexId::from_index(i);
+        if !p.is_finite() {
+            problems.push(MeshProblem::NonFiniteVertex(v));
+        } else if let Some(&first) = seen.get(&position_key(*p)) {
+            problems.push(MeshProblem::DuplicateVertex { vertex: v, first });
+        } else {
+            seen.insert(position_key(*p), v);
+        }
+        if full(&problems) {
+            return problems;
+        }
+    }
+
+    let mut used = vec![false; parts.vertices.len()];
+    let mut indices_ok = true;
+    for (t, tri) in parts.triangles.iter().enumerate() {
+        let triangle = TriangleId::from_index(t);
+        for &vertex in tri {
+            match used.get_mut(vertex.index()) {
+                Some(u) => *u = true,
+                None => {
+                    indices_ok = false;
+                    problems.push(MeshProblem::VertexOutOfRange { triangle, vertex });
+                }
+            }
+        }
+        if full(&problems) {
+            return problems;
+        }
+    }
+    if !indices_ok {
+        return problems;
+    }
+    if let Some(v) = used.iter().position(|u| !u) {
+        problems.push(MeshProblem::UnusedVertex(VertexId::from_index(v)));
+    }
+    if !problems.is_empty() {
+        // Non-finite or unused vertices make the geometric checks below meaningless.
+        return problems;
+    }
+
+    for (t, tri) in parts.triangles.iter().enumerate() {
+        let [a, b, c] = tri.map(|v| parts.vertices[v.index()]);
+        if orient(a, b, c) != Orientation::CounterClockwise {
+            problems.push(MeshProblem::NotCounterClockwise {
+                triangle: TriangleId::from_index(t),
+                doubled_area: doubled_signed_area(a, b, c),
+            });
+            if full(&problems) {
+                return problems;
+            }
+        }
+    }
+
+    let mut links_ok = true;
+    for (t, links) in parts.neighbours.iter().enumerate() {
+        let triangle = TriangleId::from_index(t);
+        for (edge, &neighbour) in links.iter().enumerate() {
+            if neighbour.is_none() {
+                continue;
+            }
+            let edge = edge as u8;
+            let Some(back) = parts.neighbours.get(neighbour.index()) else {
+                links_ok = false;
+                problems.push(MeshProblem::NeighbourOutOfRange { triangle, edge, neighbour });
+                continue;
+            };
+            let tri = parts.triangles[t];
+            let (from, to) = (tri[edge as usize], tri[(edge as usize + 1) % 3]);
+            let other = parts.triangles[neighbour.index()];
+            let returns = (0..3).any(|j| {
+                back[j] == triangle && other[j] == to && other[(j + 1) % 3] == from
+            });
+            if !returns {
+                links_ok = false;
+                problems.push(MeshProblem::AsymmetricAdjacency { triangle, edge, neighbour });
+            }
+            if full(&problems) {
+                return problems;
+            }
+        }
+    }
+    if !links_ok {
+        return problems;
+    }
+
+    match build_adjacency(&parts.triangles, parts.vertices.len()) {
+        Err(e) => {
+            let triangle = match &e {
+                crate::TopologyError::NonManifoldEdge { second, .. } => *second,
+                crate::TopologyError::VertexOutOfRange { triangle, .. } => *triangle,
+            };
+            problems.push(MeshProblem::AdjacencyMismatch { triangle, detail: e.to_string() });
+            return problems;
+        }
+        Ok(implied) => {
+            for (t, (stored, implied)) in parts.neighbours.iter().zip(&implied).enumerate() {
+                if stored != implied {
+                    problems.push(MeshProblem::AdjacencyMismatch {
+                        triangle: TriangleId::from_index(t),
+                        detail: format!(
+                            "stored neighbours {stored:?} differ from the shared edges {implied:?}"
+                        ),
+                    });
+                    if full(&problems) {
+                        return problems;
+                    }
+                }
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return problems;
+    }
+
+    let (islands, _) = find_islands(&parts.neighbours);
+    for (t, (&stored, &expected)) in parts.islands.iter().zip(&islands).enumerate() {
+        if stored != expected {
+            problems.push(MeshProblem::IslandMismatch {
+                triangle: TriangleId::from_index(t),
+                stored,
+                expected,
+            });
+            if full(&problems) {
+                return problems;
+            }
+        }
+    }
+    problems
+}
+
+/// Exact position key for welding: the bit patterns of both coordinates, with `-0.0` read as
+/// `0.0` so that the two zeros weld.
+#[inline]
+pub fn position_key(p: Point) -> (u64, u64) {
+    let bits = |v: f64| if v == 0.0 { 0u64 } else { v.to_bits() };
+    (bits(p.x), bits(p.y))
+}
+
+/// An immutable navigation mesh. Cheap to share between threads (`Send + Sync`).
+///
+/// Build one from baked [`MeshParts`] with [`NavMesh::from_parts`], or load a baked file with
+/// [`NavMesh::load`](crate::NavMesh::load) / [`NavMesh::from_bytes`](crate::NavMesh::from_bytes).
+///
+/// ```
+/// use trinav::{BakeSettings, MeshParts, NavMesh, Point, VertexId, TriangleId, AreaId, IslandId};
+/// // The unit square as two triangles sharing the diagonal.
+/// let parts = MeshParts {
+///     settings: BakeSettings::default(),
+///     vertices: vec![Point::new(0., 0.), Point::new(1., 0.), Point::new(1., 1.), Point::new(0., 1.)],
+///     triangles: vec![[0, 1, 2].map(VertexId), [0, 2, 3].map(VertexId)],
+///     neighbours: trinav::build_adjacency(&[[0, 1, 2].map(VertexId), [0, 2, 3].map(VertexId)], 4)?,
+///     areas: vec![AreaId(0); 2],
+///     islands: vec![IslandId(0); 2],
+/// };
+/// let mesh = NavMesh::from_parts(parts)?;
+/// assert_eq!(mesh.stats().area, 1.0);
+/// assert_eq!(mesh.locate(Point::new(0.9, 0.1)), Some(TriangleId(0)));
+/// assert_eq!(mesh.locate(Point::new(2.0, 0.5)), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct NavMesh {
+    parts: MeshParts,
+    island_count: u32,
+    bounds: Aabb,
+    grid: SpatialGrid,
+}
+
+/// Summary figures of a mesh.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MeshStats {
+    /// Number of vertices.
+    pub vertices: usize,
+    /// Number of triangles.
+    pub triangles: usize,
+    /// Number of islands (connected components).
+    pub islands: u32,
+    /// Total walkable area.
+    pub area: f64,
+    /// Bounding box of all vertices.
+    pub bounds: Aabb,
+    /// The smallest interior angle of any triangle, in degrees.
+    pub min_angle_deg: f64,
+    /// Number of boundary edges (edges with no neighbour).
+    pub boundary_edges: usize,
+    /// Number of cells in the point-location grid.
+    pub grid_cells: usize,
+    /// Number of (cell, triangle) entries in the point-location grid.
+    pub grid_entries: usize,
+}
+
+impl NavMesh {
+    /// Validates `parts` (see [`validate`]) and derives islands count, bounds and the
+    /// point-location grid.
+    pub fn from_parts(parts: MeshParts) -> Result<NavMesh, InvalidMesh> {
+        let problems = validate(&parts);
+        if !problems.is_empty() {
+            return Err(InvalidMesh { problems });
+        }
+        let island_count = parts.islands.iter().map(|i| i.0 + 1).max().unwrap_or(0);
+        let bounds = Aabb::from_points(parts.vertices.iter().copied());
+        let boxes: Vec<Aabb> = parts
+            .triangles
+            .iter()
+            .map(|t| Aabb::from_points(t.map(|v| parts.vertices[v.index()])))
+            .collect();
+        let grid = SpatialGrid::build(bounds, &boxes);
+        Ok(NavMesh { parts, island_count, bounds, grid })
+    }
+
+    /// The stored arrays.
+    pub fn parts(&self) -> &MeshParts {
+        &self.parts
+    }
+
+    /// The settings the mesh was baked with.
+    pub fn settings(&self) -> &BakeSettings {
+        &self.parts.settings
+    }
+
+    /// All vertex positions, indexed by [`VertexId`].
+    pub fn vertices(&self) -> &[Point] {
+        &self.parts.vertices
+    }
+
+    /// All triangles (counter-clockwise vertex ids), indexed by [`TriangleId`].
+    pub fn triangles(&self) -> &[[VertexId; 3]] {
+        &self.parts.triangles
+    }
+
+    /// Number of triangles.
+    pub fn triangle_count(&self) -> usize {
+        self.parts.triangles.len()
+    }
+
+    /// The three corners of triangle `t`, counter-clockwise.
+    #[inline]
+    pub fn triangle_points(&self, t: TriangleId) -> [Point; 3] {
+        self.parts.triangles[t.index()].map(|v| self.parts.vertices[v.index()])
+    }
+
+    /// The neighbours of triangle `t` across its edges 0, 1, 2 ([`TriangleId::NONE`] on the
+    /// boundary).
+    #[inline]
+    pub fn neighbours(&self, t: TriangleId) -> [TriangleId; 3] {
+        self.parts.neighbours[t.index()]
+    }
+
+    /// The island (connected component) of triangle `t`.
+    #[inline]
+    pub fn island(&self, t: TriangleId) -> IslandId {
+        self.parts.islands[t.index()]
+    }
+
+    /// Number of islands.
+    pub fn island_count(&self) -> u32 {
+        self.island_count
+    }
+
+    /// The area type of triangle `t`.
+    #[inline]
+    pub fn area_id(&self, t: TriangleId) -> AreaId {
+        self.parts.areas[t.index()]
+    }
+
+    /// Bounding box of the mesh.
+    pub fn bounds(&self) -> Aabb {
+        self.bounds
+    }
+
+    /// The triangle containing `p` (boundary included), or `None` when `p` is off the mesh.
+    ///
+    /// A point on an edge or vertex shared by several triangles locates to the one with the
+    /// lowest id. NaN coordinates locate nowhere.
+    pub fn locate(&self, p: Point) -> Option<TriangleId> {
+        if !self.bounds.contains(p) {
+            return None;
+        }
+        self.grid.candidates(p).iter().copied().find(|&t| {
+            let [a, b, c] = self.triangle_points(t);
+            orient(a, b, p) != Orientation::Clockwise
+                && orient(b, c, p) != Orientation::Clockwise
+                && orient(c, a, p) != Orientation::Clockwise
+        })
+    }
+
+    /// Summary figures: counts, area, bounds, worst angle.
+    pub fn stats(&self) -> MeshStats {
+        let mut area = 0.0;
+        let mut min_angle = f64::INFINITY;
+        for t in 0..self.triangle_count() {
+            let [a, b, c] = self.triangle_points(TriangleId::from_index(t));
+            area += doubled_signed_area(a, b, c) * 0.5;
+            min_angle = min_angle.min(min_angle_deg(a, b, c));
+        }
+        MeshStats {
+            vertices: self.parts.vertices.len(),
+            triangles: self.triangle_count(),
+            islands: self.island_count,
+            area,
+            bounds: self.bounds,
+            min_angle_deg: if min_angle.is_finite() { min_angle } else { 0.0 },
+            boundary_edges: self.parts.neighbours.iter().flatten().filter(|n| n.is_none()).count(),
+            grid_cells: self.grid.cell_count(),
+            grid_entries: self.grid.entry_count(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 2x1 strip of 4 triangles, plus a separate triangle touching it at one corner.
+    fn sample_parts() -> MeshParts {
+        let vertices = [(0., 0.), (1., 0.), (2., 0.), (2., 1.), (1., 1.), (0., 1.), (3., 2.), (2., 2.)]
+            .map(|(x, y)| Point::new(x, y))
+            .to_vec();
+        let triangles: Vec<[VertexId; 3]> =
+            [[0, 1, 4], [0, 4, 5], [1, 2, 3], [1, 3, 4], [3, 6, 7]].iter().map(|t| t.map(VertexId)).collect();
+        let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
+        let (islands, _) = find_islands(&neighbours);
+        MeshParts {
+            settings: BakeSettings::default(),
+            areas: vec![AreaId(0); triangles.len()],
+            vertices,
+            triangles,
+            neighbours,
+            islands,
+        }
+    }
+
+    #[test]
+    fn valid_parts_build_a_mesh_with_two_islands() {
+        let mesh = NavMesh::from_parts(sample_parts()).unwrap();
+        let stats = mesh.stats();
+        assert_eq!(stats.triangles, 5);
+        assert_eq!(stats.islands, 2);
+        assert_eq!(stats.area, 2.5);
+        // The corner-touching triangle (vertex 3 is shared) is its own island.
+        assert_eq!(mesh.island(TriangleId(4)), IslandId(1));
+        assert_eq!(mesh.island(TriangleId(2)), IslandId(0));
+    }
+
+    #[test]
+    fn locate_finds_the_containing_triangle_or_none() {
+        let mesh = NavMesh::from_parts(sample_parts()).unwrap();
+        for t in 0..mesh.triangle_count() {
+            let [a, b, c] = mesh.triangle_points(TriangleId::from_index(t));
+            let centroid = Point::new((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0);
+            assert_eq!(mesh.locate(centroid), Some(TriangleId::from_index(t)));
+        }
+        // On the shared diagonal 0-4 of triangles 0 and 1: the lower id.
+        assert_eq!(mesh.locate(Point::new(0.5, 0.5)), Some(TriangleId(0)));
+        // Inside the bounds but off the mesh.
+        assert_eq!(mesh.locate(Point::new(0.5, 1.5)), None);
+        assert_eq!(mesh.locate(Point::new(f64::NAN, 0.5)), None);
+    }
+
+    #[test]
+    fn clockwise_triangle_is_reported() {
+        let mut parts = sample_parts();
+        parts.triangles[4] = [3, 7, 6].map(VertexId);
+        parts.neighbours = build_adjacency(&parts.triangles, parts.vertices.len()).unwrap();
+        let problems = validate(&parts);
+        assert!(matches!(
+            problems[0],
+            MeshProblem::NotCounterClockwise { triangle: TriangleId(4), .. }
+        ));
+    }
+
+    #[test]
+    fn asymmetric_adjacency_is_reported() {
+        let mut parts = sample_parts();
+        parts.neighbours[4][0] = TriangleId(2);
+        let problems = validate(&parts);
+        assert_eq!(
+            problems,
+            vec![MeshProblem::AsymmetricAdjacency {
+                triangle: TriangleId(4),
+                edge: 0,
+                neighbour: TriangleId(2)
+            }]
+        );
+    }
+
+    #[test]
+    fn missing_link_and_wrong_island_are_reported() {
+        let mut parts = sample_parts();
+        let (t, e) = (0, parts.neighbours[0].iter().position(|n| !n.is_none()).unwrap());
+        let n = parts.neighbours[t][e];
+        let back = parts.neighbours[n.index()].iter().position(|&x| x == TriangleId(0)).unwrap();
+        parts.neighbours[t][e] = TriangleId::NONE;
+        parts.neighbours[n.index()][back] = TriangleId::NONE;
+        assert!(matches!(validate(&parts)[0], MeshProblem::AdjacencyMismatch { .. }));
+
+        let mut parts = sample_parts();
+        parts.islands[4] = IslandId(0);
+        assert_eq!(
+            validate(&parts),
+            vec![MeshProblem::IslandMismatch {
+                triangle: TriangleId(4),
+                stored: IslandId(0),
+                expected: IslandId(1)
+            }]
+        );
+    }
+
+    #[test]
+    fn bad_vertices_are_reported() {
+        let mut parts = sample_parts();
+        parts.vertices[7] = parts.vertices[0];
+        assert_eq!(
+            validate(&parts)[0],
+            MeshProblem::DuplicateVertex { vertex: VertexId(7), first: VertexId(0) }
+        );
+        let mut parts = sample_parts();
+        parts.vertices[2].x = f64::NAN;
+        assert_eq!(validate(&parts)[0], MeshProblem::NonFiniteVertex(VertexId(2)));
+        let mut parts = sample_parts();
+        parts.triangles[0][1] = VertexId(99);
+        assert!(matches!(validate(&parts)[0], MeshProblem::VertexOutOfRange { .. }));
+        let mut parts = sample_parts();
+        parts.areas.pop();
+        assert!(matches!(validate(&parts)[0], MeshProblem::LengthMismatch { array: "areas", .. }));
+    }
+
+    #[test]
+    fn nav_mesh_is_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<NavMesh>();
+    }
+}

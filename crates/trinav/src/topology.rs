@@ -1,0 +1,198 @@
+//! Edge adjacency and islands, computed from triangle vertex indices alone.
+//!
+//! Edge `i` of triangle `t` runs from its vertex `i` to vertex `(i + 1) % 3`; the neighbour
+//! across it is stored at `neighbours[t][i]`. Two triangles are adjacent only when they share an
+//! edge (the same two vertices, in opposite directions): triangles that merely share a vertex
+//! (two obstacles meeting corner to corner) are not connected.
+
+use crate::ids::{IslandId, TriangleId, VertexId};
+
+/// Why adjacency could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TopologyError {
+    /// A triangle names a vertex that does not exist.
+    #[error("triangle {triangle} names vertex {vertex}, but there are only {vertex_count} vertices")]
+    VertexOutOfRange {
+        /// The triangle.
+        triangle: TriangleId,
+        /// The vertex it names.
+        vertex: VertexId,
+        /// How many vertices there are.
+        vertex_count: usize,
+    },
+    /// Two triangles use the same directed edge: they overlap, or one is flipped.
+    #[error(
+        "triangles {first} and {second} both use edge {from}->{to} in the same direction (overlapping or flipped triangles)"
+    )]
+    NonManifoldEdge {
+        /// The first triangle using the edge.
+        first: TriangleId,
+        /// The second triangle using the edge.
+        second: TriangleId,
+        /// Edge start.
+        from: VertexId,
+        /// Edge end.
+        to: VertexId,
+    },
+}
+
+/// The neighbour of every triangle across each of its three edges ([`TriangleId::NONE`] on the
+/// boundary).
+///
+/// Runs in `O(T log d)` for `T` triangles and vertex degree `d`, with no hashing: outgoing edges
+/// are bucketed by their start vertex and sorted by their end vertex.
+///
+/// ```
+/// use trinav::{build_adjacency, TriangleId, VertexId};
+/// // Two triangles of the unit square, sharing the diagonal 0-2.
+/// let tris = [[0, 1, 2], [0, 2, 3]].map(|t| t.map(VertexId));
+/// let adj = build_adjacency(&tris, 4)?;
+/// assert_eq!(adj[0], [TriangleId::NONE, TriangleId::NONE, TriangleId(1)]);
+/// assert_eq!(adj[1], [TriangleId(0), TriangleId::NONE, TriangleId::NONE]);
+/// # Ok::<(), trinav::TopologyError>(())
+/// ```
+pub fn build_adjacency(
+    triangles: &[[VertexId; 3]],
+    vertex_count: usize,
+) -> Result<Vec<[TriangleId; 3]>, TopologyError> {
+    for (t, tri) in triangles.iter().enumerate() {
+        if let Some(&v) = tri.iter().find(|v| v.index() >= vertex_count) {
+            return Err(TopologyError::VertexOutOfRange {
+                triangle: TriangleId::from_index(t),
+                vertex: v,
+                vertex_count,
+            });
+        }
+    }
+    // Bucket every directed edge by its start vertex (CSR layout).
+    let mut start = vec![0u32; vertex_count + 1];
+    for tri in triangles {
+        for v in tri {
+            start[v.index() + 1] += 1;
+        }
+    }
+    for i in 0..vertex_count {
+        start[i + 1] += start[i];
+    }
+    // (end vertex, triangle, edge) per outgoing edge.
+    let mut edges = vec![(0u32, 0u32, 0u8); triangles.len() * 3];
+    let mut fill = start.clone();
+    for (t, tri) in triangles.iter().enumerate() {
+        for i in 0..3 {
+            let slot = &mut fill[tri[i].index()];
+            edges[*slot as usize] = (tri[(i + 1) % 3].0, t as u32, i as u8);
+            *slot += 1;
+        }
+    }
+    for v in 0..vertex_count {
+        let range = start[v] as usize..start[v + 1] as usize;
+        edges[range].sort_unstable();
+    }
+    let bucket = |v: VertexId| &edges[start[v.index()] as usize..start[v.index() + 1] as usize];
+    for v in 0..vertex_count {
+        let out = bucket(VertexId::from_index(v));
+        if let Some(w) = out.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(TopologyError::NonManifoldEdge {
+                first: TriangleId(w[0].1),
+                second: TriangleId(w[1].1),
+                from: VertexId::from_index(v),
+                to: VertexId(w[0].0),
+            });
+        }
+    }
+    let mut neighbours = vec![[TriangleId::NONE; 3]; triangles.len()];
+    for (t, tri) in triangles.iter().enumerate() {
+        for i in 0..3 {
+            let (from, to) = (tri[i], tri[(i + 1) % 3]);
+            let back = bucket(to);
+            if let Ok(k) = back.binary_search_by_key(&from.0, |e| e.0) {
+                neighbours[t][i] = TriangleId(back[k].1);
+            }
+        }
+    }
+    Ok(neighbours)
+}
+
+/// The island of every triangle and the number of islands.
+///
+/// Islands are numbered in order of their lowest triangle id, so the numbering depends only on
+/// the mesh, never on traversal details.
+pub fn find_islands(neighbours: &[[TriangleId; 3]]) -> (Vec<IslandId>, u32) {
+    let mut islands = vec![IslandId::NONE; neighbours.len()];
+    let mut count = 0u32;
+    let mut stack = Vec::new();
+    for seed in 0..neighbours.len() {
+        if !islands[seed].is_none() {
+            continue;
+        }
+        let island = IslandId(count);
+        count += 1;
+        islands[seed] = island;
+        stack.push(seed);
+        while let Some(t) = stack.pop() {
+            for n in neighbours[t] {
+                if !n.is_none() && n.index() < neighbours.len() && islands[n.index()].is_none() {
+                    islands[n.index()] = island;
+                    stack.push(n.index());
+                }
+            }
+        }
+    }
+    (islands, count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tris(raw: &[[u32; 3]]) -> Vec<[VertexId; 3]> {
+        raw.iter().map(|t| t.map(VertexId)).collect()
+    }
+
+    #[test]
+    fn triangles_touching_at_a_vertex_are_not_adjacent() {
+        // Two triangles meet only at vertex 2 (a pinch point).
+        let t = tris(&[[0, 1, 2], [2, 3, 4]]);
+        let adj = build_adjacency(&t, 5).unwrap();
+        assert!(adj.iter().flatten().all(|n| n.is_none()));
+        let (islands, count) = find_islands(&adj);
+        assert_eq!(count, 2);
+        assert_eq!(islands, vec![IslandId(0), IslandId(1)]);
+    }
+
+    #[test]
+    fn fan_around_a_vertex_is_one_ring() {
+        // Four triangles around centre vertex 0 (square 1-2-3-4).
+        let t = tris(&[[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 1]]);
+        let adj = build_adjacency(&t, 5).unwrap();
+        for (i, n) in adj.iter().enumerate() {
+            assert_eq!(n[0], TriangleId(((i + 3) % 4) as u32));
+            assert_eq!(n[1], TriangleId::NONE);
+            assert_eq!(n[2], TriangleId(((i + 1) % 4) as u32));
+        }
+        assert_eq!(find_islands(&adj).1, 1);
+    }
+
+    #[test]
+    fn same_direction_edge_is_refused() {
+        let t = tris(&[[0, 1, 2], [0, 1, 3]]);
+        assert_eq!(
+            build_adjacency(&t, 4),
+            Err(TopologyError::NonManifoldEdge {
+                first: TriangleId(0),
+                second: TriangleId(1),
+                from: VertexId(0),
+                to: VertexId(1),
+            })
+        );
+    }
+
+    #[test]
+    fn out_of_range_vertex_is_refused() {
+        let t = tris(&[[0, 1, 9]]);
+        assert!(matches!(
+            build_adjacency(&t, 3),
+            Err(TopologyError::VertexOutOfRange { vertex: VertexId(9), .. })
+        ));
+    }
+}
