@@ -1,1 +1,190 @@
+//! # trinav-bake: level geometry to navigation mesh
+//!
+//! The offline half of trinav. [`bake`] runs six stages, one module each, every stage a
+//! function from a named input to a named output that can be inspected or drawn:
+//!
+//! | stage | function | output |
+//! |---|---|---|
+//! | 1 | [`validate::validate`] | [`ValidatedLevel`]: cleaned rings, or an error naming polygon, ring and points |
+//! | 2 | [`merge::merge`] | [`MergedRegion`]: union(walkable) − inflate(union(obstacles)) |
+//! | 3 | [`triangulate::triangulate`] | [`TriangleSoup`]: ear clipping or constrained Delaunay |
+//! | 4 | [`weld::weld`] | [`WeldedMesh`]: exact vertex welding, edge adjacency |
+//! | 5 | [`derive::derive`] | [`trinav::NavMesh`]: islands, area ids, bounds, grid |
+//! | 6 | [`verify::verify`] | [`VerifyReport`]: area conserved, boundary on the rings |
+//!
+//! ```
+//! use trinav_bake::{bake, Level, PolygonInput};
+//! use trinav::BakeSettings;
+//! let level = Level {
+//!     walkable: vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)],
+//!     obstacles: vec![PolygonInput::rect(4.0, 4.0, 6.0, 6.0)],
+//!     agent_radius: None,
+//! };
+//! let baked = bake(&level, &BakeSettings::default())?;
+//! assert_eq!(baked.mesh.stats().area, 96.0);
+//! assert_eq!(baked.mesh.island_count(), 1);
+//! # Ok::<(), trinav_bake::BakeError>(())
+//! ```
 
+#![warn(missing_docs)]
+
+pub mod derive;
+pub mod level;
+pub mod merge;
+pub mod triangulate;
+pub mod validate;
+pub mod verify;
+pub mod weld;
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use trinav::{BakeSettings, InvalidMesh, NavMesh};
+
+pub use level::{Level, LevelError, PolygonInput};
+pub use merge::{MergedPolygon, MergedRegion};
+pub use triangulate::{Fallback, TriangleSoup, TriangulateError};
+pub use validate::{ValidatedLevel, ValidationError};
+pub use verify::{VerifyError, VerifyReport};
+pub use weld::{WeldError, WeldedMesh};
+
+/// Why a bake failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BakeError {
+    /// The bake settings are out of range.
+    #[error("bad settings: {0}")]
+    Settings(String),
+    /// The input geometry is refused (stage 1).
+    #[error(transparent)]
+    Validation(#[from] ValidationError),
+    /// Obstacles cover every walkable polygon (stage 2).
+    #[error(
+        "nothing is walkable: the obstacles (inflated by the agent radius {agent_radius}) cover every walkable polygon"
+    )]
+    NothingWalkable {
+        /// The agent radius used.
+        agent_radius: f64,
+    },
+    /// A polygon could not be triangulated (stage 3).
+    #[error(transparent)]
+    Triangulation(#[from] TriangulateError),
+    /// The triangles do not weld into a valid surface (stage 4).
+    #[error("weld failed: {0}")]
+    Weld(#[from] WeldError),
+    /// The derived mesh breaks a structural rule (stage 5): a bug.
+    #[error("internal error, derived mesh is invalid: {0}")]
+    Derive(#[from] InvalidMesh),
+    /// The mesh does not match the merged region (stage 6): a bug.
+    #[error("verification failed: {0}")]
+    Verification(#[from] VerifyError),
+}
+
+/// Time spent in each stage.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct StageTimes {
+    /// Stage 1.
+    pub validate: Duration,
+    /// Stage 2.
+    pub merge: Duration,
+    /// Stage 3.
+    pub triangulate: Duration,
+    /// Stage 4.
+    pub weld: Duration,
+    /// Stage 5.
+    pub derive: Duration,
+    /// Stage 6.
+    pub verify: Duration,
+}
+
+impl StageTimes {
+    /// Sum of all stages.
+    pub fn total(&self) -> Duration {
+        self.validate + self.merge + self.triangulate + self.weld + self.derive + self.verify
+    }
+}
+
+/// What a bake reports besides the mesh.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BakeReport {
+    /// Time per stage.
+    pub times: StageTimes,
+    /// Points dropped by input repairs (repeats, spike tips).
+    pub dropped_points: usize,
+    /// Polygons of the walkable region.
+    pub region_polygons: usize,
+    /// Polygons that fell back from ear clipping to constrained Delaunay.
+    pub fallbacks: Vec<Fallback>,
+    /// The verification figures.
+    pub verification: VerifyReport,
+}
+
+/// A baked mesh with its report.
+#[derive(Clone, Debug)]
+pub struct Baked {
+    /// The mesh.
+    pub mesh: NavMesh,
+    /// How the bake went.
+    pub report: BakeReport,
+}
+
+/// The settings for baking `level`: `base`, with the agent radius taken from `radius_override`,
+/// else from the level, else from `base`.
+pub fn settings_for(
+    level: &Level,
+    base: BakeSettings,
+    radius_override: Option<f64>,
+) -> BakeSettings {
+    let radius = radius_override
+        .or(level.agent_radius)
+        .unwrap_or(base.agent_radius);
+    base.with_agent_radius(radius)
+}
+
+/// Bakes a level into a verified navigation mesh, with the settings as given (see
+/// [`settings_for`] to honour the level's own agent radius).
+pub fn bake(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> {
+    settings.check().map_err(BakeError::Settings)?;
+    let mut times = StageTimes::default();
+    let timed = |slot: fn(&mut StageTimes) -> &mut Duration| {
+        let start = Instant::now();
+        move |times: &mut StageTimes| *slot(times) += start.elapsed()
+    };
+
+    let done = timed(|t| &mut t.validate);
+    let validated = validate::validate(level)?;
+    done(&mut times);
+
+    let done = timed(|t| &mut t.merge);
+    let region = merge::merge(&validated, settings);
+    done(&mut times);
+    if region.polygons.is_empty() {
+        return Err(BakeError::NothingWalkable {
+            agent_radius: settings.agent_radius,
+        });
+    }
+
+    let done = timed(|t| &mut t.triangulate);
+    let soup = triangulate::triangulate(&region, settings.triangulation)?;
+    done(&mut times);
+
+    let done = timed(|t| &mut t.weld);
+    let welded = weld::weld(&soup)?;
+    done(&mut times);
+
+    let done = timed(|t| &mut t.derive);
+    let mesh = derive::derive(welded, settings)?;
+    done(&mut times);
+
+    let done = timed(|t| &mut t.verify);
+    let verification = verify::verify(&region, &mesh)?;
+    done(&mut times);
+
+    let report = BakeReport {
+        times,
+        dropped_points: validated.dropped_points,
+        region_polygons: region.polygons.len(),
+        fallbacks: soup.fallbacks,
+        verification,
+    };
+    Ok(Baked { mesh, report })
+}

@@ -4,7 +4,17 @@ use serde::{Deserialize, Serialize};
 
 /// How the walkable polygons are cut into triangles.
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, bincode::Encode, bincode::Decode,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    bincode::Encode,
+    bincode::Decode,
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Triangulation {
@@ -36,7 +46,9 @@ impl Triangulation {
 /// assert_eq!(settings.agent_radius, 0.5);
 /// assert_eq!(settings.arc_error, 0.01);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, bincode::Encode, bincode::Decode)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, bincode::Encode, bincode::Decode,
+)]
 #[non_exhaustive]
 pub struct BakeSettings {
     /// Radius of the agent the mesh is baked for: obstacles are inflated by it. World units,
@@ -113,8 +125,18 @@ mod tests {
     #[test]
     fn check_refuses_out_of_range_values() {
         assert!(BakeSettings::default().check().is_ok());
-        assert!(BakeSettings::default().with_agent_radius(-1.0).check().is_err());
-        assert!(BakeSettings::default().with_agent_radius(f64::NAN).check().is_err());
+        assert!(
+            BakeSettings::default()
+                .with_agent_radius(-1.0)
+                .check()
+                .is_err()
+        );
+        assert!(
+            BakeSettings::default()
+                .with_agent_radius(f64::NAN)
+                .check()
+                .is_err()
+        );
         assert!(BakeSettings::default().with_arc_error(0.5).check().is_err());
         assert!(BakeSettings::default().with_arc_error(0.0).check().is_err());
     }

@@ -1,0 +1,25 @@
+//! Stage 5, derive: islands, area ids, bounds and the point-location grid.
+//!
+//! Islands are the connected components over edge adjacency
+//! ([`trinav::find_islands`]); every triangle gets area id 0 for now. Bounds and the uniform
+//! grid are derived by [`NavMesh::from_parts`], the same code that runs when a baked file is
+//! loaded, so a baked and a loaded mesh are built identically.
+
+use trinav::{AreaId, BakeSettings, InvalidMesh, MeshParts, NavMesh, find_islands};
+
+use crate::weld::WeldedMesh;
+
+/// Runs stage 5. An error here is a bug in an earlier stage: the welded mesh breaks a rule of
+/// [`trinav::validate`].
+pub fn derive(welded: WeldedMesh, settings: &BakeSettings) -> Result<NavMesh, InvalidMesh> {
+    let (islands, _) = find_islands(&welded.neighbours);
+    let parts = MeshParts {
+        settings: *settings,
+        areas: vec![AreaId(0); welded.triangles.len()],
+        islands,
+        vertices: welded.vertices,
+        triangles: welded.triangles,
+        neighbours: welded.neighbours,
+    };
+    NavMesh::from_parts(parts)
+}

@@ -1,0 +1,155 @@
+//! The native level format: JSON via serde.
+//!
+//! ```json
+//! { "walkable":  [ { "outer": [[0, 0], [10, 0], [10, 10], [0, 10]], "holes": [] } ],
+//!   "obstacles": [ { "outer": [[4, 4], [6, 4], [6, 6], [4, 6]] } ],
+//!   "agent_radius": 0.5 }
+//! ```
+//!
+//! Rings may be open or closed (first point repeated) and wound either way. `holes` and
+//! `agent_radius` are optional.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// A level: the geometry the baker turns into a navigation mesh.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Level {
+    /// Polygons agents may walk on; their union is the walkable region.
+    #[serde(default)]
+    pub walkable: Vec<PolygonInput>,
+    /// Polygons agents may not enter; their union, inflated by the agent radius, is cut out of
+    /// the walkable region.
+    #[serde(default)]
+    pub obstacles: Vec<PolygonInput>,
+    /// Agent radius in world units (default 0); a command-line override wins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_radius: Option<f64>,
+}
+
+/// One polygon of a level: an outer ring and optional holes, each a list of `[x, y]` points.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolygonInput {
+    /// The outer ring.
+    pub outer: Vec<[f64; 2]>,
+    /// Holes: regions cut out of the outer ring.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<Vec<[f64; 2]>>,
+}
+
+impl PolygonInput {
+    /// A polygon without holes.
+    pub fn new(outer: Vec<[f64; 2]>) -> Self {
+        Self {
+            outer,
+            holes: Vec::new(),
+        }
+    }
+
+    /// This polygon with one more hole.
+    pub fn with_hole(mut self, hole: Vec<[f64; 2]>) -> Self {
+        self.holes.push(hole);
+        self
+    }
+
+    /// An axis-aligned rectangle from `(x0, y0)` to `(x1, y1)`.
+    pub fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Self {
+        Self::new(vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    }
+}
+
+/// A level file that is not valid JSON for the level format.
+#[derive(Debug, thiserror::Error)]
+pub enum LevelError {
+    /// The file could not be read.
+    #[error("cannot read level: {0}")]
+    Io(#[from] std::io::Error),
+    /// JSON syntax or shape error, with its position.
+    #[error("line {line}, column {column}: {message}")]
+    Json {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl Level {
+    /// Parses a level from JSON text.
+    ///
+    /// ```
+    /// use trinav_bake::Level;
+    /// let level = Level::from_json(r#"{"walkable": [{"outer": [[0,0],[4,0],[4,4]]}]}"#)?;
+    /// assert_eq!(level.walkable[0].outer.len(), 3);
+    /// assert!(Level::from_json(r#"{"walkable": 3}"#).is_err());
+    /// # Ok::<(), trinav_bake::LevelError>(())
+    /// ```
+    pub fn from_json(text: &str) -> Result<Level, LevelError> {
+        serde_json::from_str(text).map_err(|e| {
+            // serde_json reports "... at line L column C"; keep the message without it.
+            let message = e.to_string();
+            let message = match message.rfind(" at line ") {
+                Some(at) => message[..at].to_string(),
+                None => message,
+            };
+            LevelError::Json {
+                line: e.line(),
+                column: e.column(),
+                message,
+            }
+        })
+    }
+
+    /// Reads and parses a level file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Level, LevelError> {
+        Level::from_json(&std::fs::read_to_string(path)?)
+    }
+
+    /// The level as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a level always serialises")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_errors_carry_line_and_column() {
+        let err = Level::from_json("{\n  \"walkable\": [\n    {\"outer\": [[0, 0], [1]]}\n  ]\n}")
+            .unwrap_err();
+        match err {
+            LevelError::Json { line, message, .. } => {
+                assert_eq!(line, 3);
+                assert!(message.contains("invalid length"), "{message}");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(matches!(
+            Level::from_json("{\"walkabel\": []}"),
+            Err(LevelError::Json { line: 1, .. })
+        ));
+        // Out-of-range numbers are refused by the parser.
+        assert!(Level::from_json("{\"walkable\": [{\"outer\": [[1e999, 0]]}]}").is_err());
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let level = Level {
+            walkable: vec![PolygonInput::rect(0.0, 0.0, 4.0, 4.0).with_hole(vec![
+                [1.0, 1.0],
+                [2.0, 1.0],
+                [2.0, 2.0],
+            ])],
+            obstacles: vec![PolygonInput::rect(3.0, 3.0, 5.0, 5.0)],
+            agent_radius: Some(0.25),
+        };
+        assert_eq!(Level::from_json(&level.to_json()).unwrap(), level);
+    }
+}

@@ -1,0 +1,298 @@
+//! Stage 2, merge: boolean operations that turn the level's polygons into the walkable region.
+//!
+//! - The region of one input polygon is its outer ring minus the union of its holes (holes may
+//!   overlap each other and cross the outer ring).
+//! - walkable region = union(walkable regions) − inflate(union(obstacle regions), agent radius).
+//! - Inflation is geo's buffer with round joins; each arc is cut into chords whose angle is
+//!   chosen so that no chord lies more than `arc_error * agent_radius` inside the true arc
+//!   (the chords' ends lie on the arc). A hole of an obstacle shrinks by the radius; what is
+//!   left of it is walkable only where a walkable polygon covers it.
+//!
+//! All boolean work is geo's `BooleanOps` and `Buffer` (the i_overlay engine). That engine
+//! computes on a fixed-point grid of spacing `2^(k-29)` for a level whose half-extent is in
+//! `[2^k, 2^(k+1))`: input points on that grid, which includes every integer point within
+//! ±2^28, come out exactly; new points (crossings, arcs) are rounded to it.
+
+use geo::algorithm::bool_ops::FillRule;
+use geo::algorithm::buffer::{BufferStyle, LineJoin};
+use geo::orient::{Direction, Orient};
+use geo::{Area, BooleanOps, Buffer, LineString, MultiPolygon, Polygon, unary_union};
+use trinav::{BakeSettings, Point};
+
+use crate::validate::{CleanPolygon, Ring, ValidatedLevel};
+
+/// One polygon of the walkable region: a counter-clockwise outer ring and clockwise holes, all
+/// open (no repeated closing point).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergedPolygon {
+    /// Outer ring, counter-clockwise.
+    pub outer: Ring,
+    /// Holes, clockwise.
+    pub holes: Vec<Ring>,
+}
+
+impl MergedPolygon {
+    /// All rings: the outer ring first, then the holes.
+    pub fn rings(&self) -> impl Iterator<Item = &Ring> {
+        std::iter::once(&self.outer).chain(&self.holes)
+    }
+
+    /// Area (outer minus holes), by the shoelace formula.
+    pub fn area(&self) -> f64 {
+        ring_signed_area(&self.outer) + self.holes.iter().map(|h| ring_signed_area(h)).sum::<f64>()
+    }
+}
+
+/// The output of stage 2: the walkable region as disjoint polygons with holes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergedRegion {
+    /// The polygons, in the order the boolean engine returns them (deterministic).
+    pub polygons: Vec<MergedPolygon>,
+    /// The inflated obstacles that were subtracted (for drawing and debugging).
+    pub inflated_obstacles: Vec<MergedPolygon>,
+}
+
+impl MergedRegion {
+    /// Total area of the walkable region.
+    pub fn area(&self) -> f64 {
+        self.polygons.iter().map(MergedPolygon::area).sum()
+    }
+
+    /// Total number of ring points.
+    pub fn point_count(&self) -> usize {
+        self.polygons
+            .iter()
+            .flat_map(MergedPolygon::rings)
+            .map(Vec::len)
+            .sum()
+    }
+}
+
+/// Signed area of an open ring (positive when counter-clockwise).
+pub fn ring_signed_area(ring: &[Point]) -> f64 {
+    let n = ring.len();
+    let twice: f64 = (0..n)
+        .map(|i| {
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            a.x * b.y - b.x * a.y
+        })
+        .sum();
+    twice * 0.5
+}
+
+/// The chord angle (radians) for round joins of radius `r` whose chords stay within
+/// `arc_error * r` of the arc: the sagitta `r (1 - cos(θ/2))` equals the allowed error.
+pub fn arc_step(arc_error: f64) -> f64 {
+    2.0 * (1.0 - arc_error).acos()
+}
+
+/// Runs stage 2.
+pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> MergedRegion {
+    let walkable = union_of(&level.walkable);
+    let obstacles = union_of(&level.obstacles);
+    let inflated = if settings.agent_radius > 0.0 && !obstacles.0.is_empty() {
+        let style = BufferStyle::new(settings.agent_radius)
+            .line_join(LineJoin::Round(arc_step(settings.arc_error)));
+        obstacles.buffer_with_style(style)
+    } else {
+        obstacles
+    };
+    let region = if inflated.0.is_empty() {
+        walkable
+    } else {
+        walkable.difference_with_fill_rule(&inflated, FillRule::NonZero)
+    };
+    MergedRegion {
+        polygons: to_merged(region),
+        inflated_obstacles: to_merged(inflated),
+    }
+}
+
+/// The union of the regions of `polygons` (each its outer ring minus its holes).
+fn union_of(polygons: &[CleanPolygon]) -> MultiPolygon<f64> {
+    let regions: Vec<MultiPolygon<f64>> = polygons.iter().map(polygon_region).collect();
+    if regions.is_empty() {
+        return MultiPolygon(Vec::new());
+    }
+    unary_union(&regions).orient(Direction::Default)
+}
+
+/// The region of one polygon, outer ring counter-clockwise and holes clockwise.
+fn polygon_region(polygon: &CleanPolygon) -> MultiPolygon<f64> {
+    let outer = Polygon::new(line_string(&polygon.outer), Vec::new()).orient(Direction::Default);
+    if polygon.holes.is_empty() {
+        return MultiPolygon(vec![outer]);
+    }
+    let holes = MultiPolygon(
+        (polygon.holes.iter())
+            .map(|h| Polygon::new(line_string(h), Vec::new()).orient(Direction::Default))
+            .collect(),
+    );
+    outer
+        .difference_with_fill_rule(&holes, FillRule::NonZero)
+        .orient(Direction::Default)
+}
+
+fn line_string(ring: &[Point]) -> LineString<f64> {
+    let mut coords: Vec<geo::Coord<f64>> =
+        ring.iter().map(|p| geo::Coord { x: p.x, y: p.y }).collect();
+    coords.push(coords[0]);
+    LineString(coords)
+}
+
+/// Converts geo polygons to open rings, outer counter-clockwise and holes clockwise, dropping
+/// any ring the engine returned with no area.
+fn to_merged(region: MultiPolygon<f64>) -> Vec<MergedPolygon> {
+    let open = |ls: &LineString<f64>| -> Ring {
+        let mut ring: Ring = ls.0.iter().map(|c| Point::new(c.x, c.y)).collect();
+        if ring.len() > 1 && ring.first() == ring.last() {
+            ring.pop();
+        }
+        ring
+    };
+    region
+        .orient(Direction::Default)
+        .0
+        .iter()
+        .filter(|p| p.unsigned_area() > 0.0)
+        .map(|p| MergedPolygon {
+            outer: open(p.exterior()),
+            holes: p
+                .interiors()
+                .iter()
+                .map(open)
+                .filter(|h| ring_signed_area(h) != 0.0)
+                .collect(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{Level, PolygonInput};
+    use crate::validate::validate;
+
+    fn merged(level: &Level, radius: f64) -> MergedRegion {
+        let settings = BakeSettings::default().with_agent_radius(radius);
+        merge(&validate(level).unwrap(), &settings)
+    }
+
+    fn room(obstacles: Vec<PolygonInput>) -> Level {
+        Level {
+            walkable: vec![PolygonInput::rect(0., 0., 10., 10.)],
+            obstacles,
+            agent_radius: None,
+        }
+    }
+
+    #[test]
+    fn overlapping_obstacles_are_unioned() {
+        let region = merged(
+            &room(vec![
+                PolygonInput::rect(2., 2., 5., 5.),
+                PolygonInput::rect(4., 4., 7., 7.),
+            ]),
+            0.0,
+        );
+        assert_eq!(region.polygons.len(), 1);
+        assert_eq!(region.polygons[0].holes.len(), 1);
+        assert_eq!(region.area(), 100.0 - (9.0 + 9.0 - 1.0));
+    }
+
+    #[test]
+    fn obstacle_crossing_the_outline_is_clipped() {
+        let region = merged(&room(vec![PolygonInput::rect(8., 2., 12., 4.)]), 0.0);
+        assert_eq!(region.polygons.len(), 1);
+        assert!(region.polygons[0].holes.is_empty());
+        assert_eq!(region.area(), 100.0 - 4.0);
+    }
+
+    #[test]
+    fn touching_obstacles_and_integer_points_stay_exact() {
+        // Two obstacles sharing an edge, one more meeting them at a corner.
+        let region = merged(
+            &room(vec![
+                PolygonInput::rect(2., 2., 4., 4.),
+                PolygonInput::rect(4., 2., 6., 4.),
+                PolygonInput::rect(6., 4., 7., 5.),
+            ]),
+            0.0,
+        );
+        assert_eq!(region.area(), 100.0 - 8.0 - 1.0);
+        for p in region
+            .polygons
+            .iter()
+            .flat_map(MergedPolygon::rings)
+            .flatten()
+        {
+            assert_eq!(
+                (p.x.fract(), p.y.fract()),
+                (0.0, 0.0),
+                "{p:?} moved off the integers"
+            );
+        }
+    }
+
+    #[test]
+    fn obstacle_hole_is_walkable_only_where_walkable_covers_it() {
+        let ring = PolygonInput::rect(2., 2., 8., 8.).with_hole(vec![
+            [4., 4.],
+            [6., 4.],
+            [6., 6.],
+            [4., 6.],
+        ]);
+        let region = merged(&room(vec![ring.clone()]), 0.0);
+        // The courtyard stays walkable: the room covers it.
+        assert_eq!(region.polygons.len(), 2);
+        assert_eq!(region.area(), 100.0 - 36.0 + 4.0);
+        // Without a walkable polygon under the courtyard, nothing there is walkable.
+        let mut level = room(vec![ring]);
+        level.walkable = vec![PolygonInput::rect(0., 0., 10., 2.)];
+        assert_eq!(merged(&level, 0.0).area(), 20.0);
+    }
+
+    #[test]
+    fn holes_crossing_the_outer_ring_and_each_other() {
+        let polygon = PolygonInput::rect(0., 0., 10., 10.)
+            .with_hole(vec![[-2., 4.], [3., 4.], [3., 6.], [-2., 6.]])
+            .with_hole(vec![[2., 4.], [5., 4.], [5., 6.], [2., 6.]]);
+        let level = Level {
+            walkable: vec![polygon],
+            ..Level::default()
+        };
+        // Holes cover x in [0, 5] x [4, 6] inside the square.
+        assert_eq!(merged(&level, 0.0).area(), 100.0 - 10.0);
+    }
+
+    #[test]
+    fn inflation_stays_within_the_stated_arc_error() {
+        let (r, arc_error) = (1.0, BakeSettings::default().arc_error);
+        let region = merged(&room(vec![PolygonInput::rect(4., 4., 6., 6.)]), r);
+        let hole = &region.polygons[0].holes[0];
+        let dist_to_square = |p: Point| {
+            let dx = (4.0 - p.x).max(p.x - 6.0).max(0.0);
+            let dy = (4.0 - p.y).max(p.y - 6.0).max(0.0);
+            dx.hypot(dy)
+        };
+        let tolerance = 1e-6; // the engine's fixed-point grid
+        for i in 0..hole.len() {
+            let (a, b) = (hole[i], hole[(i + 1) % hole.len()]);
+            for p in [a, a.midpoint(b)] {
+                let d = dist_to_square(p);
+                assert!(d <= r + tolerance, "{p:?} is {d} from the obstacle");
+                assert!(
+                    d >= r * (1.0 - arc_error) - tolerance,
+                    "{p:?} is {d} from the obstacle"
+                );
+            }
+        }
+        // Area between the exact rounded square (4 + 8r + πr²) and the chord polygon.
+        let exact = 4.0 + 8.0 * r + std::f64::consts::PI * r * r;
+        let inflated = -ring_signed_area(hole);
+        assert!(
+            inflated < exact && inflated > exact * 0.99,
+            "{inflated} vs {exact}"
+        );
+    }
+}

@@ -1,0 +1,273 @@
+//! Stage 3, triangulate: cut each merged polygon into counter-clockwise triangles.
+//!
+//! [`Triangulation::EarClipping`] runs earcut on each polygon with its holes. Ear clipping can
+//! go wrong on degenerate rings (it may emit a zero-area triangle or miss area): every
+//! polygon's triangles are checked, and a polygon that fails is triangulated again with the
+//! constrained Delaunay method, which is recorded in [`TriangleSoup::fallbacks`] (never
+//! silently). [`Triangulation::ConstrainedDelaunay`] uses spade's CDT of the same rings.
+//! Both use the rings' points exactly as they are: no point is added or moved.
+
+use spade::handles::FixedFaceHandle;
+use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
+use trinav::geometry::doubled_signed_area;
+use trinav::{Orientation, Point, Triangulation, orient};
+
+use crate::merge::{MergedPolygon, MergedRegion};
+
+/// A polygon ear clipping could not handle, triangulated by constrained Delaunay instead.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Fallback {
+    /// Index of the polygon in [`MergedRegion::polygons`].
+    pub polygon: usize,
+    /// What went wrong with ear clipping.
+    pub reason: String,
+}
+
+/// The output of stage 3: triangles as point triples, not yet welded.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TriangleSoup {
+    /// Counter-clockwise triangles with non-zero area.
+    pub triangles: Vec<[Point; 3]>,
+    /// Polygons that fell back from ear clipping to constrained Delaunay.
+    pub fallbacks: Vec<Fallback>,
+}
+
+/// A polygon that could not be triangulated at all.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("merged polygon {polygon}: cannot triangulate: {reason}")]
+pub struct TriangulateError {
+    /// Index of the polygon in [`MergedRegion::polygons`].
+    pub polygon: usize,
+    /// Why.
+    pub reason: String,
+}
+
+/// Runs stage 3.
+pub fn triangulate(
+    region: &MergedRegion,
+    method: Triangulation,
+) -> Result<TriangleSoup, TriangulateError> {
+    let mut soup = TriangleSoup::default();
+    for (index, polygon) in region.polygons.iter().enumerate() {
+        let triangles = match method {
+            Triangulation::EarClipping => match ear_clip(polygon) {
+                Ok(t) => t,
+                Err(reason) => {
+                    soup.fallbacks.push(Fallback {
+                        polygon: index,
+                        reason,
+                    });
+                    constrained_delaunay(polygon).map_err(|reason| TriangulateError {
+                        polygon: index,
+                        reason,
+                    })?
+                }
+            },
+            Triangulation::ConstrainedDelaunay => {
+                constrained_delaunay(polygon).map_err(|reason| TriangulateError {
+                    polygon: index,
+                    reason,
+                })?
+            }
+        };
+        soup.triangles.extend(triangles);
+    }
+    Ok(soup)
+}
+
+/// Ear clipping of one polygon with holes (earcutr), checked: every triangle non-degenerate and
+/// the triangles' area equal to the polygon's within 1e-9 relative.
+pub fn ear_clip(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
+    let points: Vec<Point> = polygon.rings().flatten().copied().collect();
+    let flat: Vec<f64> = points.iter().flat_map(|p| [p.x, p.y]).collect();
+    let mut hole_starts = Vec::with_capacity(polygon.holes.len());
+    let mut next = polygon.outer.len();
+    for hole in &polygon.holes {
+        hole_starts.push(next);
+        next += hole.len();
+    }
+    let indices =
+        earcutr::earcut(&flat, &hole_starts, 2).map_err(|e| format!("earcut failed: {e:?}"))?;
+    let mut triangles = Vec::with_capacity(indices.len() / 3);
+    for tri in indices.chunks_exact(3) {
+        let [a, b, c] = [points[tri[0]], points[tri[1]], points[tri[2]]];
+        triangles.push(match orient(a, b, c) {
+            Orientation::CounterClockwise => [a, b, c],
+            Orientation::Clockwise => [a, c, b],
+            Orientation::Collinear => {
+                return Err(format!(
+                    "zero-area triangle ({}, {}) ({}, {}) ({}, {})",
+                    a.x, a.y, b.x, b.y, c.x, c.y
+                ));
+            }
+        });
+    }
+    check_area(polygon, &triangles)?;
+    Ok(triangles)
+}
+
+/// Constrained Delaunay triangulation of one polygon with holes (spade): the triangulation of
+/// all ring points with every ring edge as a constraint, keeping the faces inside the polygon
+/// (an odd number of constraint edges away from the outside).
+pub fn constrained_delaunay(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
+    let mut cdt = ConstrainedDelaunayTriangulation::<Point2<f64>>::new();
+    for ring in polygon.rings() {
+        let handles = ring
+            .iter()
+            .map(|p| cdt.insert(Point2::new(p.x, p.y)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("cannot insert point: {e:?}"))?;
+        for i in 0..handles.len() {
+            let (from, to) = (handles[i], handles[(i + 1) % handles.len()]);
+            if from != to && cdt.try_add_constraint(from, to).is_empty() {
+                let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+                return Err(format!(
+                    "ring edge ({}, {})-({}, {}) crosses another ring edge",
+                    a.x, a.y, b.x, b.y
+                ));
+            }
+        }
+    }
+    // Parity flood fill: faces next to the outside start the fill; crossing a constraint
+    // toggles inside/outside.
+    let mut inside: Vec<Option<bool>> = vec![None; cdt.num_all_faces()];
+    let mut stack: Vec<(FixedFaceHandle<spade::handles::InnerTag>, bool)> = Vec::new();
+    for face in cdt.inner_faces() {
+        for edge in face.adjacent_edges() {
+            if edge.rev().face().is_outer() {
+                let crossing = cdt.is_constraint_edge(edge.as_undirected().fix());
+                stack.push((face.fix(), crossing));
+            }
+        }
+    }
+    while let Some((face, is_inside)) = stack.pop() {
+        let slot = &mut inside[face.index()];
+        if slot.is_some() {
+            continue;
+        }
+        *slot = Some(is_inside);
+        for edge in cdt.face(face).adjacent_edges() {
+            if let Some(next) = edge.rev().face().as_inner() {
+                if inside[next.fix().index()].is_none() {
+                    let crossing = cdt.is_constraint_edge(edge.as_undirected().fix());
+                    stack.push((next.fix(), is_inside != crossing));
+                }
+            }
+        }
+    }
+    let triangles: Vec<[Point; 3]> = cdt
+        .inner_faces()
+        .filter(|f| inside[f.fix().index()] == Some(true))
+        .map(|f| {
+            f.vertices()
+                .map(|v| Point::new(v.position().x, v.position().y))
+        })
+        .collect();
+    if let Some(t) = triangles
+        .iter()
+        .find(|t| orient(t[0], t[1], t[2]) != Orientation::CounterClockwise)
+    {
+        return Err(format!("degenerate triangle {t:?}"));
+    }
+    check_area(polygon, &triangles)?;
+    Ok(triangles)
+}
+
+/// Checks that the triangles cover the polygon's area within 1e-9 relative.
+fn check_area(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), String> {
+    let covered: f64 = triangles
+        .iter()
+        .map(|&[a, b, c]| doubled_signed_area(a, b, c) * 0.5)
+        .sum();
+    let expected = polygon.area();
+    if (covered - expected).abs() > 1e-9 * expected.abs() {
+        return Err(format!(
+            "triangles cover area {covered}, the polygon has {expected}"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pts(raw: &[(f64, f64)]) -> Vec<Point> {
+        raw.iter().map(|&(x, y)| Point::new(x, y)).collect()
+    }
+
+    fn square_with_hole() -> MergedPolygon {
+        MergedPolygon {
+            outer: pts(&[(0., 0.), (4., 0.), (4., 4.), (0., 4.)]),
+            holes: vec![pts(&[(1., 1.), (1., 3.), (3., 3.), (3., 1.)])],
+        }
+    }
+
+    fn area(t: &[[Point; 3]]) -> f64 {
+        t.iter()
+            .map(|&[a, b, c]| doubled_signed_area(a, b, c) * 0.5)
+            .sum()
+    }
+
+    #[test]
+    fn both_methods_cover_a_square_with_a_hole_exactly() {
+        for method in [ear_clip, constrained_delaunay] {
+            let t = method(&square_with_hole()).unwrap();
+            assert_eq!(t.len(), 8, "8 triangles for 8 points and one hole");
+            assert_eq!(area(&t), 12.0);
+            assert!(
+                t.iter()
+                    .all(|t| orient(t[0], t[1], t[2]) == Orientation::CounterClockwise)
+            );
+        }
+    }
+
+    #[test]
+    fn collinear_ring_points_are_handled() {
+        // Many points along the bottom edge.
+        let mut outer = pts(&[(0., 0.)]);
+        outer.extend((1..10).map(|i| Point::new(i as f64, 0.0)));
+        outer.extend(pts(&[(10., 0.), (10., 1.), (0., 1.)]));
+        let polygon = MergedPolygon {
+            outer,
+            holes: vec![],
+        };
+        for method in [ear_clip, constrained_delaunay] {
+            assert_eq!(area(&method(&polygon).unwrap()), 10.0);
+        }
+    }
+
+    #[test]
+    fn hole_touching_the_outer_ring_at_a_vertex() {
+        // A triangular hole whose corner touches the outer ring at (2, 0).
+        let polygon = MergedPolygon {
+            outer: pts(&[(0., 0.), (2., 0.), (4., 0.), (4., 4.), (0., 4.)]),
+            holes: vec![pts(&[(2., 0.), (1., 2.), (3., 2.)])],
+        };
+        for method in [ear_clip, constrained_delaunay] {
+            assert_eq!(area(&method(&polygon).unwrap()), 16.0 - 2.0);
+        }
+    }
+
+    #[test]
+    fn delaunay_has_a_better_minimum_angle_than_ear_clipping_on_a_fan() {
+        // A long strip with many points on both sides: earcut makes slivers.
+        let mut outer: Vec<Point> = (0..=20).map(|i| Point::new(i as f64, 0.0)).collect();
+        outer.extend((0..=20).rev().map(|i| Point::new(i as f64 + 0.5, 1.0)));
+        let polygon = MergedPolygon {
+            outer,
+            holes: vec![],
+        };
+        let worst = |t: Vec<[Point; 3]>| {
+            t.iter()
+                .map(|&[a, b, c]| trinav::geometry::min_angle_deg(a, b, c))
+                .fold(180.0, f64::min)
+        };
+        let (ear, cdt) = (
+            ear_clip(&polygon).unwrap(),
+            constrained_delaunay(&polygon).unwrap(),
+        );
+        assert_eq!(area(&ear), area(&cdt));
+        assert!(worst(cdt) >= worst(ear));
+    }
+}

@@ -1,0 +1,155 @@
+//! Stage 6, verify: check the mesh against the merged region it was built from.
+//!
+//! - the mesh area equals the region area within 1e-9 relative;
+//! - the mesh passes [`trinav::validate`] (no zero-area or clockwise triangle, adjacency
+//!   symmetric and complete, islands right);
+//! - every boundary edge lies on a ring of the region, running the ring's way (a boundary edge
+//!   may span ring points that lie exactly on it: ear clipping drops collinear points);
+//! - the boundary edges' total length equals the rings' total length within 1e-9 relative, so
+//!   every ring is covered.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use trinav::{NavMesh, Orientation, Point, TriangleId, orient, position_key, validate};
+
+use crate::merge::MergedRegion;
+
+/// Relative tolerance of the area and length checks (floating-point summation only).
+pub const RELATIVE_TOLERANCE: f64 = 1e-9;
+
+/// Figures from a passed verification.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VerifyReport {
+    /// Sum of the triangle areas.
+    pub mesh_area: f64,
+    /// Area of the merged region.
+    pub region_area: f64,
+    /// `|mesh_area - region_area| / region_area`.
+    pub relative_area_error: f64,
+}
+
+/// A failed verification: a bug in an earlier stage or its libraries, never bad input.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum VerifyError {
+    /// The mesh does not cover the region's area.
+    #[error(
+        "mesh area {mesh_area} differs from the walkable region's {region_area} (relative error {relative_error:e})"
+    )]
+    AreaMismatch {
+        /// Mesh area.
+        mesh_area: f64,
+        /// Region area.
+        region_area: f64,
+        /// Relative difference.
+        relative_error: f64,
+    },
+    /// The mesh breaks a structural rule.
+    #[error("{0}")]
+    InvalidMesh(String),
+    /// A boundary edge is not part of any ring.
+    #[error("boundary edge {edge} of triangle {triangle}, ({}, {})-({}, {}), lies on no ring of the walkable region", .from.x, .from.y, .to.x, .to.y)]
+    BoundaryOffRing {
+        /// The triangle.
+        triangle: TriangleId,
+        /// Its edge.
+        edge: u8,
+        /// Edge start.
+        from: Point,
+        /// Edge end.
+        to: Point,
+    },
+    /// The boundary is shorter or longer than the rings.
+    #[error("boundary length {boundary} differs from the rings' length {rings}")]
+    BoundaryLengthMismatch {
+        /// Total boundary edge length.
+        boundary: f64,
+        /// Total ring length.
+        rings: f64,
+    },
+}
+
+/// Runs stage 6.
+pub fn verify(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, VerifyError> {
+    let problems = validate(mesh.parts());
+    if let Some(first) = problems.first() {
+        return Err(VerifyError::InvalidMesh(first.to_string()));
+    }
+    let mesh_area = mesh.stats().area;
+    let region_area = region.area();
+    let relative_error = (mesh_area - region_area).abs() / region_area.abs().max(f64::MIN_POSITIVE);
+    if relative_error > RELATIVE_TOLERANCE {
+        return Err(VerifyError::AreaMismatch {
+            mesh_area,
+            region_area,
+            relative_error,
+        });
+    }
+
+    let rings: Vec<&Vec<Point>> = region.polygons.iter().flat_map(|p| p.rings()).collect();
+    let mut occurrences: HashMap<(u64, u64), Vec<(usize, usize)>> = HashMap::new();
+    for (r, ring) in rings.iter().enumerate() {
+        for (i, &p) in ring.iter().enumerate() {
+            occurrences.entry(position_key(p)).or_default().push((r, i));
+        }
+    }
+    let runs_along_ring = |from: Point, to: Point| {
+        let Some(starts) = occurrences.get(&position_key(from)) else {
+            return false;
+        };
+        starts.iter().any(|&(r, i)| {
+            let ring = rings[r];
+            for step in 1..=ring.len() {
+                let p = ring[(i + step) % ring.len()];
+                if p == to {
+                    return true;
+                }
+                let between = orient(from, to, p) == Orientation::Collinear
+                    && (p.x - from.x) * (to.x - p.x) + (p.y - from.y) * (to.y - p.y) > 0.0;
+                if !between {
+                    return false;
+                }
+            }
+            false
+        })
+    };
+    let mut boundary = 0.0;
+    for t in 0..mesh.triangle_count() {
+        let triangle = TriangleId::from_index(t);
+        let corners = mesh.triangle_points(triangle);
+        for (edge, n) in mesh.neighbours(triangle).iter().enumerate() {
+            if !n.is_none() {
+                continue;
+            }
+            let (from, to) = (corners[edge], corners[(edge + 1) % 3]);
+            if !runs_along_ring(from, to) {
+                return Err(VerifyError::BoundaryOffRing {
+                    triangle,
+                    edge: edge as u8,
+                    from,
+                    to,
+                });
+            }
+            boundary += from.distance(to);
+        }
+    }
+    let ring_length: f64 = rings
+        .iter()
+        .map(|ring| {
+            (0..ring.len())
+                .map(|i| ring[i].distance(ring[(i + 1) % ring.len()]))
+                .sum::<f64>()
+        })
+        .sum();
+    if (boundary - ring_length).abs() > RELATIVE_TOLERANCE * ring_length {
+        return Err(VerifyError::BoundaryLengthMismatch {
+            boundary,
+            rings: ring_length,
+        });
+    }
+    Ok(VerifyReport {
+        mesh_area,
+        region_area,
+        relative_area_error: relative_error,
+    })
+}
