@@ -65,7 +65,7 @@ impl PolygonInput {
 #[derive(Debug, thiserror::Error)]
 pub enum LevelError {
     /// The file could not be read.
-    #[error("cannot read level: {0}")]
+    #[error("cannot read level")]
     Io(#[from] std::io::Error),
     /// JSON syntax or shape error, with its position.
     #[error("line {line}, column {column}: {message}")]

@@ -69,13 +69,13 @@ pub enum BakeError {
     #[error(transparent)]
     Triangulation(#[from] TriangulateError),
     /// The triangles do not weld into a valid surface (stage 4).
-    #[error("weld failed: {0}")]
+    #[error("weld failed")]
     Weld(#[from] WeldError),
     /// The derived mesh breaks a structural rule (stage 5): a bug.
-    #[error("internal error, derived mesh is invalid: {0}")]
+    #[error("internal error, derived mesh is invalid")]
     Derive(#[from] InvalidMesh),
     /// The mesh does not match the merged region (stage 6): a bug.
-    #[error("verification failed: {0}")]
+    #[error("verification failed")]
     Verification(#[from] VerifyError),
 }
 

@@ -4,10 +4,18 @@
 //! `0.0`): no tolerance ever moves a point. Vertex ids follow first use, so the result depends
 //! only on the triangle order. Adjacency is by shared edges only
 //! ([`trinav::build_adjacency`]): triangles that meet at a single vertex are not neighbours.
+//!
+//! T-junctions are repaired: ear clipping drops ring points that are collinear with their
+//! neighbours, and across a hole bridge that leaves a vertex lying inside the edge of a
+//! triangle on the other side, so the two sides share no edge. Every unshared edge with a
+//! vertex exactly on its interior (exact predicate) is split there: its triangle becomes a fan
+//! from the opposite corner. Area is unchanged and no point moves.
 
 use std::collections::HashMap;
 
-use trinav::{Point, TopologyError, TriangleId, VertexId, build_adjacency, position_key};
+use trinav::{
+    Aabb, Orientation, Point, TopologyError, TriangleId, VertexId, build_adjacency, orient, position_key,
+};
 
 use crate::triangulate::TriangleSoup;
 
@@ -56,14 +64,137 @@ pub fn weld(soup: &TriangleSoup) -> Result<WeldedMesh, WeldError> {
     if vertices.len() > limit {
         return Err(WeldError::TooLarge(vertices.len()));
     }
-    let neighbours = build_adjacency(&triangles, vertices.len())?;
-    Ok(WeldedMesh {
-        vertices,
-        triangles,
-        neighbours,
-    })
+    let mut triangles = triangles;
+    let mut neighbours = build_adjacency(&triangles, vertices.len())?;
+    // One pass splits every T-junction: the edges it creates end at existing vertices on the
+    // split edge, so they hold no further vertex inside.
+    if split_t_junctions(&vertices, &mut triangles, &neighbours) {
+        neighbours = build_adjacency(&triangles, vertices.len())?;
+    }
+    if triangles.len() > limit {
+        return Err(WeldError::TooLarge(triangles.len()));
+    }
+    Ok(WeldedMesh { vertices, triangles, neighbours })
 }
 
+/// Splits every unshared edge that has an endpoint of another unshared edge strictly inside it.
+/// Returns whether anything was split.
+fn split_t_junctions(
+    vertices: &[Point],
+    triangles: &mut Vec<[VertexId; 3]>,
+    neighbours: &[[TriangleId; 3]],
+) -> bool {
+    let mut open_edges = Vec::new();
+    for (t, links) in neighbours.iter().enumerate() {
+        for (i, n) in links.iter().enumerate() {
+            if n.is_none() {
+                open_edges.push((t, i));
+            }
+        }
+    }
+    let mut candidates: Vec<VertexId> = open_edges.iter().map(|&(t, i)| triangles[t][i]).collect();
+    candidates.sort_unstable();
+    candidates.dedup();
+    let grid = PointGrid::new(vertices, &candidates);
+
+    // Vertices strictly inside each open edge, ordered from its start to its end.
+    let mut splits: HashMap<(usize, usize), Vec<VertexId>> = HashMap::new();
+    for &(t, i) in &open_edges {
+        let (a, b) = (triangles[t][i], triangles[t][(i + 1) % 3]);
+        let (pa, pb) = (vertices[a.index()], vertices[b.index()]);
+        let mut inside: Vec<(f64, VertexId)> = grid
+            .within(pa, pb)
+            .filter(|&v| strictly_inside(pa, pb, vertices[v.index()]))
+            .map(|v| {
+                let p = vertices[v.index()];
+                ((p.x - pa.x) * (pb.x - pa.x) + (p.y - pa.y) * (pb.y - pa.y), v)
+            })
+            .collect();
+        if !inside.is_empty() {
+            inside.sort_by(|x, y| x.0.total_cmp(&y.0));
+            splits.insert((t, i), inside.into_iter().map(|(_, v)| v).collect());
+        }
+    }
+    if splits.is_empty() {
+        return false;
+    }
+    let mut out = Vec::with_capacity(triangles.len() + splits.len() * 2);
+    for (t, &tri) in triangles.iter().enumerate() {
+        let mut pieces = vec![tri];
+        for i in 0..3 {
+            let Some(points) = splits.get(&(t, i)) else { continue };
+            let (a, b) = (tri[i], tri[(i + 1) % 3]);
+            // The piece that still holds the whole edge a->b (splitting another edge keeps it
+            // whole in exactly one piece), fanned from its opposite corner.
+            let (k, j) = pieces
+                .iter()
+                .enumerate()
+                .find_map(|(k, w)| (0..3).find(|&j| w[j] == a && w[(j + 1) % 3] == b).map(|j| (k, j)))
+                .expect("an edge being split is whole in one piece");
+            let apex = pieces.swap_remove(k)[(j + 2) % 3];
+            let chain: Vec<VertexId> = std::iter::once(a).chain(points.iter().copied()).chain([b]).collect();
+            pieces.extend(chain.windows(2).map(|pair| [pair[0], pair[1], apex]));
+        }
+        out.extend(pieces);
+    }
+    *triangles = out;
+    true
+}
+
+/// Whether `p` lies on segment `a b`, strictly between its ends.
+fn strictly_inside(a: Point, b: Point, p: Point) -> bool {
+    p != a
+        && p != b
+        && orient(a, b, p) == Orientation::Collinear
+        && (p.x - a.x) * (b.x - p.x) >= 0.0
+        && (p.y - a.y) * (b.y - p.y) >= 0.0
+}
+
+/// A uniform grid of candidate vertices, for finding those near a segment.
+struct PointGrid {
+    origin: Point,
+    inv_cell: f64,
+    side: usize,
+    cells: HashMap<(usize, usize), Vec<VertexId>>,
+}
+
+impl PointGrid {
+    fn new(vertices: &[Point], candidates: &[VertexId]) -> PointGrid {
+        let bounds = Aabb::from_points(candidates.iter().map(|v| vertices[v.index()]));
+        let (origin, extent) = if bounds.is_empty() {
+            (Point::default(), 1.0)
+        } else {
+            let (w, h) = bounds.size();
+            (bounds.min, w.max(h))
+        };
+        let side = (candidates.len() as f64).sqrt().ceil().clamp(1.0, 4096.0);
+        let cell = (extent / side).max(f64::MIN_POSITIVE);
+        let mut grid = PointGrid { origin, inv_cell: 1.0 / cell, side: side as usize, cells: HashMap::new() };
+        for &v in candidates {
+            let key = grid.cell(vertices[v.index()]);
+            grid.cells.entry(key).or_default().push(v);
+        }
+        grid
+    }
+
+    fn cell(&self, p: Point) -> (usize, usize) {
+        // `as usize` saturates negative values to 0.
+        let c = ((p.x - self.origin.x) * self.inv_cell).floor() as usize;
+        let r = ((p.y - self.origin.y) * self.inv_cell).floor() as usize;
+        (c.min(self.side - 1), r.min(self.side - 1))
+    }
+
+    /// Candidates in the cells overlapping the bounding box of segment `a b`.
+    fn within(&self, a: Point, b: Point) -> impl Iterator<Item = VertexId> + '_ {
+        let (c0, r0) = self.cell(Point::new(a.x.min(b.x), a.y.min(b.y)));
+        let (c1, r1) = self.cell(Point::new(a.x.max(b.x), a.y.max(b.y)));
+        (r0..=r1)
+            .flat_map(move |r| (c0..=c1).map(move |c| (c, r)))
+            .filter_map(|key| self.cells.get(&key))
+            .flatten()
+            .copied()
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +248,37 @@ mod tests {
         let mesh = weld(&soup).unwrap();
         assert_eq!(mesh.vertices.len(), 5);
         assert!(mesh.neighbours.iter().flatten().all(|n| n.is_none()));
+    }
+
+    #[test]
+    fn t_junction_is_split_into_shared_edges() {
+        // Below: one triangle with edge (4,0)->(0,0). Above: two triangles meeting at (1,0),
+        // which lies inside that edge.
+        let soup = TriangleSoup {
+            triangles: vec![
+                [p(0., 0.), p(4., 0.), p(2., -2.)].map(|q| q),
+                [p(0., 0.), p(1., 0.), p(0., 2.)],
+                [p(1., 0.), p(4., 0.), p(0., 2.)],
+            ],
+            fallbacks: vec![],
+        };
+        // Make the first triangle counter-clockwise: (0,0) (2,-2) (4,0).
+        let mut soup = soup;
+        soup.triangles[0] = [p(0., 0.), p(2., -2.), p(4., 0.)];
+        let mesh = weld(&soup).unwrap();
+        assert_eq!(mesh.triangles.len(), 4);
+        let shared = mesh.neighbours.iter().flatten().filter(|n| !n.is_none()).count();
+        // Edges (0,0)-(1,0) and (1,0)-(4,0) are shared, plus the diagonal (1,0)-(0,2).
+        assert_eq!(shared, 6);
+        let area: f64 = mesh
+            .triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|v| mesh.vertices[v.index()]);
+                trinav::geometry::doubled_signed_area(a, b, c) / 2.0
+            })
+            .sum();
+        assert_eq!(area, 4.0 + 4.0);
     }
 
     #[test]

@@ -43,7 +43,7 @@ const MIN_TRIANGLE_BYTES: u64 = 8;
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The file could not be read.
-    #[error("cannot read file: {0}")]
+    #[error("cannot read file")]
     Io(#[from] std::io::Error),
     /// Shorter than header plus checksum.
     #[error("file is {len} bytes, too short for a trinav mesh (at least {} bytes)", HEADER_LEN + TRAILER_LEN)]
@@ -106,7 +106,7 @@ pub enum LoadError {
 #[derive(Debug, thiserror::Error)]
 pub enum SaveError {
     /// Writing failed; no file was created and an existing file is unchanged.
-    #[error("cannot write file: {0}")]
+    #[error("cannot write file")]
     Io(#[from] std::io::Error),
     /// More vertices or triangles than a u32 count holds.
     #[error("mesh too large for format version 1 ({0} elements)")]
