@@ -1,0 +1,201 @@
+//! End-to-end tests of the `trinav` binary: exit codes, output, and that failures leave files
+//! alone.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn trinav(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_trinav")).args(args).output().expect("runs")
+}
+
+fn level(name: &str) -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/levels");
+    dir.join(name).to_str().unwrap().to_string()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn temp_path(dir: &tempfile::TempDir, name: &str) -> PathBuf {
+    dir.path().join(name)
+}
+
+#[test]
+fn bake_then_inspect_a_sample_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = temp_path(&dir, "town.nav");
+    let out = trinav(&["bake", &level("town.json"), "-o", nav.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let baked = json(&out);
+    for key in ["vertices", "triangles", "islands", "area", "bake_ms"] {
+        assert!(baked.get(key).is_some(), "missing {key}");
+    }
+    // Town: 100x80 square + 40x10 road (10x10 overlap) minus 1703 of buildings.
+    assert_eq!(baked["area"], 6597.0);
+    assert_eq!(baked["islands"], 2);
+
+    let out = trinav(&["inspect", nav.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["valid"], true);
+    assert_eq!(report["problems"], serde_json::json!([]));
+    assert_eq!(report["area"], 6597.0);
+    assert_eq!(report["triangles"], baked["triangles"]);
+    assert_eq!(report["vertices"], baked["vertices"]);
+    assert_eq!(report["bounds"], serde_json::json!([[0.0, 0.0], [130.0, 80.0]]));
+    assert!(report["min_angle_deg"].as_f64().unwrap() > 0.0);
+
+    let text = trinav(&["inspect", nav.to_str().unwrap()]);
+    assert!(text.status.success());
+    assert!(String::from_utf8_lossy(&text.stdout).contains("valid: yes"));
+}
+
+#[test]
+fn summary_line_and_radius_override() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = temp_path(&dir, "c.nav");
+    let out = trinav(&["bake", &level("courtyard.json"), "-o", nav.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(line.lines().count(), 1);
+    assert!(line.contains("2 islands") && line.contains("agent radius 0.5"), "{line}");
+
+    let out = trinav(&["bake", &level("courtyard.json"), "-o", nav.to_str().unwrap(), "--agent-radius", "0", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // 60x60 minus the keep (30x30 - 16x16), the well (4x4) and the wall (3x45).
+    assert_eq!(json(&out)["area"], 3600.0 - (900.0 - 256.0) - 16.0 - 135.0);
+}
+
+#[test]
+fn both_triangulations_bake_the_same_area() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = temp_path(&dir, "r.nav");
+    let area = |method: &str| {
+        let out = trinav(&[
+            "bake",
+            &level("room_pillars.json"),
+            "-o",
+            nav.to_str().unwrap(),
+            "--triangulation",
+            method,
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        json(&out)["area"].as_f64().unwrap()
+    };
+    let (ear, cdt) = (area("ear-clipping"), area("constrained-delaunay"));
+    assert!((ear - cdt).abs() <= 1e-9 * ear, "{ear} vs {cdt}");
+}
+
+#[test]
+fn missing_level_names_the_file_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = temp_path(&dir, "x.nav");
+    let out = trinav(&["bake", "no/such/level.json", "-o", nav.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.starts_with("trinav: no/such/level.json: cannot read level"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    assert!(!nav.exists());
+}
+
+#[test]
+fn bad_level_errors_name_file_and_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = temp_path(&dir, "x.nav");
+    let cases = [
+        ("{\"walkable\": [\n  {\"outer\": [[0,0],[4,0]]]\n}", "line 2"),
+        ("{\"walkable\": [{\"outer\": [[0,0],[4,0]]}]}", "walkable[0] outer ring: needs at least 3 distinct points"),
+        (
+            "{\"walkable\": [{\"outer\": [[0,0],[9,0],[9,9],[0,9]]}], \"obstacles\": [{\"outer\": [[1,1],[2,1],[2,2],[1,2]]}, {\"outer\": [[3,3],[5,5],[5,3],[3,5]]}]}",
+            "obstacles[1] outer ring: segment 0-1 (3, 3)-(5, 5) and segment 2-3 (5, 3)-(3, 5) cross at (4, 4)",
+        ),
+        ("{\"walkable\": [{\"outer\": [[0,0],[1,0],[1,1]]}], \"obstacles\": [{\"outer\": [[-1,-1],[2,-1],[2,2],[-1,2]]}]}", "nothing is walkable"),
+        ("", "line 1"),
+    ];
+    for (i, (text, expected)) in cases.iter().enumerate() {
+        let path = temp_path(&dir, &format!("bad{i}.json"));
+        std::fs::write(&path, text).unwrap();
+        let out = trinav(&["bake", path.to_str().unwrap(), "-o", nav.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "case {i}");
+        let err = stderr(&out);
+        assert!(err.contains(path.to_str().unwrap()) && err.contains(expected), "case {i}: {err}");
+        assert_eq!(err.lines().count(), 1, "case {i}: {err}");
+        assert!(!nav.exists(), "case {i} left an output file");
+    }
+    let out = trinav(&["bake", &level("town.json"), "-o", nav.to_str().unwrap(), "--agent-radius", "-1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("agent radius must be finite and >= 0"), "{}", stderr(&out));
+}
+
+#[test]
+fn failed_bake_leaves_an_existing_output_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = temp_path(&dir, "keep.nav");
+    std::fs::write(&nav, b"precious").unwrap();
+    let bad = temp_path(&dir, "bad.json");
+    std::fs::write(&bad, "{\"walkable\": []}").unwrap();
+    let out = trinav(&["bake", bad.to_str().unwrap(), "-o", nav.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no walkable polygon"));
+    assert_eq!(std::fs::read(&nav).unwrap(), b"precious");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "no temporary file left");
+}
+
+#[test]
+fn output_in_a_missing_folder_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = temp_path(&dir, "missing/out.nav");
+    let out = trinav(&["bake", &level("town.json"), "-o", nav.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("missing/out.nav: cannot write"), "{err}");
+    assert!(!nav.exists());
+}
+
+#[test]
+fn inspect_refuses_damaged_files_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = temp_path(&dir, "m.nav");
+    let out = trinav(&["bake", &level("courtyard.json"), "-o", nav.to_str().unwrap()]);
+    assert!(out.status.success());
+    let bytes = std::fs::read(&nav).unwrap();
+
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 0x10;
+    let mut wrong_version = bytes.clone();
+    wrong_version[8] = 9;
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        ("truncated.nav", bytes[..bytes.len() - 7].to_vec(), "truncated"),
+        ("flipped.nav", flipped, "checksum mismatch"),
+        ("version.nav", wrong_version, "format version 9 is not supported"),
+        ("garbage.nav", b"hello, this is not a navigation mesh at all".to_vec(), "bad magic"),
+        ("empty.nav", Vec::new(), "too short"),
+    ];
+    for (name, content, expected) in cases {
+        let path = temp_path(&dir, name);
+        std::fs::write(&path, content).unwrap();
+        let out = trinav(&["inspect", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = stderr(&out);
+        assert!(err.contains(path.to_str().unwrap()) && err.contains(expected), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1);
+    }
+    let out = trinav(&["inspect", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "a directory is refused");
+}
+
+#[test]
+fn baking_twice_gives_identical_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (temp_path(&dir, "a.nav"), temp_path(&dir, "b.nav"));
+    for path in [&a, &b] {
+        assert!(trinav(&["bake", &level("room_pillars.json"), "-o", path.to_str().unwrap()]).status.success());
+    }
+    assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+}
