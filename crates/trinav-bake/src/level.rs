@@ -43,10 +43,7 @@ pub struct PolygonInput {
 impl PolygonInput {
     /// A polygon without holes.
     pub fn new(outer: Vec<[f64; 2]>) -> Self {
-        Self {
-            outer,
-            holes: Vec::new(),
-        }
+        Self { outer, holes: Vec::new() }
     }
 
     /// This polygon with one more hole.
@@ -97,11 +94,7 @@ impl Level {
                 Some(at) => message[..at].to_string(),
                 None => message,
             };
-            LevelError::Json {
-                line: e.line(),
-                column: e.column(),
-                message,
-            }
+            LevelError::Json { line: e.line(), column: e.column(), message }
         })
     }
 
@@ -122,8 +115,8 @@ mod tests {
 
     #[test]
     fn parse_errors_carry_line_and_column() {
-        let err = Level::from_json("{\n  \"walkable\": [\n    {\"outer\": [[0, 0], [1]]}\n  ]\n}")
-            .unwrap_err();
+        let err =
+            Level::from_json("{\n  \"walkable\": [\n    {\"outer\": [[0, 0], [1]]}\n  ]\n}").unwrap_err();
         match err {
             LevelError::Json { line, message, .. } => {
                 assert_eq!(line, 3);
@@ -131,10 +124,7 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
-        assert!(matches!(
-            Level::from_json("{\"walkabel\": []}"),
-            Err(LevelError::Json { line: 1, .. })
-        ));
+        assert!(matches!(Level::from_json("{\"walkabel\": []}"), Err(LevelError::Json { line: 1, .. })));
         // Out-of-range numbers are refused by the parser.
         assert!(Level::from_json("{\"walkable\": [{\"outer\": [[1e999, 0]]}]}").is_err());
     }

@@ -31,6 +31,7 @@
 pub mod derive;
 pub mod level;
 pub mod merge;
+mod segment_points;
 pub mod triangulate;
 pub mod validate;
 pub mod verify;
@@ -44,9 +45,14 @@ use trinav::{BakeSettings, InvalidMesh, NavMesh};
 pub use level::{Level, LevelError, PolygonInput};
 pub use merge::{MergedPolygon, MergedRegion};
 pub use triangulate::{Fallback, TriangleSoup, TriangulateError};
-pub use validate::{ValidatedLevel, ValidationError};
+pub use validate::{SelfIntersection, ValidatedLevel, ValidationError};
 pub use verify::{VerifyError, VerifyReport};
 pub use weld::{WeldError, WeldedMesh};
+
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
 
 /// Why a bake failed.
 #[derive(Debug, thiserror::Error)]
@@ -129,14 +135,8 @@ pub struct Baked {
 
 /// The settings for baking `level`: `base`, with the agent radius taken from `radius_override`,
 /// else from the level, else from `base`.
-pub fn settings_for(
-    level: &Level,
-    base: BakeSettings,
-    radius_override: Option<f64>,
-) -> BakeSettings {
-    let radius = radius_override
-        .or(level.agent_radius)
-        .unwrap_or(base.agent_radius);
+pub fn settings_for(level: &Level, base: BakeSettings, radius_override: Option<f64>) -> BakeSettings {
+    let radius = radius_override.or(level.agent_radius).unwrap_or(base.agent_radius);
     base.with_agent_radius(radius)
 }
 
@@ -158,9 +158,7 @@ pub fn bake(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> 
     let region = merge::merge(&validated, settings);
     done(&mut times);
     if region.polygons.is_empty() {
-        return Err(BakeError::NothingWalkable {
-            agent_radius: settings.agent_radius,
-        });
+        return Err(BakeError::NothingWalkable { agent_radius: settings.agent_radius });
     }
 
     let done = timed(|t| &mut t.triangulate);

@@ -19,6 +19,7 @@ use geo::orient::{Direction, Orient};
 use geo::{Area, BooleanOps, Buffer, LineString, MultiPolygon, Polygon, unary_union};
 use trinav::{BakeSettings, Point};
 
+use crate::segment_points::SegmentPoints;
 use crate::validate::{CleanPolygon, Ring, ValidatedLevel};
 
 /// One polygon of the walkable region: a counter-clockwise outer ring and clockwise holes, all
@@ -60,11 +61,7 @@ impl MergedRegion {
 
     /// Total number of ring points.
     pub fn point_count(&self) -> usize {
-        self.polygons
-            .iter()
-            .flat_map(MergedPolygon::rings)
-            .map(Vec::len)
-            .sum()
+        self.polygons.iter().flat_map(MergedPolygon::rings).map(Vec::len).sum()
     }
 }
 
@@ -91,8 +88,8 @@ pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> MergedRegion {
     let walkable = union_of(&level.walkable);
     let obstacles = union_of(&level.obstacles);
     let inflated = if settings.agent_radius > 0.0 && !obstacles.0.is_empty() {
-        let style = BufferStyle::new(settings.agent_radius)
-            .line_join(LineJoin::Round(arc_step(settings.arc_error)));
+        let style =
+            BufferStyle::new(settings.agent_radius).line_join(LineJoin::Round(arc_step(settings.arc_error)));
         obstacles.buffer_with_style(style)
     } else {
         obstacles
@@ -102,9 +99,32 @@ pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> MergedRegion {
     } else {
         walkable.difference_with_fill_rule(&inflated, FillRule::NonZero)
     };
-    MergedRegion {
-        polygons: to_merged(region),
-        inflated_obstacles: to_merged(inflated),
+    let mut polygons = to_merged(region);
+    node_rings(&mut polygons);
+    MergedRegion { polygons, inflated_obstacles: to_merged(inflated) }
+}
+
+/// Inserts into every ring edge the ring points (of any ring) lying exactly on it, strictly
+/// between its ends. The boolean engine can return a ring whose vertex touches the inside of
+/// another ring's edge (an obstacle corner touching a wall) without a matching vertex on that
+/// edge; after this, rings meet only at shared vertices. No point is created or moved.
+fn node_rings(polygons: &mut [MergedPolygon]) {
+    let points =
+        SegmentPoints::new(polygons.iter().flat_map(MergedPolygon::rings).flatten().map(|&p| (p, p)));
+    let node = |ring: &mut Ring| {
+        let mut noded = Vec::with_capacity(ring.len());
+        for i in 0..ring.len() {
+            let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+            noded.push(a);
+            let mut inside = points.strictly_inside(a, b);
+            inside.dedup();
+            noded.extend(inside);
+        }
+        *ring = noded;
+    };
+    for polygon in polygons {
+        node(&mut polygon.outer);
+        polygon.holes.iter_mut().for_each(node);
     }
 }
 
@@ -128,14 +148,11 @@ fn polygon_region(polygon: &CleanPolygon) -> MultiPolygon<f64> {
             .map(|h| Polygon::new(line_string(h), Vec::new()).orient(Direction::Default))
             .collect(),
     );
-    outer
-        .difference_with_fill_rule(&holes, FillRule::NonZero)
-        .orient(Direction::Default)
+    outer.difference_with_fill_rule(&holes, FillRule::NonZero).orient(Direction::Default)
 }
 
 fn line_string(ring: &[Point]) -> LineString<f64> {
-    let mut coords: Vec<geo::Coord<f64>> =
-        ring.iter().map(|p| geo::Coord { x: p.x, y: p.y }).collect();
+    let mut coords: Vec<geo::Coord<f64>> = ring.iter().map(|p| geo::Coord { x: p.x, y: p.y }).collect();
     coords.push(coords[0]);
     LineString(coords)
 }
@@ -157,12 +174,7 @@ fn to_merged(region: MultiPolygon<f64>) -> Vec<MergedPolygon> {
         .filter(|p| p.unsigned_area() > 0.0)
         .map(|p| MergedPolygon {
             outer: open(p.exterior()),
-            holes: p
-                .interiors()
-                .iter()
-                .map(open)
-                .filter(|h| ring_signed_area(h) != 0.0)
-                .collect(),
+            holes: p.interiors().iter().map(open).filter(|h| ring_signed_area(h) != 0.0).collect(),
         })
         .collect()
 }
@@ -179,22 +191,13 @@ mod tests {
     }
 
     fn room(obstacles: Vec<PolygonInput>) -> Level {
-        Level {
-            walkable: vec![PolygonInput::rect(0., 0., 10., 10.)],
-            obstacles,
-            agent_radius: None,
-        }
+        Level { walkable: vec![PolygonInput::rect(0., 0., 10., 10.)], obstacles, agent_radius: None }
     }
 
     #[test]
     fn overlapping_obstacles_are_unioned() {
-        let region = merged(
-            &room(vec![
-                PolygonInput::rect(2., 2., 5., 5.),
-                PolygonInput::rect(4., 4., 7., 7.),
-            ]),
-            0.0,
-        );
+        let region =
+            merged(&room(vec![PolygonInput::rect(2., 2., 5., 5.), PolygonInput::rect(4., 4., 7., 7.)]), 0.0);
         assert_eq!(region.polygons.len(), 1);
         assert_eq!(region.polygons[0].holes.len(), 1);
         assert_eq!(region.area(), 100.0 - (9.0 + 9.0 - 1.0));
@@ -220,28 +223,14 @@ mod tests {
             0.0,
         );
         assert_eq!(region.area(), 100.0 - 8.0 - 1.0);
-        for p in region
-            .polygons
-            .iter()
-            .flat_map(MergedPolygon::rings)
-            .flatten()
-        {
-            assert_eq!(
-                (p.x.fract(), p.y.fract()),
-                (0.0, 0.0),
-                "{p:?} moved off the integers"
-            );
+        for p in region.polygons.iter().flat_map(MergedPolygon::rings).flatten() {
+            assert_eq!((p.x.fract(), p.y.fract()), (0.0, 0.0), "{p:?} moved off the integers");
         }
     }
 
     #[test]
     fn obstacle_hole_is_walkable_only_where_walkable_covers_it() {
-        let ring = PolygonInput::rect(2., 2., 8., 8.).with_hole(vec![
-            [4., 4.],
-            [6., 4.],
-            [6., 6.],
-            [4., 6.],
-        ]);
+        let ring = PolygonInput::rect(2., 2., 8., 8.).with_hole(vec![[4., 4.], [6., 4.], [6., 6.], [4., 6.]]);
         let region = merged(&room(vec![ring.clone()]), 0.0);
         // The courtyard stays walkable: the room covers it.
         assert_eq!(region.polygons.len(), 2);
@@ -257,10 +246,7 @@ mod tests {
         let polygon = PolygonInput::rect(0., 0., 10., 10.)
             .with_hole(vec![[-2., 4.], [3., 4.], [3., 6.], [-2., 6.]])
             .with_hole(vec![[2., 4.], [5., 4.], [5., 6.], [2., 6.]]);
-        let level = Level {
-            walkable: vec![polygon],
-            ..Level::default()
-        };
+        let level = Level { walkable: vec![polygon], ..Level::default() };
         // Holes cover x in [0, 5] x [4, 6] inside the square.
         assert_eq!(merged(&level, 0.0).area(), 100.0 - 10.0);
     }
@@ -281,18 +267,12 @@ mod tests {
             for p in [a, a.midpoint(b)] {
                 let d = dist_to_square(p);
                 assert!(d <= r + tolerance, "{p:?} is {d} from the obstacle");
-                assert!(
-                    d >= r * (1.0 - arc_error) - tolerance,
-                    "{p:?} is {d} from the obstacle"
-                );
+                assert!(d >= r * (1.0 - arc_error) - tolerance, "{p:?} is {d} from the obstacle");
             }
         }
         // Area between the exact rounded square (4 + 8r + πr²) and the chord polygon.
         let exact = 4.0 + 8.0 * r + std::f64::consts::PI * r * r;
         let inflated = -ring_signed_area(hole);
-        assert!(
-            inflated < exact && inflated > exact * 0.99,
-            "{inflated} vs {exact}"
-        );
+        assert!(inflated < exact && inflated > exact * 0.99, "{inflated} vs {exact}");
     }
 }

@@ -43,31 +43,20 @@ pub struct TriangulateError {
 }
 
 /// Runs stage 3.
-pub fn triangulate(
-    region: &MergedRegion,
-    method: Triangulation,
-) -> Result<TriangleSoup, TriangulateError> {
+pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<TriangleSoup, TriangulateError> {
     let mut soup = TriangleSoup::default();
     for (index, polygon) in region.polygons.iter().enumerate() {
         let triangles = match method {
             Triangulation::EarClipping => match ear_clip(polygon) {
                 Ok(t) => t,
                 Err(reason) => {
-                    soup.fallbacks.push(Fallback {
-                        polygon: index,
-                        reason,
-                    });
-                    constrained_delaunay(polygon).map_err(|reason| TriangulateError {
-                        polygon: index,
-                        reason,
-                    })?
+                    soup.fallbacks.push(Fallback { polygon: index, reason });
+                    constrained_delaunay(polygon)
+                        .map_err(|reason| TriangulateError { polygon: index, reason })?
                 }
             },
             Triangulation::ConstrainedDelaunay => {
-                constrained_delaunay(polygon).map_err(|reason| TriangulateError {
-                    polygon: index,
-                    reason,
-                })?
+                constrained_delaunay(polygon).map_err(|reason| TriangulateError { polygon: index, reason })?
             }
         };
         soup.triangles.extend(triangles);
@@ -86,8 +75,7 @@ pub fn ear_clip(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
         hole_starts.push(next);
         next += hole.len();
     }
-    let indices =
-        earcutr::earcut(&flat, &hole_starts, 2).map_err(|e| format!("earcut failed: {e:?}"))?;
+    let indices = earcutr::earcut(&flat, &hole_starts, 2).map_err(|e| format!("earcut failed: {e:?}"))?;
     let mut triangles = Vec::with_capacity(indices.len() / 3);
     for tri in indices.chunks_exact(3) {
         let [a, b, c] = [points[tri[0]], points[tri[1]], points[tri[2]]];
@@ -147,26 +135,20 @@ pub fn constrained_delaunay(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, 
         }
         *slot = Some(is_inside);
         for edge in cdt.face(face).adjacent_edges() {
-            if let Some(next) = edge.rev().face().as_inner() {
-                if inside[next.fix().index()].is_none() {
-                    let crossing = cdt.is_constraint_edge(edge.as_undirected().fix());
-                    stack.push((next.fix(), is_inside != crossing));
-                }
+            if let Some(next) = edge.rev().face().as_inner()
+                && inside[next.fix().index()].is_none()
+            {
+                let crossing = cdt.is_constraint_edge(edge.as_undirected().fix());
+                stack.push((next.fix(), is_inside != crossing));
             }
         }
     }
     let triangles: Vec<[Point; 3]> = cdt
         .inner_faces()
         .filter(|f| inside[f.fix().index()] == Some(true))
-        .map(|f| {
-            f.vertices()
-                .map(|v| Point::new(v.position().x, v.position().y))
-        })
+        .map(|f| f.vertices().map(|v| Point::new(v.position().x, v.position().y)))
         .collect();
-    if let Some(t) = triangles
-        .iter()
-        .find(|t| orient(t[0], t[1], t[2]) != Orientation::CounterClockwise)
-    {
+    if let Some(t) = triangles.iter().find(|t| orient(t[0], t[1], t[2]) != Orientation::CounterClockwise) {
         return Err(format!("degenerate triangle {t:?}"));
     }
     check_area(polygon, &triangles)?;
@@ -175,15 +157,10 @@ pub fn constrained_delaunay(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, 
 
 /// Checks that the triangles cover the polygon's area within 1e-9 relative.
 fn check_area(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), String> {
-    let covered: f64 = triangles
-        .iter()
-        .map(|&[a, b, c]| doubled_signed_area(a, b, c) * 0.5)
-        .sum();
+    let covered: f64 = triangles.iter().map(|&[a, b, c]| doubled_signed_area(a, b, c) * 0.5).sum();
     let expected = polygon.area();
     if (covered - expected).abs() > 1e-9 * expected.abs() {
-        return Err(format!(
-            "triangles cover area {covered}, the polygon has {expected}"
-        ));
+        return Err(format!("triangles cover area {covered}, the polygon has {expected}"));
     }
     Ok(())
 }
@@ -204,9 +181,7 @@ mod tests {
     }
 
     fn area(t: &[[Point; 3]]) -> f64 {
-        t.iter()
-            .map(|&[a, b, c]| doubled_signed_area(a, b, c) * 0.5)
-            .sum()
+        t.iter().map(|&[a, b, c]| doubled_signed_area(a, b, c) * 0.5).sum()
     }
 
     #[test]
@@ -215,10 +190,7 @@ mod tests {
             let t = method(&square_with_hole()).unwrap();
             assert_eq!(t.len(), 8, "8 triangles for 8 points and one hole");
             assert_eq!(area(&t), 12.0);
-            assert!(
-                t.iter()
-                    .all(|t| orient(t[0], t[1], t[2]) == Orientation::CounterClockwise)
-            );
+            assert!(t.iter().all(|t| orient(t[0], t[1], t[2]) == Orientation::CounterClockwise));
         }
     }
 
@@ -228,10 +200,7 @@ mod tests {
         let mut outer = pts(&[(0., 0.)]);
         outer.extend((1..10).map(|i| Point::new(i as f64, 0.0)));
         outer.extend(pts(&[(10., 0.), (10., 1.), (0., 1.)]));
-        let polygon = MergedPolygon {
-            outer,
-            holes: vec![],
-        };
+        let polygon = MergedPolygon { outer, holes: vec![] };
         for method in [ear_clip, constrained_delaunay] {
             assert_eq!(area(&method(&polygon).unwrap()), 10.0);
         }
@@ -254,19 +223,11 @@ mod tests {
         // A long strip with many points on both sides: earcut makes slivers.
         let mut outer: Vec<Point> = (0..=20).map(|i| Point::new(i as f64, 0.0)).collect();
         outer.extend((0..=20).rev().map(|i| Point::new(i as f64 + 0.5, 1.0)));
-        let polygon = MergedPolygon {
-            outer,
-            holes: vec![],
-        };
+        let polygon = MergedPolygon { outer, holes: vec![] };
         let worst = |t: Vec<[Point; 3]>| {
-            t.iter()
-                .map(|&[a, b, c]| trinav::geometry::min_angle_deg(a, b, c))
-                .fold(180.0, f64::min)
+            t.iter().map(|&[a, b, c]| trinav::geometry::min_angle_deg(a, b, c)).fold(180.0, f64::min)
         };
-        let (ear, cdt) = (
-            ear_clip(&polygon).unwrap(),
-            constrained_delaunay(&polygon).unwrap(),
-        );
+        let (ear, cdt) = (ear_clip(&polygon).unwrap(), constrained_delaunay(&polygon).unwrap());
         assert_eq!(area(&ear), area(&cdt));
         assert!(worst(cdt) >= worst(ear));
     }

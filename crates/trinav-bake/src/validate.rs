@@ -124,18 +124,23 @@ pub enum ValidationError {
         /// The ring.
         ring: RingRef,
     },
-    /// Two segments of one ring cross or touch.
-    #[error("{ring}: {first} and {second} {how}")]
-    SelfIntersection {
-        /// The ring.
-        ring: RingRef,
-        /// One segment.
-        first: Segment,
-        /// The other segment.
-        second: Segment,
-        /// How they meet ("cross at (x, y)", "overlap from ... to ...").
-        how: String,
-    },
+    /// Two segments of one ring cross or touch (boxed: it is the largest error).
+    #[error("{0}")]
+    SelfIntersection(Box<SelfIntersection>),
+}
+
+/// Where a ring crosses or touches itself.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{ring}: {first} and {second} {how}")]
+pub struct SelfIntersection {
+    /// The ring.
+    pub ring: RingRef,
+    /// One segment.
+    pub first: Segment,
+    /// The other segment.
+    pub second: Segment,
+    /// How they meet ("cross at (x, y)", "touch at (x, y)", "overlap from ... to ...").
+    pub how: String,
 }
 
 /// A cleaned ring: open (no closing point), at least 3 points, simple, non-zero area; wound as
@@ -169,7 +174,7 @@ pub struct ValidatedLevel {
 /// let bow_tie = PolygonInput::new(vec![[0., 0.], [2., 2.], [2., 0.], [0., 2.]]);
 /// let level = Level { walkable: vec![bow_tie], ..Level::default() };
 /// let err = validate::validate(&level).unwrap_err();
-/// assert!(matches!(err, ValidationError::SelfIntersection { .. }));
+/// assert!(matches!(err, ValidationError::SelfIntersection(_)));
 /// assert_eq!(
 ///     err.to_string(),
 ///     "walkable[0] outer ring: segment 0-1 (0, 0)-(2, 2) and segment 2-3 (2, 0)-(0, 2) cross at (1, 1)"
@@ -185,14 +190,7 @@ pub fn validate(level: &Level) -> Result<ValidatedLevel, ValidationError> {
             .enumerate()
             .map(|(polygon, input)| {
                 let mut clean_ring = |points: &[[f64; 2]], hole: Option<usize>| {
-                    let (ring, dropped) = clean_ring(
-                        points,
-                        RingRef {
-                            kind,
-                            polygon,
-                            hole,
-                        },
-                    )?;
+                    let (ring, dropped) = clean_ring(points, RingRef { kind, polygon, hole })?;
                     dropped_points += dropped;
                     Ok(ring)
                 };
@@ -206,11 +204,7 @@ pub fn validate(level: &Level) -> Result<ValidatedLevel, ValidationError> {
     };
     let walkable = clean_list(&level.walkable, PolygonKind::Walkable)?;
     let obstacles = clean_list(&level.obstacles, PolygonKind::Obstacle)?;
-    Ok(ValidatedLevel {
-        walkable,
-        obstacles,
-        dropped_points,
-    })
+    Ok(ValidatedLevel { walkable, obstacles, dropped_points })
 }
 
 /// Cleans one ring; returns it with the number of points dropped by repairs.
@@ -218,18 +212,10 @@ fn clean_ring(points: &[[f64; 2]], ring: RingRef) -> Result<(Ring, usize), Valid
     for (vertex, p) in points.iter().enumerate() {
         for &value in p {
             if !value.is_finite() {
-                return Err(ValidationError::NonFinite {
-                    ring,
-                    vertex,
-                    value,
-                });
+                return Err(ValidationError::NonFinite { ring, vertex, value });
             }
             if value.abs() > MAX_COORDINATE {
-                return Err(ValidationError::TooLarge {
-                    ring,
-                    vertex,
-                    value,
-                });
+                return Err(ValidationError::TooLarge { ring, vertex, value });
             }
         }
     }
@@ -247,8 +233,7 @@ fn clean_ring(points: &[[f64; 2]], ring: RingRef) -> Result<(Ring, usize), Valid
         kept.pop();
     }
     let distinct = {
-        let mut keys: Vec<(u64, u64)> =
-            kept.iter().map(|&(p, _)| trinav::position_key(p)).collect();
+        let mut keys: Vec<(u64, u64)> = kept.iter().map(|&(p, _)| trinav::position_key(p)).collect();
         keys.sort_unstable();
         keys.dedup();
         keys.len()
@@ -309,18 +294,13 @@ impl Cross for RingEdge {
 fn check_simple(ring: &[(Point, usize)], ring_ref: RingRef) -> Result<(), ValidationError> {
     let n = ring.len();
     let coord = |p: Point| geo::Coord { x: p.x, y: p.y };
-    let edges = (0..n).map(|i| RingEdge {
-        position: i,
-        line: Line::new(coord(ring[i].0), coord(ring[(i + 1) % n].0)),
-    });
+    let edges = (0..n)
+        .map(|i| RingEdge { position: i, line: Line::new(coord(ring[i].0), coord(ring[(i + 1) % n].0)) });
     for (e, f, meeting) in Intersections::from_iter(edges) {
         let (i, j) = (e.position.min(f.position), e.position.max(f.position));
         let neighbours = j == i + 1 || (i == 0 && j == n - 1);
         let how = match meeting {
-            LineIntersection::SinglePoint {
-                intersection: at,
-                is_proper,
-            } => {
+            LineIntersection::SinglePoint { intersection: at, is_proper } => {
                 let shared = if j == i + 1 { ring[j].0 } else { ring[i].0 };
                 if neighbours && !is_proper && coord(shared) == at {
                     continue;
@@ -339,12 +319,12 @@ fn check_simple(ring: &[(Point, usize)], ring_ref: RingRef) -> Result<(), Valida
             a: ring[k].0,
             b: ring[(k + 1) % n].0,
         };
-        return Err(ValidationError::SelfIntersection {
+        return Err(ValidationError::SelfIntersection(Box::new(SelfIntersection {
             ring: ring_ref,
             first: segment(i),
             second: segment(j),
             how,
-        });
+        })));
     }
     Ok(())
 }
@@ -354,23 +334,12 @@ mod tests {
     use super::*;
 
     fn level_with(outer: Vec<[f64; 2]>) -> Level {
-        Level {
-            walkable: vec![PolygonInput::new(outer)],
-            ..Level::default()
-        }
+        Level { walkable: vec![PolygonInput::new(outer)], ..Level::default() }
     }
 
     #[test]
     fn closed_ring_and_repeats_are_cleaned_without_moving_points() {
-        let level = level_with(vec![
-            [0., 0.],
-            [0., 0.],
-            [4., 0.],
-            [4., 4.],
-            [4., 4.],
-            [0., 4.],
-            [0., 0.],
-        ]);
+        let level = level_with(vec![[0., 0.], [0., 0.], [4., 0.], [4., 4.], [4., 4.], [0., 4.], [0., 0.]]);
         let v = validate(&level).unwrap();
         let expected = [(0., 0.), (4., 0.), (4., 4.), (0., 4.)].map(|(x, y)| Point::new(x, y));
         assert_eq!(v.walkable[0].outer, expected);
@@ -380,18 +349,9 @@ mod tests {
     #[test]
     fn spikes_are_removed() {
         // A zero-width antenna from (4, 2) out to (6, 2) and back.
-        let level = level_with(vec![
-            [0., 0.],
-            [4., 0.],
-            [4., 2.],
-            [6., 2.],
-            [4., 2.],
-            [4., 4.],
-            [0., 4.],
-        ]);
+        let level = level_with(vec![[0., 0.], [4., 0.], [4., 2.], [6., 2.], [4., 2.], [4., 4.], [0., 4.]]);
         let v = validate(&level).unwrap();
-        let expected =
-            [(0., 0.), (4., 0.), (4., 2.), (4., 4.), (0., 4.)].map(|(x, y)| Point::new(x, y));
+        let expected = [(0., 0.), (4., 0.), (4., 2.), (4., 4.), (0., 4.)].map(|(x, y)| Point::new(x, y));
         assert_eq!(v.walkable[0].outer, expected);
         assert_eq!(v.dropped_points, 2);
     }
@@ -405,71 +365,43 @@ mod tests {
     #[test]
     fn degenerate_rings_are_refused() {
         let err = validate(&level_with(vec![[0., 0.], [1., 1.], [0., 0.]])).unwrap_err();
-        assert!(matches!(
-            err,
-            ValidationError::TooFewPoints { distinct: 2, .. }
-        ));
+        assert!(matches!(err, ValidationError::TooFewPoints { distinct: 2, .. }));
         let err = validate(&level_with(vec![[0., 0.], [1., 1.], [3., 3.]])).unwrap_err();
         assert!(matches!(err, ValidationError::ZeroArea { .. }));
         let err = validate(&level_with(vec![[0., 0.], [1., f64::NAN], [3., 3.]])).unwrap_err();
         assert!(matches!(err, ValidationError::NonFinite { vertex: 1, .. }));
         let err = validate(&level_with(vec![[0., 0.], [1e12, 0.], [3., 3.]])).unwrap_err();
         assert!(matches!(err, ValidationError::TooLarge { vertex: 1, .. }));
-        assert_eq!(
-            validate(&Level::default()),
-            Err(ValidationError::NoWalkable)
-        );
+        assert_eq!(validate(&Level::default()), Err(ValidationError::NoWalkable));
     }
 
     #[test]
     fn self_touching_ring_is_refused_with_both_segments() {
         // The point (2, 0) of segment 4-5 touches the bottom edge 0-1.
-        let mut level = level_with(vec![
-            [0., 0.],
-            [4., 0.],
-            [4., 4.],
-            [3., 4.],
-            [2., 0.],
-            [1., 4.],
-            [0., 4.],
-        ]);
+        let mut level =
+            level_with(vec![[0., 0.], [4., 0.], [4., 4.], [3., 4.], [2., 0.], [1., 4.], [0., 4.]]);
         level.obstacles.push(PolygonInput::rect(0., 0., 1., 1.));
         let err = validate(&level).unwrap_err();
-        let ValidationError::SelfIntersection {
-            first, second, how, ..
-        } = &err
-        else {
-            panic!("{err}")
-        };
+        let ValidationError::SelfIntersection(info) = &err else { panic!("{err}") };
+        let SelfIntersection { first, second, how, .. } = &**info;
         assert_eq!((first.from, first.to), (0, 1));
         // Both segments 3-4 and 4-5 end on the bottom edge; either may be reported.
-        assert!(
-            [(3, 4), (4, 5)].contains(&(second.from, second.to)),
-            "{err}"
-        );
+        assert!([(3, 4), (4, 5)].contains(&(second.from, second.to)), "{err}");
         assert_eq!(how, "touch at (2, 0)");
-        assert!(
-            err.to_string()
-                .starts_with("walkable[0] outer ring: segment 0-1")
-        );
+        assert!(err.to_string().starts_with("walkable[0] outer ring: segment 0-1"));
     }
 
     #[test]
     fn errors_name_obstacle_holes() {
         let mut level = level_with(vec![[0., 0.], [9., 0.], [9., 9.]]);
         level.obstacles.push(PolygonInput::rect(0., 0., 1., 1.));
-        level
-            .obstacles
-            .push(PolygonInput::rect(0., 0., 8., 8.).with_hole(vec![
-                [1., 1.],
-                [3., 3.],
-                [3., 1.],
-                [1., 3.],
-            ]));
+        level.obstacles.push(PolygonInput::rect(0., 0., 8., 8.).with_hole(vec![
+            [1., 1.],
+            [3., 3.],
+            [3., 1.],
+            [1., 3.],
+        ]));
         let err = validate(&level).unwrap_err();
-        assert!(
-            err.to_string().starts_with("obstacles[1] hole 0: "),
-            "{err}"
-        );
+        assert!(err.to_string().starts_with("obstacles[1] hole 0: "), "{err}");
     }
 }

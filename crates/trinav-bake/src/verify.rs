@@ -79,11 +79,7 @@ pub fn verify(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, Ver
     let region_area = region.area();
     let relative_error = (mesh_area - region_area).abs() / region_area.abs().max(f64::MIN_POSITIVE);
     if relative_error > RELATIVE_TOLERANCE {
-        return Err(VerifyError::AreaMismatch {
-            mesh_area,
-            region_area,
-            relative_error,
-        });
+        return Err(VerifyError::AreaMismatch { mesh_area, region_area, relative_error });
     }
 
     let rings: Vec<&Vec<Point>> = region.polygons.iter().flat_map(|p| p.rings()).collect();
@@ -123,33 +119,17 @@ pub fn verify(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, Ver
             }
             let (from, to) = (corners[edge], corners[(edge + 1) % 3]);
             if !runs_along_ring(from, to) {
-                return Err(VerifyError::BoundaryOffRing {
-                    triangle,
-                    edge: edge as u8,
-                    from,
-                    to,
-                });
+                return Err(VerifyError::BoundaryOffRing { triangle, edge: edge as u8, from, to });
             }
             boundary += from.distance(to);
         }
     }
     let ring_length: f64 = rings
         .iter()
-        .map(|ring| {
-            (0..ring.len())
-                .map(|i| ring[i].distance(ring[(i + 1) % ring.len()]))
-                .sum::<f64>()
-        })
+        .map(|ring| (0..ring.len()).map(|i| ring[i].distance(ring[(i + 1) % ring.len()])).sum::<f64>())
         .sum();
     if (boundary - ring_length).abs() > RELATIVE_TOLERANCE * ring_length {
-        return Err(VerifyError::BoundaryLengthMismatch {
-            boundary,
-            rings: ring_length,
-        });
+        return Err(VerifyError::BoundaryLengthMismatch { boundary, rings: ring_length });
     }
-    Ok(VerifyReport {
-        mesh_area,
-        region_area,
-        relative_area_error: relative_error,
-    })
+    Ok(VerifyReport { mesh_area, region_area, relative_area_error: relative_error })
 }

@@ -13,9 +13,9 @@
 
 use std::collections::HashMap;
 
-use trinav::{
-    Aabb, Orientation, Point, TopologyError, TriangleId, VertexId, build_adjacency, orient, position_key,
-};
+use trinav::{Point, TopologyError, TriangleId, VertexId, build_adjacency, position_key};
+
+use crate::segment_points::SegmentPoints;
 
 use crate::triangulate::TriangleSoup;
 
@@ -95,24 +95,16 @@ fn split_t_junctions(
     let mut candidates: Vec<VertexId> = open_edges.iter().map(|&(t, i)| triangles[t][i]).collect();
     candidates.sort_unstable();
     candidates.dedup();
-    let grid = PointGrid::new(vertices, &candidates);
+    let grid = SegmentPoints::new(candidates.iter().map(|&v| (vertices[v.index()], v)));
 
     // Vertices strictly inside each open edge, ordered from its start to its end.
     let mut splits: HashMap<(usize, usize), Vec<VertexId>> = HashMap::new();
     for &(t, i) in &open_edges {
         let (a, b) = (triangles[t][i], triangles[t][(i + 1) % 3]);
         let (pa, pb) = (vertices[a.index()], vertices[b.index()]);
-        let mut inside: Vec<(f64, VertexId)> = grid
-            .within(pa, pb)
-            .filter(|&v| strictly_inside(pa, pb, vertices[v.index()]))
-            .map(|v| {
-                let p = vertices[v.index()];
-                ((p.x - pa.x) * (pb.x - pa.x) + (p.y - pa.y) * (pb.y - pa.y), v)
-            })
-            .collect();
+        let inside = grid.strictly_inside(pa, pb);
         if !inside.is_empty() {
-            inside.sort_by(|x, y| x.0.total_cmp(&y.0));
-            splits.insert((t, i), inside.into_iter().map(|(_, v)| v).collect());
+            splits.insert((t, i), inside);
         }
     }
     if splits.is_empty() {
@@ -141,60 +133,6 @@ fn split_t_junctions(
     true
 }
 
-/// Whether `p` lies on segment `a b`, strictly between its ends.
-fn strictly_inside(a: Point, b: Point, p: Point) -> bool {
-    p != a
-        && p != b
-        && orient(a, b, p) == Orientation::Collinear
-        && (p.x - a.x) * (b.x - p.x) >= 0.0
-        && (p.y - a.y) * (b.y - p.y) >= 0.0
-}
-
-/// A uniform grid of candidate vertices, for finding those near a segment.
-struct PointGrid {
-    origin: Point,
-    inv_cell: f64,
-    side: usize,
-    cells: HashMap<(usize, usize), Vec<VertexId>>,
-}
-
-impl PointGrid {
-    fn new(vertices: &[Point], candidates: &[VertexId]) -> PointGrid {
-        let bounds = Aabb::from_points(candidates.iter().map(|v| vertices[v.index()]));
-        let (origin, extent) = if bounds.is_empty() {
-            (Point::default(), 1.0)
-        } else {
-            let (w, h) = bounds.size();
-            (bounds.min, w.max(h))
-        };
-        let side = (candidates.len() as f64).sqrt().ceil().clamp(1.0, 4096.0);
-        let cell = (extent / side).max(f64::MIN_POSITIVE);
-        let mut grid = PointGrid { origin, inv_cell: 1.0 / cell, side: side as usize, cells: HashMap::new() };
-        for &v in candidates {
-            let key = grid.cell(vertices[v.index()]);
-            grid.cells.entry(key).or_default().push(v);
-        }
-        grid
-    }
-
-    fn cell(&self, p: Point) -> (usize, usize) {
-        // `as usize` saturates negative values to 0.
-        let c = ((p.x - self.origin.x) * self.inv_cell).floor() as usize;
-        let r = ((p.y - self.origin.y) * self.inv_cell).floor() as usize;
-        (c.min(self.side - 1), r.min(self.side - 1))
-    }
-
-    /// Candidates in the cells overlapping the bounding box of segment `a b`.
-    fn within(&self, a: Point, b: Point) -> impl Iterator<Item = VertexId> + '_ {
-        let (c0, r0) = self.cell(Point::new(a.x.min(b.x), a.y.min(b.y)));
-        let (c1, r1) = self.cell(Point::new(a.x.max(b.x), a.y.max(b.y)));
-        (r0..=r1)
-            .flat_map(move |r| (c0..=c1).map(move |c| (c, r)))
-            .filter_map(|key| self.cells.get(&key))
-            .flatten()
-            .copied()
-    }
-}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,10 +163,7 @@ mod tests {
     #[test]
     fn negative_zero_welds_with_zero() {
         let soup = TriangleSoup {
-            triangles: vec![
-                [p(0., 0.), p(1., 0.), p(0., 1.)],
-                [p(1., 0.), p(1., 1.), p(-0.0, 1.)],
-            ],
+            triangles: vec![[p(0., 0.), p(1., 0.), p(0., 1.)], [p(1., 0.), p(1., 1.), p(-0.0, 1.)]],
             fallbacks: vec![],
         };
         let mesh = weld(&soup).unwrap();
@@ -239,10 +174,7 @@ mod tests {
     #[test]
     fn corner_to_corner_triangles_share_a_vertex_but_not_adjacency() {
         let soup = TriangleSoup {
-            triangles: vec![
-                [p(0., 0.), p(1., 0.), p(1., 1.)],
-                [p(1., 1.), p(2., 1.), p(2., 2.)],
-            ],
+            triangles: vec![[p(0., 0.), p(1., 0.), p(1., 1.)], [p(1., 1.), p(2., 1.), p(2., 2.)]],
             fallbacks: vec![],
         };
         let mesh = weld(&soup).unwrap();
@@ -268,8 +200,9 @@ mod tests {
         let mesh = weld(&soup).unwrap();
         assert_eq!(mesh.triangles.len(), 4);
         let shared = mesh.neighbours.iter().flatten().filter(|n| !n.is_none()).count();
-        // Edges (0,0)-(1,0) and (1,0)-(4,0) are shared, plus the diagonal (1,0)-(0,2).
-        assert_eq!(shared, 6);
+        // Shared edges, each seen from both sides: (0,0)-(1,0) and (1,0)-(4,0) across the old
+        // T-junction, (1,0)-(0,2) above, and the new fan edge (1,0)-(2,-2) below.
+        assert_eq!(shared, 8);
         let area: f64 = mesh
             .triangles
             .iter()
@@ -284,10 +217,7 @@ mod tests {
     #[test]
     fn overlapping_triangles_are_refused() {
         let soup = TriangleSoup {
-            triangles: vec![
-                [p(0., 0.), p(1., 0.), p(0., 1.)],
-                [p(0., 0.), p(1., 0.), p(1., 1.)],
-            ],
+            triangles: vec![[p(0., 0.), p(1., 0.), p(0., 1.)], [p(0., 0.), p(1., 0.), p(1., 1.)]],
             fallbacks: vec![],
         };
         assert!(matches!(weld(&soup), Err(WeldError::Topology(_))));

@@ -63,9 +63,7 @@ pub enum LoadError {
         supported: u32,
     },
     /// The header declares a size the file does not have.
-    #[error(
-        "file is {actual} bytes but its header declares {declared} bytes (truncated or padded)"
-    )]
+    #[error("file is {actual} bytes but its header declares {declared} bytes (truncated or padded)")]
     SizeMismatch {
         /// Size the header implies.
         declared: u64,
@@ -73,9 +71,7 @@ pub enum LoadError {
         actual: u64,
     },
     /// The checksum does not match the contents.
-    #[error(
-        "checksum mismatch (stored {stored:#010x}, computed {computed:#010x}): the file is corrupted"
-    )]
+    #[error("checksum mismatch (stored {stored:#010x}, computed {computed:#010x}): the file is corrupted")]
     ChecksumMismatch {
         /// The stored CRC-32.
         stored: u32,
@@ -83,9 +79,7 @@ pub enum LoadError {
         computed: u32,
     },
     /// The counts in the header cannot fit in the payload, or differ from the decoded arrays.
-    #[error(
-        "header counts ({vertices} vertices, {triangles} triangles) do not match the payload: {detail}"
-    )]
+    #[error("header counts ({vertices} vertices, {triangles} triangles) do not match the payload: {detail}")]
     CountMismatch {
         /// Declared vertices.
         vertices: u32,
@@ -126,8 +120,7 @@ struct Payload {
 /// Encodes mesh parts into the bytes of a baked file.
 pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, SaveError> {
     let count = |n: usize| u32::try_from(n).map_err(|_| SaveError::TooLarge(n));
-    let (vertex_count, triangle_count) =
-        (count(parts.vertices.len())?, count(parts.triangles.len())?);
+    let (vertex_count, triangle_count) = (count(parts.vertices.len())?, count(parts.triangles.len())?);
     let payload = Payload {
         settings: parts.settings,
         vertices: parts.vertices.iter().map(|&p| p.into()).collect(),
@@ -162,19 +155,13 @@ pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
     let version = u32_at(8);
     if version != FORMAT_VERSION {
-        return Err(LoadError::UnsupportedVersion {
-            found: version,
-            supported: FORMAT_VERSION,
-        });
+        return Err(LoadError::UnsupportedVersion { found: version, supported: FORMAT_VERSION });
     }
     let (vertices, triangles) = (u32_at(12), u32_at(16));
     let payload_len = u64::from_le_bytes(bytes[20..28].try_into().expect("8 bytes"));
     let declared = payload_len.saturating_add((HEADER_LEN + TRAILER_LEN) as u64);
     if declared != bytes.len() as u64 {
-        return Err(LoadError::SizeMismatch {
-            declared,
-            actual: bytes.len() as u64,
-        });
+        return Err(LoadError::SizeMismatch { declared, actual: bytes.len() as u64 });
     }
     let body_end = bytes.len() - TRAILER_LEN;
     let stored = u32_at(body_end);
@@ -182,13 +169,8 @@ pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
     if stored != computed {
         return Err(LoadError::ChecksumMismatch { stored, computed });
     }
-    let count_mismatch = |detail: String| LoadError::CountMismatch {
-        vertices,
-        triangles,
-        detail,
-    };
-    let minimum =
-        u64::from(vertices) * MIN_VERTEX_BYTES + u64::from(triangles) * MIN_TRIANGLE_BYTES;
+    let count_mismatch = |detail: String| LoadError::CountMismatch { vertices, triangles, detail };
+    let minimum = u64::from(vertices) * MIN_VERTEX_BYTES + u64::from(triangles) * MIN_TRIANGLE_BYTES;
     if minimum > payload_len {
         return Err(count_mismatch(format!(
             "they need at least {minimum} payload bytes, the payload has {payload_len}"
@@ -210,16 +192,8 @@ pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
     Ok(MeshParts {
         settings: payload.settings,
         vertices: payload.vertices.into_iter().map(Point::from).collect(),
-        triangles: payload
-            .triangles
-            .into_iter()
-            .map(|t| t.map(VertexId))
-            .collect(),
-        neighbours: payload
-            .neighbours
-            .into_iter()
-            .map(|t| t.map(TriangleId))
-            .collect(),
+        triangles: payload.triangles.into_iter().map(|t| t.map(VertexId)).collect(),
+        neighbours: payload.neighbours.into_iter().map(|t| t.map(TriangleId)).collect(),
         areas: payload.areas.into_iter().map(AreaId).collect(),
         islands: payload.islands.into_iter().map(IslandId).collect(),
     })
@@ -242,10 +216,7 @@ fn decode_bounded(body: &[u8]) -> Result<Payload, LoadError> {
         };
     }
     try_tiers!(10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36);
-    Err(LoadError::Corrupt(format!(
-        "payload of {} bytes is too large",
-        body.len()
-    )))
+    Err(LoadError::Corrupt(format!("payload of {} bytes is too large", body.len())))
 }
 
 fn decode_with_limit<const LIMIT: usize>(body: &[u8]) -> Result<Payload, LoadError> {
@@ -253,10 +224,7 @@ fn decode_with_limit<const LIMIT: usize>(body: &[u8]) -> Result<Payload, LoadErr
     let (payload, used): (Payload, usize) =
         bincode::decode_from_slice(body, config).map_err(|e| LoadError::Corrupt(e.to_string()))?;
     if used != body.len() {
-        return Err(LoadError::Corrupt(format!(
-            "{} unused bytes after the payload",
-            body.len() - used
-        )));
+        return Err(LoadError::Corrupt(format!("{} unused bytes after the payload", body.len() - used)));
     }
     Ok(payload)
 }
@@ -301,12 +269,7 @@ mod tests {
         let triangles = vec![[0, 1, 2].map(VertexId), [0, 2, 3].map(VertexId)];
         MeshParts {
             settings: BakeSettings::default().with_agent_radius(0.25),
-            vertices: vec![
-                Point::new(0., 0.),
-                Point::new(1., 0.),
-                Point::new(1., 1.),
-                Point::new(0., 1.),
-            ],
+            vertices: vec![Point::new(0., 0.), Point::new(1., 0.), Point::new(1., 1.), Point::new(0., 1.)],
             neighbours: build_adjacency(&triangles, 4).unwrap(),
             triangles,
             areas: vec![AreaId(0); 2],
@@ -336,10 +299,7 @@ mod tests {
         for len in 0..bytes.len() {
             let err = NavMesh::from_bytes(&bytes[..len]).unwrap_err();
             assert!(
-                matches!(
-                    err,
-                    LoadError::TooShort { .. } | LoadError::SizeMismatch { .. }
-                ),
+                matches!(err, LoadError::TooShort { .. } | LoadError::SizeMismatch { .. }),
                 "length {len}: {err}"
             );
         }
@@ -351,10 +311,7 @@ mod tests {
         for bit in 0..bytes.len() * 8 {
             let mut bad = bytes.clone();
             bad[bit / 8] ^= 1 << (bit % 8);
-            assert!(
-                NavMesh::from_bytes(&bad).is_err(),
-                "bit {bit} flipped was accepted"
-            );
+            assert!(NavMesh::from_bytes(&bad).is_err(), "bit {bit} flipped was accepted");
         }
     }
 
@@ -365,16 +322,10 @@ mod tests {
         reseal(&mut bytes);
         assert!(matches!(
             NavMesh::from_bytes(&bytes),
-            Err(LoadError::UnsupportedVersion {
-                found: 2,
-                supported: 1
-            })
+            Err(LoadError::UnsupportedVersion { found: 2, supported: 1 })
         ));
         bytes[0] = b'X';
-        assert!(matches!(
-            NavMesh::from_bytes(&bytes),
-            Err(LoadError::BadMagic)
-        ));
+        assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::BadMagic)));
     }
 
     #[test]
@@ -382,17 +333,13 @@ mod tests {
         let mut bytes = encode(&square_parts()).unwrap();
         bytes[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
         reseal(&mut bytes);
-        assert!(matches!(
-            NavMesh::from_bytes(&bytes),
-            Err(LoadError::CountMismatch { .. })
-        ));
+        assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::CountMismatch { .. })));
     }
 
     #[test]
     fn hostile_length_prefix_fails_without_allocating() {
         // A payload whose vertex array claims 2^40 elements, with a valid frame and checksum.
-        let mut body =
-            bincode::encode_to_vec(BakeSettings::default(), bincode::config::standard()).unwrap();
+        let mut body = bincode::encode_to_vec(BakeSettings::default(), bincode::config::standard()).unwrap();
         body.push(253); // varint marker for a u64
         body.extend_from_slice(&(1u64 << 40).to_le_bytes());
         body.resize(body.len() + 64, 0);
@@ -405,10 +352,7 @@ mod tests {
         bytes.extend_from_slice(&body);
         bytes.extend_from_slice(&[0; 4]);
         reseal(&mut bytes);
-        assert!(matches!(
-            NavMesh::from_bytes(&bytes),
-            Err(LoadError::Corrupt(_))
-        ));
+        assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::Corrupt(_))));
     }
 
     #[test]
@@ -416,10 +360,7 @@ mod tests {
         let mut parts = square_parts();
         parts.neighbours[0][2] = TriangleId(0);
         let bytes = encode(&parts).unwrap();
-        assert!(matches!(
-            NavMesh::from_bytes(&bytes),
-            Err(LoadError::Invalid(_))
-        ));
+        assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::Invalid(_))));
     }
 
     #[test]
@@ -430,20 +371,13 @@ mod tests {
         mesh.save(&path).unwrap();
         let loaded = NavMesh::load(&path).unwrap();
         assert_eq!(loaded.parts(), mesh.parts());
-        assert_eq!(
-            std::fs::read_dir(dir.path()).unwrap().count(),
-            1,
-            "no temporary file left"
-        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
     }
 
     #[test]
     fn save_into_a_missing_folder_fails_cleanly() {
         let dir = tempfile::tempdir().unwrap();
         let mesh = NavMesh::from_parts(square_parts()).unwrap();
-        assert!(matches!(
-            mesh.save(dir.path().join("missing/out.nav")),
-            Err(SaveError::Io(_))
-        ));
+        assert!(matches!(mesh.save(dir.path().join("missing/out.nav")), Err(SaveError::Io(_))));
     }
 }

@@ -11,10 +11,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".trinav-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut tmp = tempfile::Builder::new().prefix(".trinav-").suffix(".tmp").tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
@@ -44,10 +41,6 @@ mod tests {
         std::fs::write(path.join("keep"), b"x").unwrap();
         assert!(write_atomic(&path, b"new").is_err());
         assert_eq!(std::fs::read(path.join("keep")).unwrap(), b"x");
-        assert_eq!(
-            std::fs::read_dir(dir.path()).unwrap().count(),
-            1,
-            "temporary removed"
-        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "temporary removed");
     }
 }

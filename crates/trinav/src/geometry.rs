@@ -104,9 +104,7 @@ pub fn min_angle_deg(a: Point, b: Point, c: Point) -> f64 {
         let dot = ux * vx + uy * vy;
         cross.atan2(dot).to_degrees()
     };
-    angle_at(a, b, c)
-        .min(angle_at(b, c, a))
-        .min(angle_at(c, a, b))
+    angle_at(a, b, c).min(angle_at(b, c, a)).min(angle_at(c, a, b))
 }
 
 /// An axis-aligned bounding box.
@@ -173,20 +171,9 @@ mod tests {
 
     #[test]
     fn min_angle_of_right_isosceles_is_45() {
-        let deg = min_angle_deg(
-            Point::new(0.0, 0.0),
-            Point::new(1.0, 0.0),
-            Point::new(0.0, 1.0),
-        );
+        let deg = min_angle_deg(Point::new(0.0, 0.0), Point::new(1.0, 0.0), Point::new(0.0, 1.0));
         assert!((deg - 45.0).abs() < 1e-12);
-        assert_eq!(
-            min_angle_deg(
-                Point::new(0.0, 0.0),
-                Point::new(1.0, 0.0),
-                Point::new(2.0, 0.0)
-            ),
-            0.0
-        );
+        assert_eq!(min_angle_deg(Point::new(0.0, 0.0), Point::new(1.0, 0.0), Point::new(2.0, 0.0)), 0.0);
     }
 
     #[test]

@@ -63,9 +63,7 @@ id_type!(
 
 /// The area type of a triangle (ground, water, road, ...). All triangles are area 0 for now;
 /// traversal costs per area come with a later format version.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct AreaId(pub u8);
 

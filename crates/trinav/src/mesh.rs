@@ -108,15 +108,8 @@ pub enum MeshProblem {
 impl fmt::Display for MeshProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MeshProblem::LengthMismatch {
-                array,
-                expected,
-                found,
-            } => {
-                write!(
-                    f,
-                    "{array} has {found} entries, expected {expected} (one per triangle)"
-                )
+            MeshProblem::LengthMismatch { array, expected, found } => {
+                write!(f, "{array} has {found} entries, expected {expected} (one per triangle)")
             }
             MeshProblem::NonFiniteVertex(v) => {
                 write!(f, "vertex {v} has a NaN or infinite coordinate")
@@ -126,46 +119,24 @@ impl fmt::Display for MeshProblem {
             }
             MeshProblem::UnusedVertex(v) => write!(f, "vertex {v} is used by no triangle"),
             MeshProblem::VertexOutOfRange { triangle, vertex } => {
-                write!(
-                    f,
-                    "triangle {triangle} names vertex {vertex}, which does not exist"
-                )
+                write!(f, "triangle {triangle} names vertex {vertex}, which does not exist")
             }
-            MeshProblem::NotCounterClockwise {
-                triangle,
-                doubled_area,
-            } => write!(
-                f,
-                "triangle {triangle} is not counter-clockwise (signed area {})",
-                doubled_area / 2.0
-            ),
-            MeshProblem::NeighbourOutOfRange {
-                triangle,
-                edge,
-                neighbour,
-            } => write!(
-                f,
-                "triangle {triangle} edge {edge} names neighbour {neighbour}, which does not exist"
-            ),
-            MeshProblem::AsymmetricAdjacency {
-                triangle,
-                edge,
-                neighbour,
-            } => write!(
+            MeshProblem::NotCounterClockwise { triangle, doubled_area } => {
+                write!(f, "triangle {triangle} is not counter-clockwise (signed area {})", doubled_area / 2.0)
+            }
+            MeshProblem::NeighbourOutOfRange { triangle, edge, neighbour } => {
+                write!(f, "triangle {triangle} edge {edge} names neighbour {neighbour}, which does not exist")
+            }
+            MeshProblem::AsymmetricAdjacency { triangle, edge, neighbour } => write!(
                 f,
                 "triangle {triangle} edge {edge} names neighbour {neighbour}, which does not name it back across that edge"
             ),
             MeshProblem::AdjacencyMismatch { triangle, detail } => {
                 write!(f, "triangle {triangle}: {detail}")
             }
-            MeshProblem::IslandMismatch {
-                triangle,
-                stored,
-                expected,
-            } => write!(
-                f,
-                "triangle {triangle} is stored in island {stored} but belongs to island {expected}"
-            ),
+            MeshProblem::IslandMismatch { triangle, stored, expected } => {
+                write!(f, "triangle {triangle} is stored in island {stored} but belongs to island {expected}")
+            }
         }
     }
 }
@@ -207,11 +178,7 @@ pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
         ("islands", parts.islands.len()),
     ] {
         if len != t_count {
-            problems.push(MeshProblem::LengthMismatch {
-                array,
-                expected: t_count,
-                found: len,
-            });
+            problems.push(MeshProblem::LengthMismatch { array, expected: t_count, found: len });
         }
     }
     if !problems.is_empty() {
@@ -285,25 +252,16 @@ pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
             let edge = edge as u8;
             let Some(back) = parts.neighbours.get(neighbour.index()) else {
                 links_ok = false;
-                problems.push(MeshProblem::NeighbourOutOfRange {
-                    triangle,
-                    edge,
-                    neighbour,
-                });
+                problems.push(MeshProblem::NeighbourOutOfRange { triangle, edge, neighbour });
                 continue;
             };
             let tri = parts.triangles[t];
             let (from, to) = (tri[edge as usize], tri[(edge as usize + 1) % 3]);
             let other = parts.triangles[neighbour.index()];
-            let returns =
-                (0..3).any(|j| back[j] == triangle && other[j] == to && other[(j + 1) % 3] == from);
+            let returns = (0..3).any(|j| back[j] == triangle && other[j] == to && other[(j + 1) % 3] == from);
             if !returns {
                 links_ok = false;
-                problems.push(MeshProblem::AsymmetricAdjacency {
-                    triangle,
-                    edge,
-                    neighbour,
-                });
+                problems.push(MeshProblem::AsymmetricAdjacency { triangle, edge, neighbour });
             }
             if full(&problems) {
                 return problems;
@@ -320,10 +278,7 @@ pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
                 crate::TopologyError::NonManifoldEdge { second, .. } => *second,
                 crate::TopologyError::VertexOutOfRange { triangle, .. } => *triangle,
             };
-            problems.push(MeshProblem::AdjacencyMismatch {
-                triangle,
-                detail: e.to_string(),
-            });
+            problems.push(MeshProblem::AdjacencyMismatch { triangle, detail: e.to_string() });
             return problems;
         }
         Ok(implied) => {
@@ -433,18 +388,10 @@ impl NavMesh {
         }
         let island_count = parts.islands.iter().map(|i| i.0 + 1).max().unwrap_or(0);
         let bounds = Aabb::from_points(parts.vertices.iter().copied());
-        let boxes: Vec<Aabb> = parts
-            .triangles
-            .iter()
-            .map(|t| Aabb::from_points(t.map(|v| parts.vertices[v.index()])))
-            .collect();
+        let boxes: Vec<Aabb> =
+            parts.triangles.iter().map(|t| Aabb::from_points(t.map(|v| parts.vertices[v.index()]))).collect();
         let grid = SpatialGrid::build(bounds, &boxes);
-        Ok(NavMesh {
-            parts,
-            island_count,
-            bounds,
-            grid,
-        })
+        Ok(NavMesh { parts, island_count, bounds, grid })
     }
 
     /// The stored arrays.
@@ -538,18 +485,8 @@ impl NavMesh {
             islands: self.island_count,
             area,
             bounds: self.bounds,
-            min_angle_deg: if min_angle.is_finite() {
-                min_angle
-            } else {
-                0.0
-            },
-            boundary_edges: self
-                .parts
-                .neighbours
-                .iter()
-                .flatten()
-                .filter(|n| n.is_none())
-                .count(),
+            min_angle_deg: if min_angle.is_finite() { min_angle } else { 0.0 },
+            boundary_edges: self.parts.neighbours.iter().flatten().filter(|n| n.is_none()).count(),
             grid_cells: self.grid.cell_count(),
             grid_entries: self.grid.entry_count(),
         }
@@ -562,22 +499,11 @@ mod tests {
 
     /// A 2x1 strip of 4 triangles, plus a separate triangle touching it at one corner.
     fn sample_parts() -> MeshParts {
-        let vertices = [
-            (0., 0.),
-            (1., 0.),
-            (2., 0.),
-            (2., 1.),
-            (1., 1.),
-            (0., 1.),
-            (3., 2.),
-            (2., 2.),
-        ]
-        .map(|(x, y)| Point::new(x, y))
-        .to_vec();
-        let triangles: Vec<[VertexId; 3]> = [[0, 1, 4], [0, 4, 5], [1, 2, 3], [1, 3, 4], [3, 6, 7]]
-            .iter()
-            .map(|t| t.map(VertexId))
-            .collect();
+        let vertices = [(0., 0.), (1., 0.), (2., 0.), (2., 1.), (1., 1.), (0., 1.), (3., 2.), (2., 2.)]
+            .map(|(x, y)| Point::new(x, y))
+            .to_vec();
+        let triangles: Vec<[VertexId; 3]> =
+            [[0, 1, 4], [0, 4, 5], [1, 2, 3], [1, 3, 4], [3, 6, 7]].iter().map(|t| t.map(VertexId)).collect();
         let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
         let (islands, _) = find_islands(&neighbours);
         MeshParts {
@@ -623,13 +549,7 @@ mod tests {
         parts.triangles[4] = [3, 7, 6].map(VertexId);
         parts.neighbours = build_adjacency(&parts.triangles, parts.vertices.len()).unwrap();
         let problems = validate(&parts);
-        assert!(matches!(
-            problems[0],
-            MeshProblem::NotCounterClockwise {
-                triangle: TriangleId(4),
-                ..
-            }
-        ));
+        assert!(matches!(problems[0], MeshProblem::NotCounterClockwise { triangle: TriangleId(4), .. }));
     }
 
     #[test]
@@ -650,24 +570,12 @@ mod tests {
     #[test]
     fn missing_link_and_wrong_island_are_reported() {
         let mut parts = sample_parts();
-        let (t, e) = (
-            0,
-            parts.neighbours[0]
-                .iter()
-                .position(|n| !n.is_none())
-                .unwrap(),
-        );
+        let (t, e) = (0, parts.neighbours[0].iter().position(|n| !n.is_none()).unwrap());
         let n = parts.neighbours[t][e];
-        let back = parts.neighbours[n.index()]
-            .iter()
-            .position(|&x| x == TriangleId(0))
-            .unwrap();
+        let back = parts.neighbours[n.index()].iter().position(|&x| x == TriangleId(0)).unwrap();
         parts.neighbours[t][e] = TriangleId::NONE;
         parts.neighbours[n.index()][back] = TriangleId::NONE;
-        assert!(matches!(
-            validate(&parts)[0],
-            MeshProblem::AdjacencyMismatch { .. }
-        ));
+        assert!(matches!(validate(&parts)[0], MeshProblem::AdjacencyMismatch { .. }));
 
         let mut parts = sample_parts();
         parts.islands[4] = IslandId(0);
@@ -687,29 +595,17 @@ mod tests {
         parts.vertices[7] = parts.vertices[0];
         assert_eq!(
             validate(&parts)[0],
-            MeshProblem::DuplicateVertex {
-                vertex: VertexId(7),
-                first: VertexId(0)
-            }
+            MeshProblem::DuplicateVertex { vertex: VertexId(7), first: VertexId(0) }
         );
         let mut parts = sample_parts();
         parts.vertices[2].x = f64::NAN;
-        assert_eq!(
-            validate(&parts)[0],
-            MeshProblem::NonFiniteVertex(VertexId(2))
-        );
+        assert_eq!(validate(&parts)[0], MeshProblem::NonFiniteVertex(VertexId(2)));
         let mut parts = sample_parts();
         parts.triangles[0][1] = VertexId(99);
-        assert!(matches!(
-            validate(&parts)[0],
-            MeshProblem::VertexOutOfRange { .. }
-        ));
+        assert!(matches!(validate(&parts)[0], MeshProblem::VertexOutOfRange { .. }));
         let mut parts = sample_parts();
         parts.areas.pop();
-        assert!(matches!(
-            validate(&parts)[0],
-            MeshProblem::LengthMismatch { array: "areas", .. }
-        ));
+        assert!(matches!(validate(&parts)[0], MeshProblem::LengthMismatch { array: "areas", .. }));
     }
 
     #[test]

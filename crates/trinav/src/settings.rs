@@ -4,17 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// How the walkable polygons are cut into triangles.
 #[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    bincode::Encode,
-    bincode::Decode,
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, bincode::Encode, bincode::Decode,
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Triangulation {
@@ -46,9 +36,7 @@ impl Triangulation {
 /// assert_eq!(settings.agent_radius, 0.5);
 /// assert_eq!(settings.arc_error, 0.01);
 /// ```
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, bincode::Encode, bincode::Decode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, bincode::Encode, bincode::Decode)]
 #[non_exhaustive]
 pub struct BakeSettings {
     /// Radius of the agent the mesh is baked for: obstacles are inflated by it. World units,
@@ -91,10 +79,7 @@ impl BakeSettings {
     /// violation.
     pub fn check(&self) -> Result<(), String> {
         if !(self.agent_radius.is_finite() && self.agent_radius >= 0.0) {
-            return Err(format!(
-                "agent radius must be finite and >= 0, got {}",
-                self.agent_radius
-            ));
+            return Err(format!("agent radius must be finite and >= 0, got {}", self.agent_radius));
         }
         if !(Self::MIN_ARC_ERROR..=Self::MAX_ARC_ERROR).contains(&self.arc_error) {
             return Err(format!(
@@ -110,11 +95,7 @@ impl BakeSettings {
 
 impl Default for BakeSettings {
     fn default() -> Self {
-        Self {
-            agent_radius: 0.0,
-            arc_error: 0.01,
-            triangulation: Triangulation::EarClipping,
-        }
+        Self { agent_radius: 0.0, arc_error: 0.01, triangulation: Triangulation::EarClipping }
     }
 }
 
@@ -125,18 +106,8 @@ mod tests {
     #[test]
     fn check_refuses_out_of_range_values() {
         assert!(BakeSettings::default().check().is_ok());
-        assert!(
-            BakeSettings::default()
-                .with_agent_radius(-1.0)
-                .check()
-                .is_err()
-        );
-        assert!(
-            BakeSettings::default()
-                .with_agent_radius(f64::NAN)
-                .check()
-                .is_err()
-        );
+        assert!(BakeSettings::default().with_agent_radius(-1.0).check().is_err());
+        assert!(BakeSettings::default().with_agent_radius(f64::NAN).check().is_err());
         assert!(BakeSettings::default().with_arc_error(0.5).check().is_err());
         assert!(BakeSettings::default().with_arc_error(0.0).check().is_err());
     }

@@ -11,9 +11,7 @@ use crate::ids::{IslandId, TriangleId, VertexId};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TopologyError {
     /// A triangle names a vertex that does not exist.
-    #[error(
-        "triangle {triangle} names vertex {vertex}, but there are only {vertex_count} vertices"
-    )]
+    #[error("triangle {triangle} names vertex {vertex}, but there are only {vertex_count} vertices")]
     VertexOutOfRange {
         /// The triangle.
         triangle: TriangleId,
@@ -194,10 +192,7 @@ mod tests {
         let t = tris(&[[0, 1, 9]]);
         assert!(matches!(
             build_adjacency(&t, 3),
-            Err(TopologyError::VertexOutOfRange {
-                vertex: VertexId(9),
-                ..
-            })
+            Err(TopologyError::VertexOutOfRange { vertex: VertexId(9), .. })
         ));
     }
 }

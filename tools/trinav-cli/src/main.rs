@@ -145,9 +145,8 @@ fn ms(d: std::time::Duration) -> f64 {
 fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
     let level_path = &args.level;
     let level = Level::load(level_path).with_context(|| level_path.display().to_string())?;
-    let base = BakeSettings::default()
-        .with_arc_error(args.arc_error)
-        .with_triangulation(args.triangulation.into());
+    let base =
+        BakeSettings::default().with_arc_error(args.arc_error).with_triangulation(args.triangulation.into());
     let settings = settings_for(&level, base, args.agent_radius);
     let start = Instant::now();
     let baked = bake(&level, &settings).with_context(|| level_path.display().to_string())?;

@@ -18,7 +18,8 @@ fn stderr(out: &Output) -> String {
 }
 
 fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 fn temp_path(dir: &tempfile::TempDir, name: &str) -> PathBuf {
@@ -65,7 +66,15 @@ fn summary_line_and_radius_override() {
     assert_eq!(line.lines().count(), 1);
     assert!(line.contains("2 islands") && line.contains("agent radius 0.5"), "{line}");
 
-    let out = trinav(&["bake", &level("courtyard.json"), "-o", nav.to_str().unwrap(), "--agent-radius", "0", "--json"]);
+    let out = trinav(&[
+        "bake",
+        &level("courtyard.json"),
+        "-o",
+        nav.to_str().unwrap(),
+        "--agent-radius",
+        "0",
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     // 60x60 minus the keep (30x30 - 16x16), the well (4x4) and the wall (3x45).
     assert_eq!(json(&out)["area"], 3600.0 - (900.0 - 256.0) - 16.0 - 135.0);
@@ -110,12 +119,18 @@ fn bad_level_errors_name_file_and_place() {
     let nav = temp_path(&dir, "x.nav");
     let cases = [
         ("{\"walkable\": [\n  {\"outer\": [[0,0],[4,0]]]\n}", "line 2"),
-        ("{\"walkable\": [{\"outer\": [[0,0],[4,0]]}]}", "walkable[0] outer ring: needs at least 3 distinct points"),
+        (
+            "{\"walkable\": [{\"outer\": [[0,0],[4,0]]}]}",
+            "walkable[0] outer ring: needs at least 3 distinct points",
+        ),
         (
             "{\"walkable\": [{\"outer\": [[0,0],[9,0],[9,9],[0,9]]}], \"obstacles\": [{\"outer\": [[1,1],[2,1],[2,2],[1,2]]}, {\"outer\": [[3,3],[5,5],[5,3],[3,5]]}]}",
             "obstacles[1] outer ring: segment 0-1 (3, 3)-(5, 5) and segment 2-3 (5, 3)-(3, 5) cross at (4, 4)",
         ),
-        ("{\"walkable\": [{\"outer\": [[0,0],[1,0],[1,1]]}], \"obstacles\": [{\"outer\": [[-1,-1],[2,-1],[2,2],[-1,2]]}]}", "nothing is walkable"),
+        (
+            "{\"walkable\": [{\"outer\": [[0,0],[1,0],[1,1]]}], \"obstacles\": [{\"outer\": [[-1,-1],[2,-1],[2,2],[-1,2]]}]}",
+            "nothing is walkable",
+        ),
         ("", "line 1"),
     ];
     for (i, (text, expected)) in cases.iter().enumerate() {
@@ -195,7 +210,9 @@ fn baking_twice_gives_identical_files() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (temp_path(&dir, "a.nav"), temp_path(&dir, "b.nav"));
     for path in [&a, &b] {
-        assert!(trinav(&["bake", &level("room_pillars.json"), "-o", path.to_str().unwrap()]).status.success());
+        assert!(
+            trinav(&["bake", &level("room_pillars.json"), "-o", path.to_str().unwrap()]).status.success()
+        );
     }
     assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
 }
