@@ -29,6 +29,7 @@
 #![warn(missing_docs)]
 
 pub mod derive;
+pub mod generate;
 pub mod level;
 pub mod merge;
 mod segment_points;
@@ -63,6 +64,9 @@ pub enum BakeError {
     /// The input geometry is refused (stage 1).
     #[error(transparent)]
     Validation(#[from] ValidationError),
+    /// The boolean operations returned rings that do not form polygons (stage 2): a bug.
+    #[error(transparent)]
+    Merge(#[from] merge::MergeError),
     /// Obstacles cover every walkable polygon (stage 2).
     #[error(
         "nothing is walkable: the obstacles (inflated by the agent radius {agent_radius}) cover every walkable polygon"
@@ -155,7 +159,7 @@ pub fn bake(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> 
     done(&mut times);
 
     let done = timed(|t| &mut t.merge);
-    let region = merge::merge(&validated, settings);
+    let region = merge::merge(&validated, settings)?;
     done(&mut times);
     if region.polygons.is_empty() {
         return Err(BakeError::NothingWalkable { agent_radius: settings.agent_radius });

@@ -15,9 +15,10 @@
 
 use geo::algorithm::bool_ops::FillRule;
 use geo::algorithm::buffer::{BufferStyle, LineJoin};
+use geo::coordinate_position::{CoordPos, CoordinatePosition};
 use geo::orient::{Direction, Orient};
-use geo::{Area, BooleanOps, Buffer, LineString, MultiPolygon, Polygon, unary_union};
-use trinav::{BakeSettings, Point};
+use geo::{BooleanOps, Buffer, LineString, MultiPolygon, Polygon, unary_union};
+use trinav::{Aabb, BakeSettings, Orientation, Point, orient};
 
 use crate::segment_points::SegmentPoints;
 use crate::validate::{CleanPolygon, Ring, ValidatedLevel};
@@ -67,14 +68,26 @@ impl MergedRegion {
 
 /// Signed area of an open ring (positive when counter-clockwise).
 pub fn ring_signed_area(ring: &[Point]) -> f64 {
+    ring_area_with_error(ring).0
+}
+
+/// Signed area of an open ring and a bound on its floating-point error. The shoelace sum runs
+/// on coordinates relative to the first point, so a small ring far from the origin keeps its
+/// precision.
+pub fn ring_area_with_error(ring: &[Point]) -> (f64, f64) {
+    let Some(&origin) = ring.first() else { return (0.0, 0.0) };
     let n = ring.len();
-    let twice: f64 = (0..n)
-        .map(|i| {
-            let (a, b) = (ring[i], ring[(i + 1) % n]);
-            a.x * b.y - b.x * a.y
-        })
-        .sum();
-    twice * 0.5
+    let (mut twice, mut magnitude) = (0.0, 0.0);
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        let (ax, ay, bx, by) = (a.x - origin.x, a.y - origin.y, b.x - origin.x, b.y - origin.y);
+        twice += ax * by - bx * ay;
+        magnitude += (ax * by).abs() + (bx * ay).abs();
+    }
+    // Each term: two rounded differences per factor and a rounded product and difference; then
+    // n rounded additions.
+    let error = (n as f64 + 6.0) * f64::EPSILON * magnitude * 0.5;
+    (twice * 0.5, error)
 }
 
 /// The chord angle (radians) for round joins of radius `r` whose chords stay within
@@ -84,7 +97,7 @@ pub fn arc_step(arc_error: f64) -> f64 {
 }
 
 /// Runs stage 2.
-pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> MergedRegion {
+pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> Result<MergedRegion, MergeError> {
     let walkable = union_of(&level.walkable);
     let obstacles = union_of(&level.obstacles);
     let inflated = if settings.agent_radius > 0.0 && !obstacles.0.is_empty() {
@@ -99,9 +112,22 @@ pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> MergedRegion {
     } else {
         walkable.difference_with_fill_rule(&inflated, FillRule::NonZero)
     };
-    let mut polygons = to_merged(region);
+    let mut polygons = to_merged(region)?;
     node_rings(&mut polygons);
-    MergedRegion { polygons, inflated_obstacles: to_merged(inflated) }
+    Ok(MergedRegion { polygons, inflated_obstacles: to_merged(inflated)? })
+}
+
+/// The boolean engine returned rings that do not form polygons.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum MergeError {
+    /// A hole lies inside no outer ring.
+    #[error("boolean operations returned a hole ({points} points, starting at ({}, {})) inside no outer ring", .first_point.x, .first_point.y)]
+    OrphanHole {
+        /// The hole's first point.
+        first_point: Point,
+        /// Its number of points.
+        points: usize,
+    },
 }
 
 /// Inserts into every ring edge the ring points (of any ring) lying exactly on it, strictly
@@ -157,26 +183,88 @@ fn line_string(ring: &[Point]) -> LineString<f64> {
     LineString(coords)
 }
 
-/// Converts geo polygons to open rings, outer counter-clockwise and holes clockwise, dropping
-/// any ring the engine returned with no area.
-fn to_merged(region: MultiPolygon<f64>) -> Vec<MergedPolygon> {
-    let open = |ls: &LineString<f64>| -> Ring {
+/// Rebuilds polygons from the boolean engine's output: its outer rings and holes, each wound
+/// the standard way (outer counter-clockwise, holes clockwise; orientation by the exact
+/// predicate), with each hole given to the smallest outer ring that contains it. The engine's
+/// grouping of holes is not trusted: i_overlay 4.5 can attach a hole to an outer ring far from
+/// it (regression test `holes_are_given_to_the_outer_ring_that_contains_them`). Zero-area
+/// rings are dropped.
+fn to_merged(region: MultiPolygon<f64>) -> Result<Vec<MergedPolygon>, MergeError> {
+    let wound = |ls: &LineString<f64>, want: Orientation| -> Option<Ring> {
         let mut ring: Ring = ls.0.iter().map(|c| Point::new(c.x, c.y)).collect();
         if ring.len() > 1 && ring.first() == ring.last() {
             ring.pop();
         }
-        ring
+        match ring_orientation(&ring) {
+            Orientation::Collinear => None,
+            o if o == want => Some(ring),
+            _ => {
+                ring.reverse();
+                Some(ring)
+            }
+        }
     };
-    region
-        .orient(Direction::Default)
-        .0
-        .iter()
-        .filter(|p| p.unsigned_area() > 0.0)
-        .map(|p| MergedPolygon {
-            outer: open(p.exterior()),
-            holes: p.interiors().iter().map(open).filter(|h| ring_signed_area(h) != 0.0).collect(),
-        })
-        .collect()
+    let mut outers: Vec<(Ring, Aabb, f64, Polygon<f64>)> = Vec::new();
+    let mut holes: Vec<Ring> = Vec::new();
+    for polygon in &region.0 {
+        if let Some(ring) = wound(polygon.exterior(), Orientation::CounterClockwise) {
+            let bounds = Aabb::from_points(ring.iter().copied());
+            let area = ring_signed_area(&ring);
+            let shape = Polygon::new(line_string(&ring), Vec::new());
+            outers.push((ring, bounds, area, shape));
+        }
+        holes.extend(polygon.interiors().iter().filter_map(|h| wound(h, Orientation::Clockwise)));
+    }
+    let mut polygons: Vec<MergedPolygon> =
+        outers.iter().map(|(ring, ..)| MergedPolygon { outer: ring.clone(), holes: Vec::new() }).collect();
+    for hole in holes {
+        let bounds = Aabb::from_points(hole.iter().copied());
+        let parent = (outers.iter().enumerate())
+            .filter(|(_, (_, b, _, _))| b.contains(bounds.min) && b.contains(bounds.max))
+            .filter(|(_, (.., shape))| ring_inside(&hole, shape))
+            .min_by(|x, y| x.1.2.total_cmp(&y.1.2))
+            .map(|(i, _)| i);
+        match parent {
+            Some(i) => polygons[i].holes.push(hole),
+            None => return Err(MergeError::OrphanHole { first_point: hole[0], points: hole.len() }),
+        }
+    }
+    Ok(polygons)
+}
+
+/// The orientation of a ring, exactly: the turn at its lowest-leftmost point (a corner of its
+/// convex hull), or `Collinear` for a ring with no area.
+fn ring_orientation(ring: &[Point]) -> Orientation {
+    let n = ring.len();
+    if n < 3 {
+        return Orientation::Collinear;
+    }
+    let lowest = (0..n)
+        .min_by(|&i, &j| (ring[i].x, ring[i].y).partial_cmp(&(ring[j].x, ring[j].y)).expect("finite"))
+        .expect("n >= 3");
+    match orient(ring[(lowest + n - 1) % n], ring[lowest], ring[(lowest + 1) % n]) {
+        Orientation::Collinear => match ring_signed_area(ring) {
+            a if a > 0.0 => Orientation::CounterClockwise,
+            a if a < 0.0 => Orientation::Clockwise,
+            _ => Orientation::Collinear,
+        },
+        turn => turn,
+    }
+}
+
+/// Whether a hole ring lies inside an outer polygon: its first point (vertex or edge midpoint)
+/// that is not on the outer ring decides. A valid hole touches its outer ring at points only.
+fn ring_inside(hole: &[Point], outer: &Polygon<f64>) -> bool {
+    let n = hole.len();
+    let probes = (0..n).flat_map(|i| [hole[i], hole[i].midpoint(hole[(i + 1) % n])]);
+    for p in probes {
+        match outer.coordinate_position(&geo::Coord { x: p.x, y: p.y }) {
+            CoordPos::Inside => return true,
+            CoordPos::Outside => return false,
+            CoordPos::OnBoundary => {}
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -187,7 +275,7 @@ mod tests {
 
     fn merged(level: &Level, radius: f64) -> MergedRegion {
         let settings = BakeSettings::default().with_agent_radius(radius);
-        merge(&validate(level).unwrap(), &settings)
+        merge(&validate(level).unwrap(), &settings).unwrap()
     }
 
     fn room(obstacles: Vec<PolygonInput>) -> Level {
@@ -249,6 +337,33 @@ mod tests {
         let level = Level { walkable: vec![polygon], ..Level::default() };
         // Holes cover x in [0, 5] x [4, 6] inside the square.
         assert_eq!(merged(&level, 0.0).area(), 100.0 - 10.0);
+    }
+
+    #[test]
+    fn holes_are_given_to_the_outer_ring_that_contains_them() {
+        // Generated level on which i_overlay 4.5 attached two holes to an outer ring far from
+        // them (the polygon's area came out negative).
+        let level = crate::generate::scattered_obstacles(1000, 5);
+        let region = merged(&level, 0.5);
+        for polygon in &region.polygons {
+            let outer = Polygon::new(line_string(&polygon.outer), Vec::new());
+            assert!(polygon.area() > 0.0);
+            for hole in &polygon.holes {
+                assert!(ring_inside(hole, &outer), "hole at {:?} outside its outer ring", hole[0]);
+            }
+        }
+    }
+
+    #[test]
+    fn tiny_far_polygon_area_is_precise() {
+        // A sliver about 1e-6 wide and 1 high at (1e5, 1e5). Its exact area is its stored width
+        // (an exact difference) times 1; an untranslated shoelace loses about 1e-6 relative.
+        let ring =
+            [(0.0, 0.0), (1e-6, 0.0), (1e-6, 1.0), (0.0, 1.0)].map(|(x, y)| Point::new(1e5 + x, 1e5 + y));
+        let exact = ring[1].x - ring[0].x;
+        let (area, error) = ring_area_with_error(&ring);
+        assert!((area - exact).abs() <= error, "{area} vs {exact}");
+        assert!((area - exact).abs() < 1e-20 && error < 1e-18, "{area} vs {exact}, bound {error}");
     }
 
     #[test]

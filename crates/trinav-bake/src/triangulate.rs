@@ -9,10 +9,10 @@
 
 use spade::handles::FixedFaceHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
-use trinav::geometry::doubled_signed_area;
 use trinav::{Orientation, Point, Triangulation, orient};
 
-use crate::merge::{MergedPolygon, MergedRegion};
+use crate::merge::{MergedPolygon, MergedRegion, ring_area_with_error};
+use crate::validate::Ring;
 
 /// A polygon ear clipping could not handle, triangulated by constrained Delaunay instead.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -91,7 +91,20 @@ pub fn ear_clip(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
         });
     }
     check_area(polygon, &triangles)?;
+    check_surface(polygon, &triangles)?;
     Ok(triangles)
+}
+
+/// Checks that the triangles form a surface bounded by the polygon's rings: welded (with
+/// T-junctions repaired, as the weld stage will), every edge shared at most twice in opposite
+/// directions, every unshared edge on a ring. Catches ear clipping's overlapping output, which
+/// can conserve area while leaving a gap elsewhere (holes touching at a vertex).
+fn check_surface(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), String> {
+    let soup = TriangleSoup { triangles: triangles.to_vec(), fallbacks: Vec::new() };
+    let welded = crate::weld::weld(&soup).map_err(|e| e.to_string())?;
+    let rings: Vec<&Ring> = polygon.rings().collect();
+    crate::verify::check_boundary(&rings, &welded.vertices, &welded.triangles, &welded.neighbours)
+        .map_err(|e| e.to_string())
 }
 
 /// Constrained Delaunay triangulation of one polygon with holes (spade): the triangulation of
@@ -155,11 +168,23 @@ pub fn constrained_delaunay(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, 
     Ok(triangles)
 }
 
-/// Checks that the triangles cover the polygon's area within 1e-9 relative.
+/// Checks that the triangles cover the polygon's area: equal within 1e-9 relative, widened by
+/// a bound on the floating-point error of both sums (which matters for tiny slivers).
 fn check_area(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), String> {
-    let covered: f64 = triangles.iter().map(|&[a, b, c]| doubled_signed_area(a, b, c) * 0.5).sum();
-    let expected = polygon.area();
-    if (covered - expected).abs() > 1e-9 * expected.abs() {
+    let (mut expected, mut error) = (0.0, 0.0);
+    for ring in polygon.rings() {
+        let (area, ring_error) = ring_area_with_error(ring);
+        expected += area;
+        error += ring_error;
+    }
+    let (mut covered, mut magnitude) = (0.0, 0.0);
+    for &[a, b, c] in triangles {
+        let (ux, uy, vx, vy) = (b.x - a.x, b.y - a.y, c.x - a.x, c.y - a.y);
+        covered += (ux * vy - uy * vx) * 0.5;
+        magnitude += ((ux * vy).abs() + (uy * vx).abs()) * 0.5;
+    }
+    error += (triangles.len() as f64 + 6.0) * f64::EPSILON * magnitude;
+    if (covered - expected).abs() > 1e-9 * expected.abs() + error {
         return Err(format!("triangles cover area {covered}, the polygon has {expected}"));
     }
     Ok(())
@@ -168,6 +193,7 @@ fn check_area(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use trinav::geometry::doubled_signed_area;
 
     fn pts(raw: &[(f64, f64)]) -> Vec<Point> {
         raw.iter().map(|&(x, y)| Point::new(x, y)).collect()

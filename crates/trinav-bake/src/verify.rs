@@ -11,9 +11,10 @@
 use std::collections::HashMap;
 
 use serde::Serialize;
-use trinav::{NavMesh, Orientation, Point, TriangleId, orient, position_key, validate};
+use trinav::{NavMesh, Orientation, Point, TriangleId, VertexId, orient, position_key, validate};
 
 use crate::merge::MergedRegion;
+use crate::validate::Ring;
 
 /// Relative tolerance of the area and length checks (floating-point summation only).
 pub const RELATIVE_TOLERANCE: f64 = 1e-9;
@@ -82,7 +83,21 @@ pub fn verify(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, Ver
         return Err(VerifyError::AreaMismatch { mesh_area, region_area, relative_error });
     }
 
-    let rings: Vec<&Vec<Point>> = region.polygons.iter().flat_map(|p| p.rings()).collect();
+    let rings: Vec<&Ring> = region.polygons.iter().flat_map(|p| p.rings()).collect();
+    let parts = mesh.parts();
+    check_boundary(&rings, &parts.vertices, &parts.triangles, &parts.neighbours)?;
+    Ok(VerifyReport { mesh_area, region_area, relative_area_error: relative_error })
+}
+
+/// Checks that every boundary edge (no neighbour) runs along one of `rings` in the ring's
+/// direction, possibly spanning ring points that lie exactly on it, and that the boundary is as
+/// long as the rings (within [`RELATIVE_TOLERANCE`]), so every ring is covered.
+pub(crate) fn check_boundary(
+    rings: &[&Ring],
+    vertices: &[Point],
+    triangles: &[[VertexId; 3]],
+    neighbours: &[[TriangleId; 3]],
+) -> Result<(), VerifyError> {
     let mut occurrences: HashMap<(u64, u64), Vec<(usize, usize)>> = HashMap::new();
     for (r, ring) in rings.iter().enumerate() {
         for (i, &p) in ring.iter().enumerate() {
@@ -110,15 +125,15 @@ pub fn verify(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, Ver
         })
     };
     let mut boundary = 0.0;
-    for t in 0..mesh.triangle_count() {
-        let triangle = TriangleId::from_index(t);
-        let corners = mesh.triangle_points(triangle);
-        for (edge, n) in mesh.neighbours(triangle).iter().enumerate() {
+    for (t, (tri, links)) in triangles.iter().zip(neighbours).enumerate() {
+        let corners = tri.map(|v| vertices[v.index()]);
+        for (edge, n) in links.iter().enumerate() {
             if !n.is_none() {
                 continue;
             }
             let (from, to) = (corners[edge], corners[(edge + 1) % 3]);
             if !runs_along_ring(from, to) {
+                let triangle = TriangleId::from_index(t);
                 return Err(VerifyError::BoundaryOffRing { triangle, edge: edge as u8, from, to });
             }
             boundary += from.distance(to);
@@ -131,5 +146,5 @@ pub fn verify(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, Ver
     if (boundary - ring_length).abs() > RELATIVE_TOLERANCE * ring_length {
         return Err(VerifyError::BoundaryLengthMismatch { boundary, rings: ring_length });
     }
-    Ok(VerifyReport { mesh_area, region_area, relative_area_error: relative_error })
+    Ok(())
 }
