@@ -661,7 +661,7 @@ fn ring_variants_give_the_same_mesh_outline_and_area() {
                     outer_dropped + hole_dropped + obstacle_dropped,
                     "{what}"
                 );
-                let region = merge::merge(&validated, &BakeSettings::default());
+                let region = merge::merge(&validated, &BakeSettings::default()).unwrap();
                 let region_points: BTreeSet<(i64, i64)> = (region.polygons.iter())
                     .flat_map(|polygon| polygon.rings())
                     .flatten()
@@ -750,7 +750,7 @@ fn check_sample_levels_conserve_area(method: Triangulation) {
         for radius in [None, Some(0.0)] {
             let settings = trinav_bake::settings_for(level, settings(method), radius);
             let baked = bake_ok(level, &settings);
-            let region = merge::merge(&validate::validate(level).unwrap(), &settings);
+            let region = merge::merge(&validate::validate(level).unwrap(), &settings).unwrap();
             let (mesh_area, region_area) = (baked.mesh.stats().area, region.area());
             assert!(
                 (mesh_area - region_area).abs() <= 1e-9 * region_area,
@@ -1431,7 +1431,7 @@ fn check_random_level_fully(
     for &(q, walkable) in &samples {
         prop_assert_eq!(mesh.locate(q).is_some(), walkable, "{:?}: at {:?}", method, q);
     }
-    let region = merge::merge(&validate::validate(&level).unwrap(), &settings(method));
+    let region = merge::merge(&validate::validate(&level).unwrap(), &settings(method)).unwrap();
     let area = mesh.stats().area;
     prop_assert!((area - region.area()).abs() <= 1e-9 * region.area());
     let Some(oracle) = oracle else {
@@ -1504,7 +1504,7 @@ fn obstacle_vertex_touching_the_walkable_outline() {
     for method in METHODS {
         // The stages without the verification: the mesh is right.
         let settings = settings(method);
-        let region = merge::merge(&validate::validate(&level).unwrap(), &settings);
+        let region = merge::merge(&validate::validate(&level).unwrap(), &settings).unwrap();
         let soup = trinav_bake::triangulate::triangulate(&region, method).unwrap();
         let welded = trinav_bake::weld::weld(&soup).unwrap();
         let mesh = trinav_bake::derive::derive(welded, &settings).unwrap();
@@ -1539,5 +1539,37 @@ fn obstacle_vertex_touching_another_obstacle_edge() {
     };
     for method in METHODS {
         assert_eq!(bake_with(&level, method).stats().area, 98.0, "{method:?}");
+    }
+}
+
+/// Generated levels (the benchmark generator) bake with both methods and radii. Seeds 1-8 at
+/// 1,000 obstacle vertices include levels where the boolean engine attached holes to the
+/// wrong outer ring (seed 5, radius 0.5) and tiny sliver polygons far from the origin whose
+/// area check once failed on rounding.
+#[test]
+fn generated_levels_bake() {
+    for seed in 1..=8 {
+        let level = trinav_bake::generate::scattered_obstacles(1_000, seed);
+        for radius in [0.0, 0.5] {
+            for method in METHODS {
+                let settings = BakeSettings::default().with_agent_radius(radius).with_triangulation(method);
+                let baked = bake(&level, &settings)
+                    .unwrap_or_else(|e| panic!("seed {seed}, radius {radius}, {method:?}: {e:#?}"));
+                assert!(baked.report.verification.relative_area_error <= 1e-9);
+            }
+        }
+    }
+}
+
+/// Ear clipping of a polygon whose holes touch corner to corner produced overlapping triangles
+/// that conserved the area but left a gap; the polygon is now re-triangulated by constrained
+/// Delaunay and the fallback reported.
+#[test]
+fn ear_clipping_failure_falls_back_and_is_reported() {
+    let level = trinav_bake::generate::scattered_obstacles(10_000, 15);
+    let baked = bake(&level, &settings(Triangulation::EarClipping)).expect("bakes");
+    assert!(!baked.report.fallbacks.is_empty(), "the fallback is reported");
+    for fallback in &baked.report.fallbacks {
+        assert!(fallback.reason.contains("lies on no ring"), "{}", fallback.reason);
     }
 }
