@@ -18,7 +18,8 @@
 //! ```
 //!
 //! Modules: [`geometry`] (points, the exact orientation predicate), [`topology`] (adjacency and
-//! islands), [`format`] (the baked file), and the mesh itself ([`NavMesh`], [`validate`]).
+//! islands), [`format`] (the baked file), [`query`] (locate, nearest point, raycast, paths), and
+//! the mesh itself ([`NavMesh`], [`validate`]).
 
 #![warn(missing_docs)]
 
@@ -27,6 +28,7 @@ mod fs;
 pub mod geometry;
 mod ids;
 mod mesh;
+pub mod query;
 mod settings;
 mod spatial_index;
 pub mod topology;
@@ -36,5 +38,9 @@ pub use fs::write_atomic;
 pub use geometry::{Aabb, Orientation, Point, orient};
 pub use ids::{AreaId, IslandId, TriangleId, VertexId};
 pub use mesh::{InvalidMesh, MeshParts, MeshProblem, MeshStats, NavMesh, position_key, validate};
+pub use query::QueryError;
+pub use query::nearest::closest_point_on_triangle;
+pub use query::path::{Endpoint, Path, PathError, PathMode, PathOptions, PathScratch};
+pub use query::raycast::RayHit;
 pub use settings::{BakeSettings, Triangulation};
 pub use topology::{TopologyError, build_adjacency, find_islands};

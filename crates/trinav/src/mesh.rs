@@ -352,7 +352,7 @@ pub struct NavMesh {
     parts: MeshParts,
     island_count: u32,
     bounds: Aabb,
-    grid: SpatialGrid,
+    pub(crate) grid: SpatialGrid,
 }
 
 /// Summary figures of a mesh.
@@ -419,6 +419,15 @@ impl NavMesh {
         self.parts.triangles.len()
     }
 
+    /// Whether the closed triangle `t` contains `p` (exact predicate).
+    #[inline]
+    pub fn triangle_contains(&self, t: TriangleId, p: Point) -> bool {
+        let [a, b, c] = self.triangle_points(t);
+        orient(a, b, p) != Orientation::Clockwise
+            && orient(b, c, p) != Orientation::Clockwise
+            && orient(c, a, p) != Orientation::Clockwise
+    }
+
     /// The three corners of triangle `t`, counter-clockwise.
     #[inline]
     pub fn triangle_points(&self, t: TriangleId) -> [Point; 3] {
@@ -452,22 +461,6 @@ impl NavMesh {
     /// Bounding box of the mesh.
     pub fn bounds(&self) -> Aabb {
         self.bounds
-    }
-
-    /// The triangle containing `p` (boundary included), or `None` when `p` is off the mesh.
-    ///
-    /// A point on an edge or vertex shared by several triangles locates to the one with the
-    /// lowest id. NaN coordinates locate nowhere.
-    pub fn locate(&self, p: Point) -> Option<TriangleId> {
-        if !self.bounds.contains(p) {
-            return None;
-        }
-        self.grid.candidates(p).iter().copied().find(|&t| {
-            let [a, b, c] = self.triangle_points(t);
-            orient(a, b, p) != Orientation::Clockwise
-                && orient(b, c, p) != Orientation::Clockwise
-                && orient(c, a, p) != Orientation::Clockwise
-        })
     }
 
     /// Summary figures: counts, area, bounds, worst angle.

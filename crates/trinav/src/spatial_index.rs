@@ -125,6 +125,28 @@ impl SpatialGrid {
         &self.items[self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize]
     }
 
+    /// Number of columns and rows.
+    pub(crate) fn dimensions(&self) -> (usize, usize) {
+        (self.cols, self.rows)
+    }
+
+    /// Side length of a cell.
+    pub(crate) fn cell_size(&self) -> f64 {
+        1.0 / self.inv_cell_size
+    }
+
+    /// The (column, row) of the cell nearest to `p` (`p` clamped to the grid).
+    pub(crate) fn nearest_cell(&self, p: Point) -> (usize, usize) {
+        self.cell_of(p)
+    }
+
+    /// The triangles listed in cell (`col`, `row`), in ascending id order.
+    #[inline]
+    pub(crate) fn cell_items(&self, col: usize, row: usize) -> &[TriangleId] {
+        let cell = row * self.cols + col;
+        &self.items[self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize]
+    }
+
     /// Number of cells (for stats).
     pub(crate) fn cell_count(&self) -> usize {
         self.cols * self.rows

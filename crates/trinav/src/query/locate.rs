@@ -1,0 +1,61 @@
+//! Point location through the uniform grid.
+
+use crate::geometry::{Orientation, Point, orient};
+use crate::ids::TriangleId;
+use crate::mesh::NavMesh;
+
+impl NavMesh {
+    /// The triangle containing `p` (boundary included), or `None` when `p` is off the mesh.
+    ///
+    /// A point on an edge or vertex shared by several triangles locates to the one with the
+    /// lowest id. NaN coordinates locate nowhere.
+    ///
+    /// ```
+    /// # use trinav::{NavMesh, Point};
+    /// # fn demo(mesh: &NavMesh) {
+    /// if let Some(t) = mesh.locate(Point::new(3.0, 4.0)) {
+    ///     assert!(mesh.triangle_contains(t, Point::new(3.0, 4.0)));
+    /// }
+    /// # }
+    /// ```
+    pub fn locate(&self, p: Point) -> Option<TriangleId> {
+        if !self.bounds().contains(p) {
+            return None;
+        }
+        self.grid.candidates(p).iter().copied().find(|&t| self.triangle_contains(t, p))
+    }
+
+    /// The triangle containing `from` that the segment `from -> to` enters: the one, among
+    /// those whose closed area holds `from`, whose corner or side at `from` opens towards `to`
+    /// (lowest id first). `None` when `from` is off the mesh or no such triangle exists (the
+    /// segment leaves the mesh at once).
+    pub(crate) fn locate_towards(&self, from: Point, to: Point) -> Option<TriangleId> {
+        if !self.bounds().contains(from) {
+            return None;
+        }
+        self.grid
+            .candidates(from)
+            .iter()
+            .copied()
+            .find(|&t| self.triangle_contains(t, from) && self.opens_towards(t, from, to))
+    }
+
+    /// Whether triangle `t`, which contains `at`, holds the start of the segment `at -> to`:
+    /// always when `at` is inside; on a side, when `to` is not beyond that side; at a corner,
+    /// when `to` lies in the corner's wedge (both bounding edges included).
+    pub(crate) fn opens_towards(&self, t: TriangleId, at: Point, to: Point) -> bool {
+        let corners = self.triangle_points(t);
+        if let Some(k) = corners.iter().position(|&c| c == at) {
+            let (v, a, b) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+            return orient(v, a, to) != Orientation::Clockwise
+                && orient(v, b, to) != Orientation::CounterClockwise;
+        }
+        for i in 0..3 {
+            let (p, q) = (corners[i], corners[(i + 1) % 3]);
+            if orient(p, q, at) == Orientation::Collinear {
+                return orient(p, q, to) != Orientation::Clockwise;
+            }
+        }
+        true
+    }
+}

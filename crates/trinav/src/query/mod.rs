@@ -1,0 +1,25 @@
+//! Runtime queries on a [`NavMesh`](crate::NavMesh), one module each: [`locate`], [`nearest`],
+//! [`raycast`] and [`path`] (A* search over shared edges, then the funnel).
+
+pub mod locate;
+pub mod nearest;
+pub mod path;
+pub mod raycast;
+
+use crate::geometry::Point;
+
+/// Why a query could not run.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum QueryError {
+    /// A query point has a NaN or infinite coordinate.
+    #[error("query point ({}, {}) is not finite", .0.x, .0.y)]
+    NonFinite(Point),
+    /// A query point lies outside the walkable area.
+    #[error("point ({}, {}) is off the mesh", .0.x, .0.y)]
+    OffMesh(Point),
+}
+
+/// Checks that `p` has finite coordinates.
+pub(crate) fn check_finite(p: Point) -> Result<Point, QueryError> {
+    if p.is_finite() { Ok(p) } else { Err(QueryError::NonFinite(p)) }
+}

@@ -1,0 +1,237 @@
+//! Paths: A* over shared edges ([`search`]), then the funnel ([`funnel`]).
+//!
+//! Fast mode, the default: the search runs over the edges the path may cross, positioned at
+//! their midpoints; the corridor of triangles it finds is string-pulled into the taut path
+//! through that corridor. The result is usually within a few percent of the true shortest
+//! path; it is the shortest path within its corridor.
+//!
+//! All per-query state lives in a [`PathScratch`]: reuse one per thread, and queries neither
+//! clear arrays (a generation counter marks what is current) nor allocate once it has grown to
+//! the mesh.
+
+mod funnel;
+mod search;
+
+use std::collections::BinaryHeap;
+
+use crate::geometry::Point;
+use crate::ids::TriangleId;
+use crate::mesh::NavMesh;
+
+pub(crate) use funnel::string_pull;
+use search::OpenNode;
+
+/// A path: the points from start to goal (turns at mesh vertices in between), and its length.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Path {
+    /// Start, turning points, goal. A single point when start and goal coincide.
+    pub points: Vec<Point>,
+    /// Sum of the segment lengths.
+    pub length: f64,
+}
+
+/// Which end of a path query a problem is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    /// The start point.
+    Start,
+    /// The goal point.
+    Goal,
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Endpoint::Start => "start",
+            Endpoint::Goal => "goal",
+        })
+    }
+}
+
+/// Why no path was returned.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum PathError {
+    /// A point has a NaN or infinite coordinate.
+    #[error("{which} point ({}, {}) is not finite", .point.x, .point.y)]
+    NonFinite {
+        /// Which point.
+        which: Endpoint,
+        /// The point.
+        point: Point,
+    },
+    /// A point is off the mesh (and snapping was not asked for).
+    #[error("{which} point ({}, {}) is off the mesh", .point.x, .point.y)]
+    OffMesh {
+        /// Which point.
+        which: Endpoint,
+        /// The point.
+        point: Point,
+    },
+    /// Start and goal are on different islands, or the mesh is empty.
+    #[error("no path: start and goal are not connected")]
+    Unreachable,
+}
+
+/// The search method. Only the fast mode exists so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PathMode {
+    /// A* over edge midpoints, then the funnel: the taut path through the corridor found.
+    #[default]
+    Fast,
+}
+
+/// Options of a path query.
+///
+/// ```
+/// use trinav::PathOptions;
+/// let options = PathOptions::default().with_snap(true);
+/// assert!(options.snap);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct PathOptions {
+    /// Move an off-mesh start or goal to the nearest walkable point instead of failing with
+    /// [`PathError::OffMesh`]. Default false.
+    pub snap: bool,
+    /// The search method. Default [`PathMode::Fast`].
+    pub mode: PathMode,
+}
+
+impl PathOptions {
+    /// These options with snapping on or off.
+    pub fn with_snap(mut self, snap: bool) -> Self {
+        self.snap = snap;
+        self
+    }
+}
+
+/// Reusable per-query state: one per thread serves any number of queries on any mesh.
+#[derive(Clone, Debug, Default)]
+pub struct PathScratch {
+    generation: u32,
+    /// Generation in which a half-edge's `g` and `parent` were last set.
+    seen: Vec<u32>,
+    /// Generation in which a half-edge was closed.
+    closed: Vec<u32>,
+    g: Vec<f64>,
+    parent: Vec<u32>,
+    open: BinaryHeap<OpenNode>,
+    corridor: Vec<u32>,
+    portals: Vec<funnel::Portal>,
+}
+
+impl PathScratch {
+    /// An empty scratch; it grows to the mesh on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Starts a query over `nodes` half-edges: grows the arrays if needed and moves to a new
+    /// generation (clearing only when the counter wraps).
+    fn begin(&mut self, nodes: usize) {
+        if self.seen.len() < nodes {
+            self.seen.resize(nodes, 0);
+            self.closed.resize(nodes, 0);
+            self.g.resize(nodes, 0.0);
+            self.parent.resize(nodes, 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.fill(0);
+            self.closed.fill(0);
+            self.generation = 1;
+        }
+        self.open.clear();
+    }
+}
+
+impl NavMesh {
+    /// The path from `from` to `to` with default options (fast mode, no snapping).
+    ///
+    /// ```
+    /// # use trinav::{NavMesh, PathScratch, Point};
+    /// # fn demo(mesh: &NavMesh) -> Result<(), trinav::PathError> {
+    /// let mut scratch = PathScratch::new();
+    /// let path = mesh.find_path(Point::new(1.0, 1.0), Point::new(8.0, 9.0), &mut scratch)?;
+    /// assert_eq!(path.points[0], Point::new(1.0, 1.0));
+    /// # Ok(()) }
+    /// ```
+    pub fn find_path(&self, from: Point, to: Point, scratch: &mut PathScratch) -> Result<Path, PathError> {
+        self.find_path_with(from, to, &PathOptions::default(), scratch)
+    }
+
+    /// The path from `from` to `to` with `options`.
+    pub fn find_path_with(
+        &self,
+        from: Point,
+        to: Point,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+    ) -> Result<Path, PathError> {
+        let mut path = Path::default();
+        self.find_path_into(from, to, options, scratch, &mut path)?;
+        Ok(path)
+    }
+
+    /// Like [`NavMesh::find_path_with`], writing into `out` (its buffer is reused): with a
+    /// warmed-up scratch and `out`, a query allocates nothing.
+    pub fn find_path_into(
+        &self,
+        from: Point,
+        to: Point,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        out.points.clear();
+        out.length = 0.0;
+        let (from, start) = self.path_endpoint(from, Endpoint::Start, options)?;
+        let (to, goal) = self.path_endpoint(to, Endpoint::Goal, options)?;
+        if start == goal {
+            out.points.push(from);
+            if to != from {
+                out.points.push(to);
+            }
+            out.length = from.distance(to);
+            return Ok(());
+        }
+        if self.island(start) != self.island(goal) {
+            return Err(PathError::Unreachable);
+        }
+        if !self.search_corridor(from, start, to, goal, scratch) {
+            return Err(PathError::Unreachable);
+        }
+        scratch.portals.clear();
+        scratch.portals.push((from, from));
+        for &h in &scratch.corridor {
+            let (t, i) = (TriangleId(h / 3), (h % 3) as usize);
+            let corners = self.triangle_points(t);
+            // Crossing edge p -> q out of a counter-clockwise triangle: q is on the left.
+            scratch.portals.push((corners[(i + 1) % 3], corners[i]));
+        }
+        scratch.portals.push((to, to));
+        string_pull(&scratch.portals, &mut out.points);
+        out.length = out.points.windows(2).map(|w| w[0].distance(w[1])).sum();
+        Ok(())
+    }
+
+    /// Checks a query point and finds its triangle, snapping it onto the mesh if asked.
+    fn path_endpoint(
+        &self,
+        p: Point,
+        which: Endpoint,
+        options: &PathOptions,
+    ) -> Result<(Point, TriangleId), PathError> {
+        if !p.is_finite() {
+            return Err(PathError::NonFinite { which, point: p });
+        }
+        if let Some(t) = self.locate(p) {
+            return Ok((p, t));
+        }
+        if options.snap {
+            return self.nearest_point(p).ok_or(PathError::Unreachable);
+        }
+        Err(PathError::OffMesh { which, point: p })
+    }
+}

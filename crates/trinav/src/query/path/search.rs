@@ -1,0 +1,122 @@
+//! A* over shared edges: the nodes are the edges crossed (directed: from one triangle into
+//! the next), placed at their midpoints; g sums straight distances between consecutive
+//! positions, h is the straight distance to the goal.
+
+use std::cmp::Ordering;
+
+use crate::geometry::Point;
+use crate::ids::TriangleId;
+use crate::mesh::NavMesh;
+use crate::query::path::PathScratch;
+
+/// "No parent": the node was reached from the start point.
+pub(crate) const FROM_START: u32 = u32::MAX;
+
+/// An open-list entry: a half-edge (`3 * triangle + edge`) with its f and g at push time.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OpenNode {
+    f: f64,
+    g: f64,
+    half_edge: u32,
+}
+
+impl PartialEq for OpenNode {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for OpenNode {}
+impl PartialOrd for OpenNode {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for OpenNode {
+    /// Reversed, so that `BinaryHeap` pops the smallest f (ties: larger g, then lower id).
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g)).then(other.half_edge.cmp(&self.half_edge))
+    }
+}
+
+impl NavMesh {
+    /// The midpoint of edge `half_edge % 3` of triangle `half_edge / 3`.
+    #[inline]
+    fn half_edge_midpoint(&self, half_edge: u32) -> Point {
+        let (t, i) = ((half_edge / 3) as usize, (half_edge % 3) as usize);
+        let tri = self.triangles()[t];
+        let vertices = self.vertices();
+        vertices[tri[i].index()].midpoint(vertices[tri[(i + 1) % 3].index()])
+    }
+
+    /// Runs A* from `from` in `start` to `to` in `goal` (different triangles of one island).
+    /// On success fills `scratch.corridor` with the half-edges crossed, in order, and returns
+    /// true.
+    pub(crate) fn search_corridor(
+        &self,
+        from: Point,
+        start: TriangleId,
+        to: Point,
+        goal: TriangleId,
+        scratch: &mut PathScratch,
+    ) -> bool {
+        scratch.begin(self.triangle_count() * 3);
+        let generation = scratch.generation;
+        let push = |scratch: &mut PathScratch, half_edge: u32, g: f64, parent: u32, position: Point| {
+            let h = half_edge as usize;
+            if scratch.closed[h] == generation || (scratch.seen[h] == generation && scratch.g[h] <= g) {
+                return;
+            }
+            scratch.seen[h] = generation;
+            scratch.g[h] = g;
+            scratch.parent[h] = parent;
+            scratch.open.push(OpenNode { f: g + position.distance(to), g, half_edge });
+        };
+        for (i, n) in self.neighbours(start).iter().enumerate() {
+            if !n.is_none() {
+                let h = start.0 * 3 + i as u32;
+                let m = self.half_edge_midpoint(h);
+                push(scratch, h, from.distance(m), FROM_START, m);
+            }
+        }
+        let (mut goal_g, mut goal_parent) = (f64::INFINITY, FROM_START);
+        while let Some(node) = scratch.open.pop() {
+            if node.f >= goal_g {
+                break;
+            }
+            let h = node.half_edge as usize;
+            if scratch.closed[h] == generation || node.g > scratch.g[h] {
+                continue;
+            }
+            scratch.closed[h] = generation;
+            let came_from = TriangleId(node.half_edge / 3);
+            let here = self.neighbours(came_from)[h % 3];
+            let position = self.half_edge_midpoint(node.half_edge);
+            if here == goal {
+                let total = node.g + position.distance(to);
+                if total < goal_g {
+                    (goal_g, goal_parent) = (total, node.half_edge);
+                }
+                continue;
+            }
+            for (j, next) in self.neighbours(here).iter().enumerate() {
+                if next.is_none() || *next == came_from {
+                    continue;
+                }
+                let h2 = here.0 * 3 + j as u32;
+                let m2 = self.half_edge_midpoint(h2);
+                push(scratch, h2, node.g + position.distance(m2), node.half_edge, m2);
+            }
+        }
+        if goal_parent == FROM_START {
+            return false;
+        }
+        scratch.corridor.clear();
+        let mut h = goal_parent;
+        while h != FROM_START {
+            scratch.corridor.push(h);
+            h = scratch.parent[h as usize];
+        }
+        scratch.corridor.reverse();
+        true
+    }
+}

@@ -1,0 +1,176 @@
+//! Raycast: walk the triangles along a segment until it ends or leaves the walkable area.
+
+use crate::geometry::{Orientation, Point, orient};
+use crate::ids::TriangleId;
+use crate::mesh::NavMesh;
+use crate::query::{QueryError, check_finite};
+
+/// What a raycast found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RayHit {
+    /// The whole segment lies in the (closed) walkable area; `triangle` holds its end.
+    Clear {
+        /// A triangle containing the segment's end.
+        triangle: TriangleId,
+    },
+    /// The segment leaves the walkable area.
+    Blocked {
+        /// Where it leaves.
+        point: Point,
+        /// How far along the segment that is, from 0 (start) to 1 (end).
+        fraction: f64,
+        /// The triangle it leaves from.
+        triangle: TriangleId,
+        /// The boundary edge (0..3) of that triangle it crosses or touches.
+        edge: u8,
+    },
+}
+
+impl RayHit {
+    /// Whether the segment is clear.
+    pub fn is_clear(&self) -> bool {
+        matches!(self, RayHit::Clear { .. })
+    }
+}
+
+/// Where the walk goes next from the current triangle.
+enum Step {
+    /// Through the inside of edge `edge` (the ray crosses it properly).
+    Edge(u8),
+    /// Through a corner of the triangle lying exactly on the ray.
+    Vertex(Point),
+    /// Nowhere (cannot happen with exact predicates; handled as blocked).
+    Stuck,
+}
+
+impl NavMesh {
+    /// Walks from `from` towards `to` and reports whether the segment stays in the walkable
+    /// area (its closed set: running along a wall or touching a corner is allowed; passing
+    /// through a point where two obstacles touch corner to corner is not).
+    ///
+    /// Errors: a non-finite point, or `from` off the mesh.
+    ///
+    /// ```
+    /// # use trinav::{NavMesh, Point, RayHit};
+    /// # fn demo(mesh: &NavMesh) -> Result<(), trinav::QueryError> {
+    /// match mesh.raycast(Point::new(1.0, 1.0), Point::new(9.0, 9.0))? {
+    ///     RayHit::Clear { .. } => println!("line of sight"),
+    ///     RayHit::Blocked { point, .. } => println!("wall at {point:?}"),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn raycast(&self, from: Point, to: Point) -> Result<RayHit, QueryError> {
+        check_finite(from)?;
+        check_finite(to)?;
+        let start = self.locate(from).ok_or(QueryError::OffMesh(from))?;
+        let Some(mut t) = self.locate_towards(from, to) else {
+            let edge = self.edge_facing(start, to);
+            return Ok(RayHit::Blocked { point: from, fraction: 0.0, triangle: start, edge });
+        };
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        let length2 = dx * dx + dy * dy;
+        let param = |p: Point| {
+            if length2 > 0.0 { ((p.x - from.x) * dx + (p.y - from.y) * dy) / length2 } else { 0.0 }
+        };
+        let mut reached = 0.0;
+        // Each step enters a new triangle or passes a vertex further along the ray; the bound
+        // only guards against a broken invariant.
+        for _ in 0..=4 * self.triangle_count() + 4 {
+            if self.triangle_contains(t, to) {
+                return Ok(RayHit::Clear { triangle: t });
+            }
+            match self.next_step(t, from, to, |p| param(p) > reached) {
+                Step::Edge(edge) => {
+                    let next = self.neighbours(t)[edge as usize];
+                    if next.is_none() {
+                        let corners = self.triangle_points(t);
+                        let (p, q) = (corners[edge as usize], corners[(edge as usize + 1) % 3]);
+                        let fraction = crossing_fraction(from, to, p, q).max(reached);
+                        let point = Point::new(from.x + dx * fraction, from.y + dy * fraction);
+                        return Ok(RayHit::Blocked { point, fraction, triangle: t, edge });
+                    }
+                    t = next;
+                }
+                Step::Vertex(v) => {
+                    reached = param(v);
+                    match self.fan_triangle_towards(t, v, to) {
+                        Some(next) => t = next,
+                        None => {
+                            let edge = self.edge_facing(t, to);
+                            return Ok(RayHit::Blocked { point: v, fraction: reached, triangle: t, edge });
+                        }
+                    }
+                }
+                Step::Stuck => break,
+            }
+        }
+        let edge = self.edge_facing(t, to);
+        Ok(RayHit::Blocked { point: from, fraction: reached, triangle: t, edge })
+    }
+
+    /// How the segment `from -> to` leaves triangle `t` (which does not contain `to`): through
+    /// an edge's inside, or through a corner on the ray that `ahead` accepts.
+    fn next_step(&self, t: TriangleId, from: Point, to: Point, ahead: impl Fn(Point) -> bool) -> Step {
+        let corners = self.triangle_points(t);
+        let mut vertex = None;
+        for i in 0..3 {
+            let (p, q) = (corners[i], corners[(i + 1) % 3]);
+            if orient(p, q, to) != Orientation::Clockwise {
+                continue;
+            }
+            match (orient(from, to, p), orient(from, to, q)) {
+                (Orientation::Clockwise, Orientation::CounterClockwise) => return Step::Edge(i as u8),
+                (Orientation::Collinear, _) if ahead(p) => vertex = Some(p),
+                (_, Orientation::Collinear) if ahead(q) => vertex = Some(q),
+                _ => {}
+            }
+        }
+        vertex.map_or(Step::Stuck, Step::Vertex)
+    }
+
+    /// Among the triangles around vertex `v` reachable from `t` through shared edges (its
+    /// fan, `t` included), the first whose corner at `v` opens towards `to`.
+    pub(crate) fn fan_triangle_towards(&self, t: TriangleId, v: Point, to: Point) -> Option<TriangleId> {
+        // Rotate one way, then the other, until the fan closes or reaches the boundary.
+        for turn in [1usize, 2] {
+            let mut current = t;
+            for _ in 0..self.triangle_count() {
+                if self.opens_towards(current, v, to) {
+                    return Some(current);
+                }
+                let corners = self.triangle_points(current);
+                let k = corners.iter().position(|&c| c == v)?;
+                // Edge k leaves v; edge (k + 2) % 3 arrives at v.
+                let edge = if turn == 1 { k } else { (k + 2) % 3 };
+                let next = self.neighbours(current)[edge];
+                if next.is_none() || next == t {
+                    break;
+                }
+                current = next;
+            }
+        }
+        None
+    }
+
+    /// An edge of `t` that `to` lies beyond (for reporting a blocked ray), or 0.
+    fn edge_facing(&self, t: TriangleId, to: Point) -> u8 {
+        let corners = self.triangle_points(t);
+        (0..3)
+            .find(|&i| {
+                self.neighbours(t)[i].is_none()
+                    && orient(corners[i], corners[(i + 1) % 3], to) == Orientation::Clockwise
+            })
+            .unwrap_or(0) as u8
+    }
+}
+
+/// The fraction along `from -> to` where it crosses the line through `p` and `q`.
+fn crossing_fraction(from: Point, to: Point, p: Point, q: Point) -> f64 {
+    let cross = |ux: f64, uy: f64, vx: f64, vy: f64| ux * vy - uy * vx;
+    let (ex, ey) = (q.x - p.x, q.y - p.y);
+    let denom = cross(to.x - from.x, to.y - from.y, ex, ey);
+    if denom == 0.0 {
+        return 0.0;
+    }
+    (cross(p.x - from.x, p.y - from.y, ex, ey) / denom).clamp(0.0, 1.0)
+}
