@@ -1,8 +1,11 @@
-//! The `trinav` command: bake levels into navigation meshes and inspect them.
+//! The `trinav` command: bake levels into navigation meshes, inspect them, find paths on them
+//! and draw them.
 //!
 //! A thin layer over the `trinav` and `trinav-bake` libraries: flag definitions, file
-//! handling and output formatting. Exit status: 0 success, 2 any error (one line on stderr
-//! naming the file and the problem).
+//! handling and output formatting. Exit status: 0 success, 1 `path` found no path (start and
+//! goal are not connected), 2 any error (one line on stderr naming the file and the problem).
+
+mod render;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,11 +15,14 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use serde::Serialize;
-use trinav::{BakeSettings, MeshParts, NavMesh, Triangulation, format, validate};
+use trinav::{
+    BakeSettings, MeshParts, NavMesh, PathError, PathOptions, PathScratch, Point, Triangulation, format,
+    validate,
+};
 use trinav_bake::{Level, bake, settings_for};
 
 #[derive(Parser)]
-#[command(name = "trinav", version, about = "Bake and inspect 2D navigation meshes")]
+#[command(name = "trinav", version, about = "Bake, inspect, query and draw 2D navigation meshes")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -28,6 +34,28 @@ enum Command {
     Bake(BakeArgs),
     /// Print a mesh file's statistics and validation report.
     Inspect(InspectArgs),
+    /// Find a path between two points of a mesh.
+    ///
+    /// Prints `found: true, length L, N points: (x, y) ...`, or with --json one object
+    /// `{"found", "length", "points"}`.
+    ///
+    /// Exit status: 0 a path was found; 1 no path exists because start and goal are not
+    /// connected (on different islands): `found: false` and the reason are printed on stdout
+    /// (with --json: `"found": false, "length": null, "points": []` and `"reason"`); 2 any error,
+    /// with a message on stderr: an unreadable mesh, malformed coordinates, or a start or goal
+    /// off the mesh when --snap is not given.
+    Path(PathArgs),
+    /// Draw a mesh, and optionally a path, as an SVG picture.
+    ///
+    /// Triangles are filled with a light colour per island and outlined in grey; boundary
+    /// edges are thick and dark; world y points up. With --from and --to the path is drawn in
+    /// red with start and goal markers; when there is no path (start and goal not connected)
+    /// the two points are drawn with a note and the picture is still written.
+    ///
+    /// The file is written atomically: on any error an existing file is left as it was.
+    /// Exit status: 0 the picture was written (path or not), 2 any error (also a start or goal
+    /// off the mesh without --snap).
+    Render(RenderArgs),
 }
 
 #[derive(clap::Args)]
@@ -77,6 +105,62 @@ struct InspectArgs {
     json: bool,
 }
 
+#[derive(clap::Args)]
+struct PathArgs {
+    /// The mesh file.
+    mesh: PathBuf,
+    /// Start point, `X,Y` in world units (negative values as written: `--from -3.5,2`).
+    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]
+    from: Point,
+    /// Goal point, `X,Y` in world units.
+    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]
+    to: Point,
+    /// Move an off-mesh start or goal to the nearest walkable point instead of failing.
+    #[arg(long)]
+    snap: bool,
+    /// Print one JSON object instead of a line of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+struct RenderArgs {
+    /// The mesh file.
+    mesh: PathBuf,
+    /// Where to write the SVG (written atomically; an existing file is replaced only on success).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Start of a path to draw, `X,Y` in world units (needs --to).
+    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true, requires = "to")]
+    from: Option<Point>,
+    /// Goal of a path to draw, `X,Y` in world units (needs --from).
+    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true, requires = "from")]
+    to: Option<Point>,
+    /// Move an off-mesh start or goal to the nearest walkable point instead of failing.
+    #[arg(long, requires = "from")]
+    snap: bool,
+}
+
+/// Parses `X,Y` (two finite numbers separated by a comma, spaces allowed around them).
+fn parse_point(text: &str) -> Result<Point, String> {
+    let expected = "expected X,Y: two finite numbers separated by a comma, e.g. 12.5,-3";
+    let Some((x, y)) = text.split_once(',') else {
+        return Err(format!("no comma; {expected}"));
+    };
+    if y.contains(',') {
+        return Err(format!("more than two numbers; {expected}"));
+    }
+    let number = |part: &str, axis: &str| -> Result<f64, String> {
+        let part = part.trim();
+        match part.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            Ok(_) => Err(format!("{axis} `{part}` is not finite; {expected}")),
+            Err(_) => Err(format!("{axis} `{part}` is not a number; {expected}")),
+        }
+    };
+    Ok(Point::new(number(x, "x")?, number(y, "y")?))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -93,6 +177,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Bake(args) => run_bake(&args),
         Command::Inspect(args) => run_inspect(&args),
+        Command::Path(args) => run_path(&args),
+        Command::Render(args) => run_render(&args),
     }
 }
 
@@ -295,4 +381,127 @@ fn inspect_text(r: &InspectReport) -> String {
         text.push_str(&format!("\n  problem: {problem}"));
     }
     text
+}
+
+/// Loads a mesh file; errors name it.
+fn load_mesh(path: &Path) -> Result<NavMesh> {
+    let name = path.display();
+    let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read"))?;
+    NavMesh::from_bytes(&bytes).with_context(|| name.to_string())
+}
+
+/// Runs a path query. `Ok(Ok(path))`: found; `Ok(Err(reason))`: start and goal are not
+/// connected; `Err`: the query is invalid (a point off the mesh without snapping, or not
+/// finite), with a message naming the mesh file and the point.
+fn query_path(
+    mesh: &NavMesh,
+    file: &Path,
+    from: Point,
+    to: Point,
+    snap: bool,
+) -> Result<Result<trinav::Path, String>> {
+    let options = PathOptions::default().with_snap(snap);
+    match mesh.find_path_with(from, to, &options, &mut PathScratch::new()) {
+        Ok(path) => Ok(Ok(path)),
+        Err(PathError::Unreachable) => Ok(Err(unreachable_reason(mesh, from, to, snap))),
+        Err(err @ PathError::OffMesh { .. }) => {
+            bail!("{}: {err} (--snap moves it to the nearest walkable point)", file.display())
+        }
+        Err(err) => bail!("{}: {err}", file.display()),
+    }
+}
+
+/// Why start and goal are not connected, naming their islands when both are on the mesh.
+fn unreachable_reason(mesh: &NavMesh, from: Point, to: Point, snap: bool) -> String {
+    let triangle = |p: Point| if snap { mesh.nearest_point(p).map(|(_, t)| t) } else { mesh.locate(p) };
+    match (triangle(from), triangle(to)) {
+        (Some(a), Some(b)) if mesh.island(a) != mesh.island(b) => format!(
+            "start and goal are not connected (start on island {}, goal on island {})",
+            mesh.island(a),
+            mesh.island(b)
+        ),
+        _ => "start and goal are not connected".to_string(),
+    }
+}
+
+/// `(x, y)` with the shortest exact decimal form of each coordinate.
+fn point_text(p: Point) -> String {
+    format!("({}, {})", p.x, p.y)
+}
+
+#[derive(Serialize)]
+struct PathReport {
+    found: bool,
+    length: Option<f64>,
+    points: Vec<[f64; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+fn run_path(args: &PathArgs) -> Result<ExitCode> {
+    let mesh = load_mesh(&args.mesh)?;
+    let outcome = query_path(&mesh, &args.mesh, args.from, args.to, args.snap)?;
+    let report = match &outcome {
+        Ok(path) => PathReport {
+            found: true,
+            length: Some(path.length),
+            points: path.points.iter().map(|&p| p.into()).collect(),
+            reason: None,
+        },
+        Err(reason) => {
+            PathReport { found: false, length: None, points: Vec::new(), reason: Some(reason.clone()) }
+        }
+    };
+    if args.json {
+        print(&serde_json::to_string(&report)?)?;
+    } else {
+        match &outcome {
+            Ok(path) => {
+                let n = path.points.len();
+                let points: Vec<String> = path.points.iter().map(|&p| point_text(p)).collect();
+                print(&format!(
+                    "found: true, length {}, {n} point{}: {}",
+                    path.length,
+                    if n == 1 { "" } else { "s" },
+                    points.join(" ")
+                ))?;
+            }
+            Err(reason) => print(&format!("found: false, reason: {reason}"))?,
+        }
+    }
+    Ok(if report.found { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn run_render(args: &RenderArgs) -> Result<ExitCode> {
+    let mesh = load_mesh(&args.mesh)?;
+    let query = match (args.from, args.to) {
+        (Some(from), Some(to)) => Some((from, to, query_path(&mesh, &args.mesh, from, to, args.snap)?)),
+        _ => None,
+    };
+    let (triangles, islands) = (mesh.triangle_count(), mesh.island_count());
+    let mut title = format!("trinav: {}, {triangles} triangles, {islands} islands", args.mesh.display());
+    let mut summary = format!("wrote {}: {triangles} triangles, {islands} islands", args.output.display());
+    if let Some((from, to, outcome)) = &query {
+        let (from_text, to_text) = (point_text(*from), point_text(*to));
+        match outcome {
+            Ok(path) => {
+                title.push_str(&format!(", path from {from_text} to {to_text}, length {}", path.length));
+                summary.push_str(&format!(", path length {}", path.length));
+            }
+            Err(reason) => {
+                title.push_str(&format!(", no path from {from_text} to {to_text}: {reason}"));
+                summary.push_str(&format!(", no path: {reason}"));
+            }
+        }
+    }
+    let drawing = query.as_ref().map(|(from, to, outcome)| render::PathDrawing {
+        from: *from,
+        to: *to,
+        outcome: outcome.as_ref().map_err(String::as_str),
+    });
+    let svg = render::svg(&mesh, &title, drawing.as_ref());
+    trinav::write_atomic(&args.output, svg.as_bytes())
+        .with_context(|| format!("{}: cannot write", args.output.display()))?;
+    print(&summary)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,303 @@
+//! SVG pictures of a mesh for `trinav render`: triangles filled with a light colour per island
+//! and outlined in thin grey, boundary edges thick and dark, and optionally a path with start and
+//! goal markers.
+//!
+//! World coordinates are mapped to pixels (y flipped: world y up, SVG y down) with one scale for
+//! both axes, so the aspect ratio is kept and the larger side of the picture is [`SIZE`] pixels
+//! plus a margin. Because the mapping is done here rather than by an SVG transform, stroke
+//! widths and marker sizes are in pixels and stay visible whatever the world units.
+
+use std::fmt::Write;
+
+use trinav::{Aabb, NavMesh, Point, TriangleId};
+
+/// Pixels of the larger side of the drawn area.
+pub const SIZE: f64 = 1000.0;
+/// Pixels around the drawn area.
+pub const MARGIN: f64 = 30.0;
+
+/// A path query to draw on the mesh.
+pub struct PathDrawing<'a> {
+    /// The start point as asked for.
+    pub from: Point,
+    /// The goal point as asked for.
+    pub to: Point,
+    /// The path found, or why there is none.
+    pub outcome: Result<&'a trinav::Path, &'a str>,
+}
+
+/// World to pixel mapping.
+struct View {
+    min_x: f64,
+    max_y: f64,
+    scale: f64,
+    width: f64,
+    height: f64,
+}
+
+impl View {
+    /// The view of `bounds` (empty or zero-sized boxes get a unit scale).
+    fn new(bounds: Aabb) -> View {
+        let bounds = if bounds.is_empty() {
+            Aabb { min: Point::new(0.0, 0.0), max: Point::new(1.0, 1.0) }
+        } else {
+            bounds
+        };
+        let (w, h) = bounds.size();
+        let larger = w.max(h);
+        let scale = if larger > 0.0 && larger.is_finite() { SIZE / larger } else { 1.0 };
+        View {
+            min_x: bounds.min.x,
+            max_y: bounds.max.y,
+            scale,
+            width: w * scale + 2.0 * MARGIN,
+            height: h * scale + 2.0 * MARGIN,
+        }
+    }
+
+    /// Pixel position of world point `p`.
+    fn map(&self, p: Point) -> (f64, f64) {
+        (MARGIN + (p.x - self.min_x) * self.scale, MARGIN + (self.max_y - p.y) * self.scale)
+    }
+
+    /// `x,y` of `p` in pixels, for `points` and `d` attributes.
+    fn xy(&self, p: Point) -> String {
+        let (x, y) = self.map(p);
+        format!("{x:.2},{y:.2}")
+    }
+}
+
+/// The fill colour of island `id`: ten hand-picked light colours, then light hues spread by
+/// the golden angle. Deterministic, so a mesh always renders the same.
+pub fn island_colour(id: u32) -> String {
+    const PALETTE: [&str; 10] = [
+        "#cfe3f7", "#d4efc4", "#fde0b2", "#e6d5f2", "#f9cfcf", "#cdeee8", "#f4eeb2", "#e2d9cb", "#cbd6f5",
+        "#f2d0e4",
+    ];
+    match PALETTE.get(id as usize) {
+        Some(c) => (*c).to_string(),
+        None => {
+            let hue = (f64::from(id) * 137.507_764) % 360.0;
+            let (r, g, b) = hsl_to_rgb(hue, 0.6, 0.84);
+            format!("#{r:02x}{g:02x}{b:02x}")
+        }
+    }
+}
+
+/// HSL (hue in degrees, saturation and lightness in 0..=1) to 8-bit RGB.
+fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
+    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+    let hp = h / 60.0;
+    let x = c * (1.0 - (hp % 2.0 - 1.0).abs());
+    let (r, g, b) = match hp as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    let byte = |v: f64| ((v + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+    (byte(r), byte(g), byte(b))
+}
+
+/// Escapes text for XML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The SVG picture of `mesh`, with `title` (plain text, escaped here) and an optional path.
+pub fn svg(mesh: &NavMesh, title: &str, path: Option<&PathDrawing>) -> String {
+    // The view holds the mesh and the query points (an off-mesh point snapped onto the mesh
+    // stays visible).
+    let mut bounds = mesh.bounds();
+    if let Some(p) = path {
+        bounds = bounds.grown(p.from).grown(p.to);
+    }
+    let view = View::new(bounds);
+    let n = mesh.triangle_count();
+
+    // Interior edges thin enough not to swamp small triangles, never thinner than 0.2 px.
+    let mesh_area_px = mesh.stats().area * view.scale * view.scale;
+    let mean_px = if n > 0 { (mesh_area_px / n as f64).sqrt() } else { 0.0 };
+    let edge_width = (0.06 * mean_px).clamp(0.2, 0.8);
+
+    let mut s = String::new();
+    // Writing to a String cannot fail.
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" \
+         viewBox=\"0 0 {w:.2} {h:.2}\">",
+        w = view.width,
+        h = view.height
+    );
+    let _ = writeln!(s, "<title>{}</title>", escape(title));
+    let _ = writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>");
+
+    // Triangles, one group per island (fill on the group), one polygon each.
+    let mut by_island: Vec<Vec<TriangleId>> = vec![Vec::new(); mesh.island_count() as usize];
+    for i in 0..n {
+        let t = TriangleId::from_index(i);
+        let island = mesh.island(t).0 as usize;
+        if island >= by_island.len() {
+            by_island.resize(island + 1, Vec::new());
+        }
+        by_island[island].push(t);
+    }
+    let _ = writeln!(
+        s,
+        "<g id=\"triangles\" stroke=\"#8f8f8f\" stroke-width=\"{edge_width:.2}\" stroke-linejoin=\"round\">"
+    );
+    for (island, triangles) in by_island.iter().enumerate() {
+        if triangles.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "<g class=\"island\" data-island=\"{island}\" fill=\"{}\">",
+            island_colour(island as u32)
+        );
+        for &t in triangles {
+            let [a, b, c] = mesh.triangle_points(t);
+            let _ = writeln!(
+                s,
+                "<polygon data-triangle=\"{t}\" points=\"{} {} {}\"/>",
+                view.xy(a),
+                view.xy(b),
+                view.xy(c)
+            );
+        }
+        let _ = writeln!(s, "</g>");
+    }
+    let _ = writeln!(s, "</g>");
+
+    // Boundary edges: edge i of a triangle runs from corner i to corner i + 1.
+    let mut d = String::new();
+    for i in 0..n {
+        let t = TriangleId::from_index(i);
+        let corners = mesh.triangle_points(t);
+        for (e, neighbour) in mesh.neighbours(t).iter().enumerate() {
+            if neighbour.is_none() {
+                let _ = write!(d, "M{}L{}", view.xy(corners[e]), view.xy(corners[(e + 1) % 3]));
+            }
+        }
+    }
+    if !d.is_empty() {
+        let _ = writeln!(
+            s,
+            "<path id=\"boundary\" fill=\"none\" stroke=\"#1e1e1e\" stroke-width=\"2.5\" \
+             stroke-linecap=\"round\" d=\"{d}\"/>"
+        );
+    }
+
+    if let Some(p) = path {
+        draw_path(&mut s, &view, p);
+    }
+    let _ = writeln!(s, "</svg>");
+    s
+}
+
+/// The path (white halo under a red line), markers at its ends, and for a snapped end a dashed
+/// line from the point asked for; with no path, the two points and a visible note.
+fn draw_path(s: &mut String, view: &View, p: &PathDrawing) {
+    let (start, goal) = match p.outcome {
+        Ok(path) => {
+            let points: Vec<String> = path.points.iter().map(|&q| view.xy(q)).collect();
+            let points = points.join(" ");
+            let _ = writeln!(
+                s,
+                "<g id=\"path\" fill=\"none\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n\
+                 <polyline stroke=\"#ffffff\" stroke-opacity=\"0.85\" stroke-width=\"7\" points=\"{points}\"/>\n\
+                 <polyline class=\"path\" stroke=\"#d62728\" stroke-width=\"3.5\" points=\"{points}\"/>\n</g>"
+            );
+            let first = path.points.first().copied().unwrap_or(p.from);
+            let last = path.points.last().copied().unwrap_or(p.to);
+            (first, last)
+        }
+        Err(reason) => {
+            let _ = writeln!(
+                s,
+                "<text class=\"note\" x=\"{MARGIN}\" y=\"{:.1}\" font-family=\"sans-serif\" font-size=\"15\" \
+                 fill=\"#b00020\">{}</text>",
+                MARGIN - 10.0,
+                escape(&format!("no path: {reason}"))
+            );
+            (p.from, p.to)
+        }
+    };
+    for (asked, at) in [(p.from, start), (p.to, goal)] {
+        if asked != at {
+            let (x1, y1) = view.map(asked);
+            let (x2, y2) = view.map(at);
+            let _ = writeln!(
+                s,
+                "<line class=\"snap\" x1=\"{x1:.2}\" y1=\"{y1:.2}\" x2=\"{x2:.2}\" y2=\"{y2:.2}\" \
+                 stroke=\"#444444\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>\n\
+                 <circle class=\"asked\" cx=\"{x1:.2}\" cy=\"{y1:.2}\" r=\"4\" fill=\"none\" \
+                 stroke=\"#444444\" stroke-width=\"1.5\"/>"
+            );
+        }
+    }
+    for (class, label, at, colour) in
+        [("start", "start", start, "#2ca02c"), ("goal", "goal", goal, "#1f4fa8")]
+    {
+        let (x, y) = view.map(at);
+        // The label right of the marker, or left of it near the right edge.
+        let (label_x, anchor) = if x + 50.0 > view.width { (x - 10.0, "end") } else { (x + 10.0, "start") };
+        let label_y = if y - 20.0 < 0.0 { y + 20.0 } else { y - 8.0 };
+        let _ = writeln!(
+            s,
+            "<g class=\"{class}\"><title>{label} ({}, {})</title>\
+             <circle class=\"{class}\" cx=\"{x:.2}\" cy=\"{y:.2}\" r=\"7\" fill=\"{colour}\" \
+             stroke=\"#ffffff\" stroke-width=\"2\"/>\
+             <text x=\"{label_x:.2}\" y=\"{label_y:.2}\" text-anchor=\"{anchor}\" font-family=\"sans-serif\" font-size=\"13\" font-weight=\"bold\" \
+             fill=\"{colour}\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">{label}</text></g>",
+            at.x, at.y,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn palette_is_light_distinct_and_deterministic() {
+        let colours: Vec<String> = (0..40).map(island_colour).collect();
+        for (i, c) in colours.iter().enumerate() {
+            assert_eq!(c.len(), 7, "{c}");
+            assert_eq!(*c, island_colour(i as u32));
+            let channel = |k: usize| u8::from_str_radix(&c[1 + 2 * k..3 + 2 * k], 16).unwrap();
+            let sum: u32 = (0..3).map(|k| u32::from(channel(k))).sum();
+            assert!(sum > 3 * 170, "{c} is too dark");
+        }
+        for (i, a) in colours.iter().enumerate().take(10) {
+            assert!(!colours[i + 1..10].contains(a), "{a} repeats");
+        }
+    }
+
+    #[test]
+    fn view_flips_y_and_keeps_aspect() {
+        let view = View::new(Aabb { min: Point::new(-10.0, 0.0), max: Point::new(10.0, 5.0) });
+        assert_eq!(view.map(Point::new(-10.0, 5.0)), (MARGIN, MARGIN));
+        assert_eq!(view.map(Point::new(10.0, 0.0)), (MARGIN + SIZE, MARGIN + SIZE / 4.0));
+        assert_eq!((view.width, view.height), (SIZE + 2.0 * MARGIN, SIZE / 4.0 + 2.0 * MARGIN));
+    }
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&apos;");
+    }
+}
