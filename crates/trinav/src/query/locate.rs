@@ -25,6 +25,13 @@ impl NavMesh {
         self.grid.candidates(p).iter().copied().find(|&t| self.triangle_contains(t, p))
     }
 
+    /// Every triangle containing `p` (boundary included), in ascending id order: one for a
+    /// point inside a triangle, two on a shared edge, all the triangles around a vertex.
+    pub fn locate_all(&self, p: Point) -> impl Iterator<Item = TriangleId> + '_ {
+        let candidates = if self.bounds().contains(p) { self.grid.candidates(p) } else { &[] };
+        candidates.iter().copied().filter(move |&t| self.triangle_contains(t, p))
+    }
+
     /// The triangle containing `from` that the segment `from -> to` enters: the one, among
     /// those whose closed area holds `from`, whose corner or side at `from` opens towards `to`
     /// (lowest id first). `None` when `from` is off the mesh or no such triangle exists (the

@@ -48,15 +48,15 @@ impl NavMesh {
         vertices[tri[i].index()].midpoint(vertices[tri[(i + 1) % 3].index()])
     }
 
-    /// Runs A* from `from` in `start` to `to` in `goal` (different triangles of one island).
-    /// On success fills `scratch.corridor` with the half-edges crossed, in order, and returns
-    /// true.
+    /// Runs A* from `from`, which lies in every triangle of `starts`, to `to`, which lies in
+    /// every triangle of `goals` (the two sets do not meet). On success fills
+    /// `scratch.corridor` with the half-edges crossed, in order, and returns true.
     pub(crate) fn search_corridor(
         &self,
         from: Point,
-        start: TriangleId,
+        starts: &[TriangleId],
         to: Point,
-        goal: TriangleId,
+        goals: &[TriangleId],
         scratch: &mut PathScratch,
     ) -> bool {
         scratch.begin(self.triangle_count() * 3);
@@ -71,11 +71,13 @@ impl NavMesh {
             scratch.parent[h] = parent;
             scratch.open.push(OpenNode { f: g + position.distance(to), g, half_edge });
         };
-        for (i, n) in self.neighbours(start).iter().enumerate() {
-            if !n.is_none() {
-                let h = start.0 * 3 + i as u32;
-                let m = self.half_edge_midpoint(h);
-                push(scratch, h, from.distance(m), FROM_START, m);
+        for &start in starts {
+            for (i, n) in self.neighbours(start).iter().enumerate() {
+                if !n.is_none() {
+                    let h = start.0 * 3 + i as u32;
+                    let m = self.half_edge_midpoint(h);
+                    push(scratch, h, from.distance(m), FROM_START, m);
+                }
             }
         }
         let (mut goal_g, mut goal_parent) = (f64::INFINITY, FROM_START);
@@ -91,7 +93,7 @@ impl NavMesh {
             let came_from = TriangleId(node.half_edge / 3);
             let here = self.neighbours(came_from)[h % 3];
             let position = self.half_edge_midpoint(node.half_edge);
-            if here == goal {
+            if goals.contains(&here) {
                 let total = node.g + position.distance(to);
                 if total < goal_g {
                     (goal_g, goal_parent) = (total, node.half_edge);
