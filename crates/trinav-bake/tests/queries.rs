@@ -334,3 +334,25 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn start_on_a_vertex_searches_from_every_triangle_around_it() {
+    // (85, 50) is a corner of the market hall in town.json: the straight line to (95, 60) is
+    // clear. Seeded from one triangle only, the search once went round the hall (56.2).
+    let mesh = bake_level(&sample("town.json"), Triangulation::EarClipping);
+    let found = path(&mesh, p(85., 50.), p(95., 60.)).unwrap();
+    assert_eq!(found.points, vec![p(85., 50.), p(95., 60.)]);
+    // From the inner corner of a U, blocked line of sight: around the other inner corner.
+    let level = Level {
+        walkable: vec![PolygonInput::rect(0., 0., 10., 10.)],
+        obstacles: vec![PolygonInput::rect(3., 3., 7., 10.)],
+        agent_radius: None,
+    };
+    for method in METHODS {
+        let mesh = bake_level(&level, method);
+        let found = path(&mesh, p(3., 3.), p(8.5, 9.)).unwrap();
+        assert_eq!(found.points, vec![p(3., 3.), p(7., 3.), p(8.5, 9.)]);
+        let back = path(&mesh, p(8.5, 9.), p(3., 3.)).unwrap();
+        assert_eq!(back.points, vec![p(8.5, 9.), p(7., 3.), p(3., 3.)]);
+    }
+}
