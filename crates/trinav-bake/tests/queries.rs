@@ -356,3 +356,17 @@ fn start_on_a_vertex_searches_from_every_triangle_around_it() {
         assert_eq!(back.points, vec![p(8.5, 9.), p(7., 3.), p(3., 3.)]);
     }
 }
+
+#[test]
+fn snapping_onto_a_point_that_rounds_outside_its_triangle() {
+    // The nearest point of this off-mesh point projects onto an arc chord and rounds to just
+    // outside its triangle; snapping once failed with Unreachable.
+    let mesh = bake_level(&sample("courtyard.json"), Triangulation::EarClipping);
+    let off = p(8.201680953062908, 50.240192948175334);
+    assert_eq!(mesh.locate(off), None);
+    let snap = PathOptions::default().with_snap(true);
+    let found = mesh.find_path_with(off, p(8.0, 52.0), &snap, &mut PathScratch::new()).unwrap();
+    let (nearest, _) = mesh.nearest_point(off).unwrap();
+    assert_eq!(found.points[0], nearest);
+    assert_eq!(*found.points.last().unwrap(), p(8.0, 52.0));
+}

@@ -5,8 +5,12 @@ use crate::ids::TriangleId;
 use crate::mesh::NavMesh;
 
 impl NavMesh {
-    /// The point of the walkable area closest to `p`, with a triangle containing it; `p`
+    /// The point of the walkable area closest to `p`, with the triangle it belongs to; `p`
     /// itself when it is on the mesh. `None` for an empty mesh or a non-finite `p`.
+    ///
+    /// A point projected onto an edge is computed in floating point, so it may lie a rounding
+    /// error (around 1e-15 relative) outside its triangle: [`NavMesh::locate`] may not find it,
+    /// and path queries that snap use the triangle returned here.
     ///
     /// Searches the grid in square rings of cells around `p` and stops once no unvisited cell
     /// can hold a closer point, so the cost depends on the distance to the mesh, not on its
@@ -15,8 +19,9 @@ impl NavMesh {
     /// ```
     /// # use trinav::{NavMesh, Point};
     /// # fn demo(mesh: &NavMesh) {
-    /// let (q, t) = mesh.nearest_point(Point::new(-5.0, 2.0)).unwrap();
-    /// assert!(mesh.triangle_contains(t, q));
+    /// let p = Point::new(-5.0, 2.0);
+    /// let (q, t) = mesh.nearest_point(p).unwrap();
+    /// assert!(q.distance(p) <= p.distance(mesh.triangle_points(t)[0]));
     /// # }
     /// ```
     pub fn nearest_point(&self, p: Point) -> Option<(Point, TriangleId)> {

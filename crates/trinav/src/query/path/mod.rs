@@ -191,14 +191,18 @@ impl NavMesh {
     ) -> Result<(), PathError> {
         out.points.clear();
         out.length = 0.0;
-        let from = self.path_endpoint(from, Endpoint::Start, options)?;
-        let to = self.path_endpoint(to, Endpoint::Goal, options)?;
+        let (from, from_snapped) = self.path_endpoint(from, Endpoint::Start, options)?;
+        let (to, to_snapped) = self.path_endpoint(to, Endpoint::Goal, options)?;
         let (mut starts, mut goals) =
             (std::mem::take(&mut scratch.starts), std::mem::take(&mut scratch.goals));
-        starts.clear();
-        starts.extend(self.locate_all(from));
-        goals.clear();
-        goals.extend(self.locate_all(to));
+        for (list, point, snapped) in [(&mut starts, from, from_snapped), (&mut goals, to, to_snapped)] {
+            list.clear();
+            list.extend(self.locate_all(point));
+            // A snapped point can round to just outside its triangle: use that triangle.
+            if list.is_empty() {
+                list.extend(snapped);
+            }
+        }
         let result = self.route(from, &starts, to, &goals, scratch, out);
         (scratch.starts, scratch.goals) = (starts, goals);
         result
@@ -242,16 +246,22 @@ impl NavMesh {
         Ok(())
     }
 
-    /// Checks a query point, snapping it onto the mesh if asked.
-    fn path_endpoint(&self, p: Point, which: Endpoint, options: &PathOptions) -> Result<Point, PathError> {
+    /// Checks a query point, snapping it onto the mesh if asked (then also returning the
+    /// triangle the snapped point belongs to).
+    fn path_endpoint(
+        &self,
+        p: Point,
+        which: Endpoint,
+        options: &PathOptions,
+    ) -> Result<(Point, Option<TriangleId>), PathError> {
         if !p.is_finite() {
             return Err(PathError::NonFinite { which, point: p });
         }
         if self.locate(p).is_some() {
-            return Ok(p);
+            return Ok((p, None));
         }
         if options.snap {
-            return self.nearest_point(p).map(|(q, _)| q).ok_or(PathError::Unreachable);
+            return self.nearest_point(p).map(|(q, t)| (q, Some(t))).ok_or(PathError::Unreachable);
         }
         Err(PathError::OffMesh { which, point: p })
     }
