@@ -1,0 +1,596 @@
+//! Query benchmarks: paths, point location, nearest point and raycasts, one query per iteration.
+//!
+//! Meshes: every level in `data/levels` (default settings, ear clipping, the level's own agent
+//! radius) and [`scattered_obstacles`]`(10_000, 21)` at agent radius 0 and 0.5.
+//!
+//! For each mesh a fixed set of queries is drawn with a splitmix64 generator:
+//!
+//! - `PAIRS` path pairs: points uniform in the mesh bounds, kept when both are on the mesh and on
+//!   the same island (so every pair is connected). `find_path_into` (reused scratch and path)
+//!   and `raycast` run over these pairs.
+//! - `POINTS` points uniform in the bounds, for `locate`.
+//! - `POINTS` points uniform in the bounds grown by 5% of its size on each side (10% larger in
+//!   all), for `nearest_point`.
+//!
+//! Every benchmark runs one query per iteration, cycling through its set, so criterion's time
+//! is the time of one query (`Throughput::Elements(1)`: its throughput is queries per second).
+//!
+//! Before measuring, each mesh's figures are printed: triangles, pairs, the ratio of path
+//! length to straight-line distance (mean, max), how many path segments a raycast finds
+//! blocked (must be 0), and, for meshes with at most `VISIBILITY_GRAPH_LIMIT` boundary
+//! vertices, the ratio of the path length to the exact shortest path, computed with a
+//! visibility graph (nodes: start, goal and every boundary vertex, one node per fan where
+//! obstacles touch corner to corner; a directed edge `a -> b` when `raycast(a, b)` is clear;
+//! Dijkstra). A path shorter than the optimum (by more than 1e-9 relative) would be an invalid
+//! path: that count must be 0. Also printed: how many `nearest_point` results lie outside the
+//! triangle returned with them.
+//!
+//! Run with `cargo bench -p trinav-bake --bench query`.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use trinav::{
+    BakeSettings, NavMesh, Orientation, Path, PathOptions, PathScratch, Point, RayHit, TriangleId,
+    Triangulation, VertexId, orient,
+};
+use trinav_bake::generate::scattered_obstacles;
+use trinav_bake::{Level, bake, settings_for};
+
+/// Path pairs per mesh.
+const PAIRS: usize = 1_000;
+/// Points per mesh for `locate` and for `nearest_point`.
+const POINTS: usize = 1_000;
+/// Seed of the generated levels (the README's figures use 21).
+const LEVEL_SEED: u64 = 21;
+/// Obstacle vertices of the generated levels.
+const LEVEL_VERTICES: usize = 10_000;
+/// Seed of the query sets (the same for every mesh).
+const QUERY_SEED: u64 = 0x7121_A5EE_D000_0001;
+/// Meshes with more boundary vertices than this get no visibility-graph reference.
+const VISIBILITY_GRAPH_LIMIT: usize = 3_000;
+/// Relative tolerance when comparing a path with the optimum.
+const RELATIVE_TOLERANCE: f64 = 1e-9;
+
+/// splitmix64 (Steele, Lea, Flood 2014).
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in the box `[min, min + size)`.
+    fn point_in(&mut self, min: Point, (w, h): (f64, f64)) -> Point {
+        Point::new(min.x + w * self.unit(), min.y + h * self.unit())
+    }
+}
+
+/// A baked mesh and its query sets.
+struct Case {
+    name: String,
+    mesh: NavMesh,
+    /// Connected (start, goal) pairs.
+    pairs: Vec<(Point, Point)>,
+    /// Points drawn until `pairs` was full.
+    pair_draws: usize,
+    /// Points in the bounds.
+    locate_points: Vec<Point>,
+    /// Points in the bounds grown by 5% on each side.
+    nearest_points: Vec<Point>,
+}
+
+/// The sample levels, by file stem, sorted.
+fn sample_levels() -> Vec<(String, Level)> {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/levels"));
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            let level = Level::load(&p).unwrap_or_else(|e| panic!("cannot load {}: {e}", p.display()));
+            (name, level)
+        })
+        .collect()
+}
+
+/// Every benchmarked mesh, baked, with its queries.
+fn cases() -> Vec<Case> {
+    let mut meshes = Vec::new();
+    for (name, level) in sample_levels() {
+        let settings = settings_for(&level, BakeSettings::default(), None)
+            .with_triangulation(Triangulation::EarClipping);
+        let mesh = bake(&level, &settings).unwrap_or_else(|e| panic!("{name}: {e}")).mesh;
+        meshes.push((format!("{name}_r{}", settings.agent_radius), mesh));
+    }
+    let level = scattered_obstacles(LEVEL_VERTICES, LEVEL_SEED);
+    for radius in [0.0, 0.5] {
+        let settings =
+            BakeSettings::default().with_agent_radius(radius).with_triangulation(Triangulation::EarClipping);
+        let name = format!("gen10k_r{radius}");
+        let mesh = bake(&level, &settings).unwrap_or_else(|e| panic!("{name}: {e}")).mesh;
+        meshes.push((name, mesh));
+    }
+    meshes.into_iter().map(|(name, mesh)| with_queries(name, mesh)).collect()
+}
+
+/// Draws the query sets of `mesh`.
+fn with_queries(name: String, mesh: NavMesh) -> Case {
+    let mut rng = SplitMix64(QUERY_SEED);
+    let bounds = mesh.bounds();
+    let size = bounds.size();
+    let mut pairs = Vec::with_capacity(PAIRS);
+    let mut pair_draws = 0;
+    while pairs.len() < PAIRS {
+        assert!(pair_draws < PAIRS * 100_000, "{name}: too few connected pairs in the bounds");
+        let (a, b) = (rng.point_in(bounds.min, size), rng.point_in(bounds.min, size));
+        pair_draws += 2;
+        if let (Some(s), Some(g)) = (mesh.locate(a), mesh.locate(b))
+            && mesh.island(s) == mesh.island(g)
+        {
+            pairs.push((a, b));
+        }
+    }
+    let locate_points = (0..POINTS).map(|_| rng.point_in(bounds.min, size)).collect();
+    let margin = Point::new(bounds.min.x - 0.05 * size.0, bounds.min.y - 0.05 * size.1);
+    let nearest_points = (0..POINTS).map(|_| rng.point_in(margin, (1.1 * size.0, 1.1 * size.1))).collect();
+    Case { name, mesh, pairs, pair_draws, locate_points, nearest_points }
+}
+
+/// The ids of the vertices at the ends of boundary edges, sorted, without repeats.
+fn boundary_vertices(mesh: &NavMesh) -> Vec<VertexId> {
+    let mut ids = Vec::new();
+    for (t, tri) in mesh.triangles().iter().enumerate() {
+        let neighbours = mesh.neighbours(TriangleId::from_index(t));
+        for i in 0..3 {
+            if neighbours[i].is_none() {
+                ids.push(tri[i]);
+                ids.push(tri[(i + 1) % 3]);
+            }
+        }
+    }
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// A Dijkstra queue entry, ordered so that `BinaryHeap` pops the smallest distance.
+#[derive(Clone, Copy, PartialEq)]
+struct Queued(f64, usize);
+
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.0.total_cmp(&self.0).then(other.1.cmp(&self.1))
+    }
+}
+
+/// One corner of a triangle at a boundary vertex, with the fan it belongs to.
+#[derive(Clone, Copy)]
+struct Corner {
+    triangle: TriangleId,
+    /// 0..3: which corner of the triangle.
+    k: usize,
+    /// The graph node of its fan.
+    node: usize,
+}
+
+/// Exact shortest paths: the visibility graph over the boundary vertices (which hold every turn
+/// of a shortest path), with the start and goal added per query.
+///
+/// A vertex where obstacles touch corner to corner has several fans (triangles around it
+/// joined through shared edges), and a path may not pass from one fan to another there: such a
+/// vertex is one node per fan. A clear segment `a -> b` is an edge from the fan at `a` that it
+/// leaves through to the fan at `b` that it arrives through.
+struct VisibilityGraph {
+    /// The boundary vertices.
+    vertices: Vec<Point>,
+    /// The corners at each boundary vertex.
+    corners: Vec<Vec<Corner>>,
+    /// The position of each node (fan).
+    nodes: Vec<Point>,
+    /// `edges[a]`: the nodes reached from node `a` by a clear segment, with its length.
+    edges: Vec<Vec<(usize, f64)>>,
+    /// Vertex pairs whose two raycasts (a -> b, b -> a) disagree.
+    asymmetric: usize,
+    /// Clear raycasts between vertices whose ends have no fan opening towards the other end.
+    fanless: usize,
+}
+
+impl VisibilityGraph {
+    fn new(mesh: &NavMesh, ids: &[VertexId]) -> Self {
+        let mut local = vec![usize::MAX; mesh.vertices().len()];
+        for (i, v) in ids.iter().enumerate() {
+            local[v.index()] = i;
+        }
+        let mut corners: Vec<Vec<Corner>> = vec![Vec::new(); ids.len()];
+        for (t, tri) in mesh.triangles().iter().enumerate() {
+            for (k, v) in tri.iter().enumerate() {
+                if local[v.index()] != usize::MAX {
+                    corners[local[v.index()]].push(Corner {
+                        triangle: TriangleId::from_index(t),
+                        k,
+                        node: usize::MAX,
+                    });
+                }
+            }
+        }
+        // Fans: the corners at a vertex joined through the two edges incident to it.
+        let vertices: Vec<Point> = ids.iter().map(|v| mesh.vertices()[v.index()]).collect();
+        let mut nodes = Vec::new();
+        for (i, at) in corners.iter_mut().enumerate() {
+            for first in 0..at.len() {
+                if at[first].node != usize::MAX {
+                    continue;
+                }
+                let node = nodes.len();
+                nodes.push(vertices[i]);
+                at[first].node = node;
+                let mut stack = vec![first];
+                while let Some(c) = stack.pop() {
+                    let Corner { triangle, k, .. } = at[c];
+                    for edge in [k, (k + 2) % 3] {
+                        let next = mesh.neighbours(triangle)[edge];
+                        if next.is_none() {
+                            continue;
+                        }
+                        let j =
+                            at.iter().position(|c| c.triangle == next).expect("neighbour shares the vertex");
+                        if at[j].node == usize::MAX {
+                            at[j].node = node;
+                            stack.push(j);
+                        }
+                    }
+                }
+            }
+        }
+        let mut graph = VisibilityGraph {
+            vertices,
+            corners,
+            edges: vec![Vec::new(); nodes.len()],
+            nodes,
+            asymmetric: 0,
+            fanless: 0,
+        };
+        let n = graph.vertices.len();
+        for a in 0..n {
+            for b in a + 1..n {
+                let (pa, pb) = (graph.vertices[a], graph.vertices[b]);
+                let forward = clear(mesh, pa, pb);
+                let backward = clear(mesh, pb, pa);
+                graph.asymmetric += usize::from(forward != backward);
+                let d = pa.distance(pb);
+                for (clear, from, to) in [(forward, a, b), (backward, b, a)] {
+                    if !clear {
+                        continue;
+                    }
+                    let (p_from, p_to) = (graph.vertices[from], graph.vertices[to]);
+                    match (graph.fan(mesh, from, p_to), graph.fan(mesh, to, p_from)) {
+                        (Some(u), Some(v)) => graph.edges[u].push((v, d)),
+                        _ => graph.fanless += 1,
+                    }
+                }
+            }
+        }
+        graph
+    }
+
+    /// The node of the fan at boundary vertex `i` whose corner opens towards `towards`.
+    fn fan(&self, mesh: &NavMesh, i: usize, towards: Point) -> Option<usize> {
+        self.corners[i]
+            .iter()
+            .find(|c| {
+                let corners = mesh.triangle_points(c.triangle);
+                let (v, next, prev) = (corners[c.k], corners[(c.k + 1) % 3], corners[(c.k + 2) % 3]);
+                orient(v, next, towards) != Orientation::Clockwise
+                    && orient(v, prev, towards) != Orientation::CounterClockwise
+            })
+            .map(|c| c.node)
+    }
+
+    fn edge_count(&self) -> usize {
+        self.edges.iter().map(Vec::len).sum()
+    }
+
+    /// The shortest path from `from` to `to` (length and points), or `None` when the graph does
+    /// not connect them.
+    fn shortest(&self, mesh: &NavMesh, from: Point, to: Point) -> Option<(f64, Vec<Point>)> {
+        let n = self.nodes.len();
+        let (start, goal) = (n, n + 1);
+        let mut from_start = Vec::new();
+        let mut to_goal = vec![None; n];
+        for (i, &v) in self.vertices.iter().enumerate() {
+            if clear(mesh, from, v)
+                && let Some(node) = self.fan(mesh, i, from)
+            {
+                from_start.push((node, from.distance(v)));
+            }
+            if clear(mesh, v, to)
+                && let Some(node) = self.fan(mesh, i, to)
+            {
+                to_goal[node] = Some(v.distance(to));
+            }
+        }
+        if clear(mesh, from, to) {
+            from_start.push((goal, from.distance(to)));
+        }
+        let mut dist = vec![f64::INFINITY; n + 2];
+        let mut parent = vec![usize::MAX; n + 2];
+        let mut heap = BinaryHeap::new();
+        dist[start] = 0.0;
+        heap.push(Queued(0.0, start));
+        while let Some(Queued(d, u)) = heap.pop() {
+            if d > dist[u] {
+                continue;
+            }
+            if u == goal {
+                let mut points = vec![to];
+                let mut node = parent[goal];
+                while node != start {
+                    points.push(self.nodes[node]);
+                    node = parent[node];
+                }
+                points.push(from);
+                points.reverse();
+                return Some((d, points));
+            }
+            let mut relax = |v: usize, w: f64| {
+                let nd = d + w;
+                if nd < dist[v] {
+                    dist[v] = nd;
+                    parent[v] = u;
+                    heap.push(Queued(nd, v));
+                }
+            };
+            if u == start {
+                from_start.iter().for_each(|&(v, w)| relax(v, w));
+            } else {
+                self.edges[u].iter().for_each(|&(v, w)| relax(v, w));
+                if let Some(w) = to_goal[u] {
+                    relax(goal, w);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Whether the segment `a -> b` is clear (`a` on the mesh).
+fn clear(mesh: &NavMesh, a: Point, b: Point) -> bool {
+    matches!(mesh.raycast(a, b), Ok(RayHit::Clear { .. }))
+}
+
+/// Mean and maximum of `values` (NaN for none).
+fn mean_max(values: &[f64]) -> (f64, f64) {
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    (mean, values.iter().copied().fold(f64::NAN, f64::max))
+}
+
+/// Prints the figures of one case: sizes, path quality, the visibility-graph comparison.
+fn report(case: &Case) {
+    let mesh = &case.mesh;
+    let stats = mesh.stats();
+    let boundary = boundary_vertices(mesh);
+    println!(
+        "{}: {} triangles, {} vertices ({} on the boundary), {} islands; {} pairs ({} of {} points drawn \
+         kept)",
+        case.name,
+        stats.triangles,
+        stats.vertices,
+        boundary.len(),
+        stats.islands,
+        case.pairs.len(),
+        2 * case.pairs.len(),
+        case.pair_draws,
+    );
+
+    let mut scratch = PathScratch::new();
+    let options = PathOptions::default();
+    let mut path = Path::default();
+    let mut paths = Vec::with_capacity(case.pairs.len());
+    let (mut failures, mut blocked_paths, mut corners) = (0, 0, 0);
+    let mut straight_ratios = Vec::new();
+    for &(from, to) in &case.pairs {
+        match mesh.find_path_into(from, to, &options, &mut scratch, &mut path) {
+            Ok(()) => {
+                corners += path.points.len().saturating_sub(2);
+                if path.points.windows(2).any(|w| !clear(mesh, w[0], w[1])) {
+                    blocked_paths += 1;
+                    if blocked_paths == 1 {
+                        println!(
+                            "  first path with a blocked segment: {from:?} -> {to:?}: {:?}",
+                            path.points
+                        );
+                    }
+                }
+                let straight = from.distance(to);
+                if straight > 0.0 {
+                    straight_ratios.push(path.length / straight);
+                }
+                paths.push(Some(path.clone()));
+            }
+            Err(e) => {
+                failures += 1;
+                if failures == 1 {
+                    println!("  first failed path: {from:?} -> {to:?}: {e}");
+                }
+                paths.push(None);
+            }
+        }
+    }
+    let (mean, max) = mean_max(&straight_ratios);
+    let rays_clear = case.pairs.iter().filter(|&&(a, b)| clear(mesh, a, b)).count();
+    println!(
+        "  paths: {failures} failed, {blocked_paths} with a blocked segment, {:.2} turns on average; \
+         length / straight line: mean {mean:.4}, max {max:.4}; raycasts clear: {rays_clear} of {}",
+        corners as f64 / (case.pairs.len() - failures) as f64,
+        case.pairs.len(),
+    );
+    let on_mesh = case.locate_points.iter().filter(|&&p| mesh.locate(p).is_some()).count();
+    // `nearest_point` promises a triangle containing the point it returns; a path query with
+    // snapping re-locates that point, so one that is off the mesh makes the snap fail.
+    let off_mesh: Vec<Point> =
+        case.nearest_points.iter().copied().filter(|&p| mesh.locate(p).is_none()).collect();
+    let (mut outside_triangle, mut relocate_fails) = (0, 0);
+    for &p in &off_mesh {
+        let (q, t) = mesh.nearest_point(p).expect("the mesh is not empty");
+        outside_triangle += usize::from(!mesh.triangle_contains(t, q));
+        relocate_fails += usize::from(mesh.locate(q).is_none());
+    }
+    println!(
+        "  locate points on the mesh: {on_mesh} of {}; nearest_point: {} of {} points off the mesh, for \
+         {outside_triangle} of them the point returned is not in the triangle returned ({relocate_fails} not \
+         on the mesh at all)",
+        case.locate_points.len(),
+        off_mesh.len(),
+        case.nearest_points.len(),
+    );
+
+    if boundary.len() > VISIBILITY_GRAPH_LIMIT {
+        println!(
+            "  visibility graph: skipped ({} boundary vertices > {VISIBILITY_GRAPH_LIMIT})",
+            boundary.len()
+        );
+        return;
+    }
+    let started = Instant::now();
+    let graph = VisibilityGraph::new(mesh, &boundary);
+    let (mut optimal_ratios, mut exact, mut shorter, mut unreached) = (Vec::new(), 0, 0, 0);
+    let mut worst: Option<(f64, Path, Vec<Point>)> = None;
+    for (&(from, to), path) in case.pairs.iter().zip(&paths) {
+        let Some(path) = path else { continue };
+        let length = path.length;
+        let Some((optimal, optimal_points)) = graph.shortest(mesh, from, to) else {
+            unreached += 1;
+            continue;
+        };
+        if optimal == 0.0 {
+            exact += usize::from(length == 0.0);
+            continue;
+        }
+        let ratio = length / optimal;
+        optimal_ratios.push(ratio);
+        exact += usize::from((ratio - 1.0).abs() <= RELATIVE_TOLERANCE);
+        if ratio < 1.0 - RELATIVE_TOLERANCE {
+            shorter += 1;
+            println!(
+                "  SHORTER THAN OPTIMAL: {from:?} -> {to:?}: path {length} {:?}, optimum {optimal} {optimal_points:?}",
+                path.points
+            );
+        }
+        if worst.as_ref().is_none_or(|w| ratio > w.0) {
+            worst = Some((ratio, path.clone(), optimal_points));
+        }
+    }
+    let (mean, max) = mean_max(&optimal_ratios);
+    println!(
+        "  visibility graph ({} nodes + 2 ({} pinched vertices), {} directed edges, {} asymmetric raycast pairs, \
+         {} clear raycasts without a fan, built and solved in {:.1?}): length / optimum: mean {mean:.5}, max {max:.5}; optimal within 1e-9: {exact} \
+         of {}; shorter than optimal by > 1e-9 relative: {shorter}; not connected by the graph: {unreached}",
+        graph.nodes.len(),
+        graph.nodes.len() - graph.vertices.len(),
+        graph.edge_count(),
+        graph.asymmetric,
+        graph.fanless,
+        started.elapsed(),
+        optimal_ratios.len(),
+    );
+    if let Some((ratio, path, optimal)) = worst {
+        println!("  worst pair (ratio {ratio:.5}): path {:.6} {:?}", path.length, path.points);
+        println!("    optimum {:?}", optimal);
+    }
+}
+
+/// A benchmark group with this bench's timing: 25 samples, 1 s warm-up, 3 s measurement, one
+/// query per iteration.
+fn configure<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
+    let mut group = c.benchmark_group(name);
+    group.sample_size(25);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    group.throughput(Throughput::Elements(1));
+    group
+}
+
+/// Runs `query` on one item per iteration, cycling through `items`.
+fn cycle<T: Copy, R>(items: &[T], mut query: impl FnMut(T) -> R) -> impl FnMut() -> R {
+    let mut i = 0;
+    move || {
+        let item = items[i];
+        i = if i + 1 == items.len() { 0 } else { i + 1 };
+        query(black_box(item))
+    }
+}
+
+fn queries(c: &mut Criterion) {
+    let cases = cases();
+    for case in &cases {
+        report(case);
+    }
+
+    let mut group = configure(c, "find_path_into");
+    for case in &cases {
+        let mesh = &case.mesh;
+        let options = PathOptions::default();
+        let (mut scratch, mut path) = (PathScratch::new(), Path::default());
+        group.bench_function(BenchmarkId::from_parameter(&case.name), |b| {
+            b.iter(cycle(&case.pairs, |(from, to)| {
+                let result = mesh.find_path_into(from, to, &options, &mut scratch, &mut path);
+                black_box(&path);
+                result.is_ok()
+            }))
+        });
+    }
+    group.finish();
+
+    let mut group = configure(c, "locate");
+    for case in &cases {
+        group.bench_function(BenchmarkId::from_parameter(&case.name), |b| {
+            b.iter(cycle(&case.locate_points, |p| case.mesh.locate(p)))
+        });
+    }
+    group.finish();
+
+    let mut group = configure(c, "nearest_point");
+    for case in &cases {
+        group.bench_function(BenchmarkId::from_parameter(&case.name), |b| {
+            b.iter(cycle(&case.nearest_points, |p| case.mesh.nearest_point(p)))
+        });
+    }
+    group.finish();
+
+    let mut group = configure(c, "raycast");
+    for case in &cases {
+        group.bench_function(BenchmarkId::from_parameter(&case.name), |b| {
+            b.iter(cycle(&case.pairs, |(from, to)| case.mesh.raycast(from, to)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, queries);
+criterion_main!(benches);
