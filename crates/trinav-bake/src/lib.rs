@@ -30,6 +30,7 @@
 
 pub mod derive;
 pub mod generate;
+pub mod import;
 pub mod level;
 pub mod merge;
 mod segment_points;
@@ -61,6 +62,9 @@ pub enum BakeError {
     /// The bake settings are out of range.
     #[error("bad settings: {0}")]
     Settings(String),
+    /// An imported file could not be turned into geometry.
+    #[error(transparent)]
+    Import(#[from] import::ImportError),
     /// The input geometry is refused (stage 1).
     #[error(transparent)]
     Validation(#[from] ValidationError),
@@ -137,6 +141,14 @@ pub struct Baked {
     pub report: BakeReport,
 }
 
+/// Runs `stage`, adding its duration to `slot`.
+fn timed<T>(slot: &mut Duration, stage: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let output = stage();
+    *slot += start.elapsed();
+    output
+}
+
 /// The settings for baking `level`: `base`, with the agent radius taken from `radius_override`,
 /// else from the level, else from `base`.
 pub fn settings_for(level: &Level, base: BakeSettings, radius_override: Option<f64>) -> BakeSettings {
@@ -149,41 +161,39 @@ pub fn settings_for(level: &Level, base: BakeSettings, radius_override: Option<f
 pub fn bake(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> {
     settings.check().map_err(BakeError::Settings)?;
     let mut times = StageTimes::default();
-    let timed = |slot: fn(&mut StageTimes) -> &mut Duration| {
-        let start = Instant::now();
-        move |times: &mut StageTimes| *slot(times) += start.elapsed()
-    };
-
-    let done = timed(|t| &mut t.validate);
-    let validated = validate::validate(level)?;
-    done(&mut times);
-
-    let done = timed(|t| &mut t.merge);
-    let region = merge::merge(&validated, settings)?;
-    done(&mut times);
+    let validated = timed(&mut times.validate, || validate::validate(level))?;
+    let region = timed(&mut times.merge, || merge::merge(&validated, settings))?;
     if region.polygons.is_empty() {
         return Err(BakeError::NothingWalkable { agent_radius: settings.agent_radius });
     }
+    finish(&region, settings, times, validated.dropped_points)
+}
 
-    let done = timed(|t| &mut t.triangulate);
-    let soup = triangulate::triangulate(&region, settings.triangulation)?;
-    done(&mut times);
+/// Bakes a walkable region that is clean already (from an importer: simple rings meeting only
+/// at vertices), running stages 3 to 6.
+pub fn bake_region(mut region: MergedRegion, settings: &BakeSettings) -> Result<Baked, BakeError> {
+    settings.check().map_err(BakeError::Settings)?;
+    merge::node_rings(&mut region.polygons);
+    if region.polygons.is_empty() {
+        return Err(BakeError::NothingWalkable { agent_radius: settings.agent_radius });
+    }
+    finish(&region, settings, StageTimes::default(), 0)
+}
 
-    let done = timed(|t| &mut t.weld);
-    let welded = weld::weld(&soup)?;
-    done(&mut times);
-
-    let done = timed(|t| &mut t.derive);
-    let mesh = derive::derive(welded, settings)?;
-    done(&mut times);
-
-    let done = timed(|t| &mut t.verify);
-    let verification = verify::verify(&region, &mesh)?;
-    done(&mut times);
-
+/// Stages 3 to 6.
+fn finish(
+    region: &MergedRegion,
+    settings: &BakeSettings,
+    mut times: StageTimes,
+    dropped_points: usize,
+) -> Result<Baked, BakeError> {
+    let soup = timed(&mut times.triangulate, || triangulate::triangulate(region, settings.triangulation))?;
+    let welded = timed(&mut times.weld, || weld::weld(&soup))?;
+    let mesh = timed(&mut times.derive, || derive::derive(welded, settings))?;
+    let verification = timed(&mut times.verify, || verify::verify(region, &mesh))?;
     let report = BakeReport {
         times,
-        dropped_points: validated.dropped_points,
+        dropped_points,
         region_polygons: region.polygons.len(),
         fallbacks: soup.fallbacks,
         verification,

@@ -1,0 +1,293 @@
+//! Grid maps: Moving AI `.map` files and bitmaps, as free and blocked unit cells.
+//!
+//! Cell `(x, y)` is the square `[x, x+1] x [y, y+1]`, with `y` growing downwards as rows go
+//! (the GPPC any-angle convention); outside the map is blocked. The walkable region is traced
+//! straight from the cells, never by unioning squares: its rings have exact integer vertices
+//! and no collinear ones. Two blocked cells meeting only at a corner (a double corner) leave
+//! the free cells on either side touching at that point only, and the mesh does not connect
+//! them through it.
+
+use std::path::Path;
+
+use trinav::Point;
+
+use crate::import::ImportError;
+use crate::import::trace::{BoundaryEdge, region_from_edges};
+use crate::level::{Level, PolygonInput};
+use crate::merge::MergedRegion;
+
+/// A grid of free and blocked cells, row by row from `y = 0`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    /// Cells per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// `blocked[y * width + x]`.
+    pub blocked: Vec<bool>,
+}
+
+impl Grid {
+    /// Whether cell (`x`, `y`) is blocked; outside the map counts as blocked.
+    pub fn is_blocked(&self, x: i64, y: i64) -> bool {
+        if x < 0 || y < 0 || x >= self.width as i64 || y >= self.height as i64 {
+            return true;
+        }
+        self.blocked[y as usize * self.width as usize + x as usize]
+    }
+
+    /// Parses a Moving AI map: `type octile`, `height H`, `width W`, `map`, then `H` rows of
+    /// `W` characters; `.` and `G` are free, `@ O T S W` blocked.
+    ///
+    /// ```
+    /// use trinav_bake::import::grid::Grid;
+    /// let grid = Grid::parse_map("type octile\nheight 2\nwidth 3\nmap\n..@\n.@.\n", "tiny.map")?;
+    /// assert_eq!((grid.width, grid.height), (3, 2));
+    /// assert!(grid.is_blocked(2, 0) && !grid.is_blocked(0, 1));
+    /// # Ok::<(), trinav_bake::import::ImportError>(())
+    /// ```
+    pub fn parse_map(text: &str, file: &str) -> Result<Grid, ImportError> {
+        let err = |line: usize, reason: String| ImportError::Syntax { file: file.to_string(), line, reason };
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
+        let mut header = |key: &str| -> Result<(usize, String), ImportError> {
+            let (n, line) = lines.next().ok_or_else(|| err(0, format!("missing `{key}` line")))?;
+            let mut words = line.split_whitespace();
+            if words.next() != Some(key) {
+                return Err(err(n, format!("expected `{key}`, found `{line}`")));
+            }
+            Ok((n, words.collect::<Vec<_>>().join(" ")))
+        };
+        let (n, kind) = header("type")?;
+        if kind != "octile" {
+            return Err(err(n, format!("map type `{kind}` is not supported (expected octile)")));
+        }
+        let (n, height) = header("height")?;
+        let height: u32 = height.parse().map_err(|_| err(n, format!("bad height `{height}`")))?;
+        let (n, width) = header("width")?;
+        let width: u32 = width.parse().map_err(|_| err(n, format!("bad width `{width}`")))?;
+        if width == 0 || height == 0 || width > 1 << 15 || height > 1 << 15 {
+            return Err(err(n, format!("map size {width}x{height} out of range (1 to 32768 per side)")));
+        }
+        header("map")?;
+        let mut blocked = Vec::with_capacity(width as usize * height as usize);
+        let mut rows = 0u32;
+        for (n, line) in lines {
+            if rows == height {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                return Err(err(n, format!("more than the {height} rows the header declares")));
+            }
+            let cells: Vec<char> = line.chars().collect();
+            if cells.len() != width as usize {
+                return Err(err(
+                    n,
+                    format!("row {rows} has {} cells, the header declares {width}", cells.len()),
+                ));
+            }
+            for (x, c) in cells.iter().enumerate() {
+                blocked.push(match c {
+                    '.' | 'G' => false,
+                    '@' | 'O' | 'T' | 'S' | 'W' => true,
+                    other => return Err(err(n, format!("unknown cell `{other}` at column {x}"))),
+                });
+            }
+            rows += 1;
+        }
+        if rows != height {
+            return Err(err(text.lines().count(), format!("{rows} rows, the header declares {height}")));
+        }
+        Ok(Grid { width, height, blocked })
+    }
+
+    /// Reads an image (any format the `image` crate decodes): one pixel a cell, walkable where
+    /// the pixel's luminance is at least `threshold` (white walkable, black blocked).
+    pub fn from_image(path: &Path, threshold: u8) -> Result<Grid, ImportError> {
+        let file = path.display().to_string();
+        let image = image::ImageReader::open(path)
+            .map_err(|e| ImportError::Io { file: file.clone(), reason: e.to_string() })?
+            .with_guessed_format()
+            .map_err(|e| ImportError::Io { file: file.clone(), reason: e.to_string() })?
+            .decode()
+            .map_err(|e| ImportError::Syntax {
+                file: file.clone(),
+                line: 0,
+                reason: format!("cannot decode image: {e}"),
+            })?
+            .to_luma8();
+        let (width, height) = image.dimensions();
+        if width > 1 << 15 || height > 1 << 15 {
+            return Err(ImportError::Syntax {
+                file,
+                line: 0,
+                reason: format!("image {width}x{height} too large (32768 per side at most)"),
+            });
+        }
+        let blocked = image.pixels().map(|p| p.0[0] < threshold).collect();
+        Ok(Grid { width, height, blocked })
+    }
+
+    /// The free cells as a walkable region, traced from the grid (for agent radius 0).
+    pub fn walkable_region(&self) -> Result<MergedRegion, ImportError> {
+        let components = self.label_components(false);
+        self.trace(|x, y| !self.is_blocked(x, y), &components)
+    }
+
+    /// The grid as a level: the map's rectangle walkable, each 4-connected group of blocked
+    /// cells one obstacle (with holes where it encloses free cells). For agent radius > 0,
+    /// where obstacles must be inflated.
+    pub fn to_level(&self) -> Result<Level, ImportError> {
+        let components = self.label_components(true);
+        let blocked = self.trace(
+            |x, y| {
+                self.is_blocked(x, y) && x >= 0 && y >= 0 && x < self.width as i64 && y < self.height as i64
+            },
+            &components,
+        )?;
+        let ring = |r: &Vec<Point>| r.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>();
+        let (w, h) = (self.width as f64, self.height as f64);
+        Ok(Level {
+            walkable: vec![PolygonInput::rect(0.0, 0.0, w, h)],
+            obstacles: blocked
+                .polygons
+                .iter()
+                .map(|p| PolygonInput { outer: ring(&p.outer), holes: p.holes.iter().map(ring).collect() })
+                .collect(),
+            agent_radius: None,
+        })
+    }
+
+    /// Labels the 4-connected components of the cells that are blocked (`blocked == true`) or
+    /// free; other cells get `u32::MAX`.
+    fn label_components(&self, blocked: bool) -> Vec<u32> {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let mut label = vec![u32::MAX; w * h];
+        let mut next = 0u32;
+        let mut stack = Vec::new();
+        for seed in 0..w * h {
+            if self.blocked[seed] != blocked || label[seed] != u32::MAX {
+                continue;
+            }
+            label[seed] = next;
+            stack.push(seed);
+            while let Some(cell) = stack.pop() {
+                let (x, y) = (cell % w, cell / w);
+                let neighbours = [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)];
+                for (nx, ny) in neighbours {
+                    if nx < w && ny < h {
+                        let n = ny * w + nx;
+                        if self.blocked[n] == blocked && label[n] == u32::MAX {
+                            label[n] = next;
+                            stack.push(n);
+                        }
+                    }
+                }
+            }
+            next += 1;
+        }
+        label
+    }
+
+    /// Traces the cells where `inside` holds (all within the map, labelled in `components`).
+    fn trace(
+        &self,
+        inside: impl Fn(i64, i64) -> bool,
+        components: &[u32],
+    ) -> Result<MergedRegion, ImportError> {
+        let (w, h) = (self.width as i64, self.height as i64);
+        let vertex = |x: i64, y: i64| (y * (w + 1) + x) as u32;
+        let points: Vec<Point> =
+            (0..=h).flat_map(|y| (0..=w).map(move |x| Point::new(x as f64, y as f64))).collect();
+        let mut edges = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                if !inside(x, y) {
+                    continue;
+                }
+                let component = components[(y * w + x) as usize];
+                // Counter-clockwise around the cell (in x-right, y-up terms), cell on the left.
+                let sides = [
+                    ((x, y - 1), (x, y), (x + 1, y)),
+                    ((x + 1, y), (x + 1, y), (x + 1, y + 1)),
+                    ((x, y + 1), (x + 1, y + 1), (x, y + 1)),
+                    ((x - 1, y), (x, y + 1), (x, y)),
+                ];
+                for ((nx, ny), (ax, ay), (bx, by)) in sides {
+                    if !inside(nx, ny) {
+                        edges.push(BoundaryEdge { from: vertex(ax, ay), to: vertex(bx, by), component });
+                    }
+                }
+            }
+        }
+        region_from_edges(&points, &edges).map_err(|e| ImportError::Internal(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: &[&str]) -> Grid {
+        let text = format!(
+            "type octile\nheight {}\nwidth {}\nmap\n{}\n",
+            rows.len(),
+            rows[0].len(),
+            rows.join("\n")
+        );
+        Grid::parse_map(&text, "test.map").unwrap()
+    }
+
+    #[test]
+    fn open_map_is_one_rectangle() {
+        let region = grid(&["...", "..."]).walkable_region().unwrap();
+        assert_eq!(region.polygons.len(), 1);
+        assert_eq!(region.polygons[0].outer.len(), 4, "no collinear points");
+        assert_eq!(region.area(), 6.0);
+    }
+
+    #[test]
+    fn double_corner_separates_rings() {
+        // Free cells (0,0) and (1,1) touch only at the corner (1,1).
+        let region = grid(&[".@", "@."]).walkable_region().unwrap();
+        assert_eq!(region.polygons.len(), 2);
+        assert_eq!(region.area(), 2.0);
+        // Connected around: the free ring has a hole made of two blocked cells touching at a
+        // corner, traced as two hole rings sharing that vertex.
+        let region = grid(&["....", ".@..", "..@.", "...."]).walkable_region().unwrap();
+        assert_eq!(region.polygons.len(), 1);
+        assert_eq!(region.polygons[0].holes.len(), 2);
+        assert_eq!(region.area(), 14.0);
+    }
+
+    #[test]
+    fn enclosed_pocket_is_its_own_polygon_and_obstacle_hole() {
+        let g = grid(&["@@@@", "@..@", "@@@@"]);
+        assert_eq!(g.walkable_region().unwrap().area(), 2.0);
+        let level = g.to_level().unwrap();
+        assert_eq!(level.obstacles.len(), 1);
+        assert_eq!(level.obstacles[0].holes.len(), 1);
+        assert_eq!(level.walkable[0].outer, vec![[0., 0.], [4., 0.], [4., 3.], [0., 3.]]);
+    }
+
+    #[test]
+    fn malformed_maps_name_line_and_reason() {
+        let cases = [
+            ("type octile\nheight 2\nwidth 2\nmap\n..\n.\n", 6, "row 1 has 1 cells"),
+            ("type octile\nheight 2\nwidth 2\nmap\n..\n", 5, "1 rows, the header declares 2"),
+            ("type octile\nheight x\nwidth 2\nmap\n", 2, "bad height"),
+            ("type hex\n", 1, "not supported"),
+            ("type octile\nheight 1\nwidth 2\nmap\n.?\n", 5, "unknown cell `?`"),
+            ("type octile\nheight 1\nwidth 1\nmap\n.\n.\n", 6, "more than the 1 rows"),
+            ("", 0, "missing `type`"),
+        ];
+        for (text, line, reason) in cases {
+            match Grid::parse_map(text, "bad.map") {
+                Err(ImportError::Syntax { line: l, reason: r, .. }) => {
+                    assert_eq!(l, line, "{text:?}: {r}");
+                    assert!(r.contains(reason), "{text:?}: {r}");
+                }
+                other => panic!("{text:?}: {other:?}"),
+            }
+        }
+    }
+}

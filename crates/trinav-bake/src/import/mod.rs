@@ -1,0 +1,187 @@
+//! Importers: the level formats trinav bakes from, chosen by file extension or by name.
+//!
+//! | format | extension | read as |
+//! |---|---|---|
+//! | [`InputFormat::Json`] | `.json` | the native [`Level`] |
+//! | [`InputFormat::Map`] | `.map` | Moving AI grid map ([`grid`]) |
+//! | [`InputFormat::Image`] | `.png`, `.bmp`, `.gif`, `.pnm`/`.pgm`/`.ppm`, `.tga` | bitmap, one pixel a cell ([`grid`]) |
+//! | [`InputFormat::Mesh`] | `.mesh` | Polyanya mesh, version 2 or 3 ([`polyanya`]) |
+//!
+//! Every importer refuses a malformed file with an [`ImportError`] naming the file, the line
+//! (0 when the problem is not on one line) and the reason; none panics.
+
+pub mod grid;
+pub mod polyanya;
+pub(crate) mod trace;
+
+use std::path::Path;
+
+use trinav::BakeSettings;
+
+use crate::level::Level;
+use crate::merge::MergedRegion;
+use crate::{BakeError, Baked};
+use grid::Grid;
+
+/// A file that could not be imported.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ImportError {
+    /// The file could not be read.
+    #[error("{file}: cannot read: {reason}")]
+    Io {
+        /// The file.
+        file: String,
+        /// Why.
+        reason: String,
+    },
+    /// The file is malformed.
+    #[error("{file}: line {line}: {reason}")]
+    Syntax {
+        /// The file.
+        file: String,
+        /// 1-based line, 0 when not tied to one line.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The extension names no known format.
+    #[error("{file}: unknown level format (extension `{extension}`); use --format json|map|image|mesh")]
+    UnknownFormat {
+        /// The file.
+        file: String,
+        /// Its extension.
+        extension: String,
+    },
+    /// A bug: the importer's own output is inconsistent.
+    #[error("internal error while importing: {0}")]
+    Internal(String),
+}
+
+/// A level file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    /// The native JSON level.
+    Json,
+    /// A Moving AI grid map.
+    Map,
+    /// A bitmap.
+    Image,
+    /// A Polyanya mesh (version 2 or 3).
+    Mesh,
+}
+
+impl InputFormat {
+    /// The format a file extension stands for.
+    pub fn from_path(path: &Path) -> Option<InputFormat> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match extension.as_str() {
+            "json" => InputFormat::Json,
+            "map" => InputFormat::Map,
+            "png" | "bmp" | "gif" | "pnm" | "pgm" | "ppm" | "pbm" | "tga" => InputFormat::Image,
+            "mesh" => InputFormat::Mesh,
+            _ => return None,
+        })
+    }
+
+    /// The format named `name` (`json`, `map`, `image`/`png`, `mesh`).
+    pub fn from_name(name: &str) -> Option<InputFormat> {
+        Some(match name {
+            "json" => InputFormat::Json,
+            "map" => InputFormat::Map,
+            "image" | "png" => InputFormat::Image,
+            "mesh" => InputFormat::Mesh,
+            _ => return None,
+        })
+    }
+}
+
+/// Import options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ImportOptions {
+    /// Bitmaps: pixels with luminance at least this (0-255) are walkable. Default 128.
+    pub threshold: u8,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        Self { threshold: 128 }
+    }
+}
+
+/// What an importer read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// A native level: baked through all six stages.
+    Level(Level),
+    /// A grid: its free cells are traced directly (agent radius 0), or its blocked cells
+    /// become obstacles of a level (radius > 0).
+    Grid(Grid),
+    /// A walkable region traced from a mesh: clean already, baked from stage 3 on.
+    Region(MergedRegion),
+}
+
+impl Source {
+    /// The agent radius the source itself asks for (only native levels have one).
+    pub fn agent_radius(&self) -> Option<f64> {
+        match self {
+            Source::Level(level) => level.agent_radius,
+            _ => None,
+        }
+    }
+}
+
+/// Reads a level file in `format` (or the one its extension names).
+pub fn import(
+    path: &Path,
+    format: Option<InputFormat>,
+    options: &ImportOptions,
+) -> Result<Source, ImportError> {
+    let file = path.display().to_string();
+    let format = match format.or_else(|| InputFormat::from_path(path)) {
+        Some(format) => format,
+        None => {
+            let extension = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
+            return Err(ImportError::UnknownFormat { file, extension });
+        }
+    };
+    let read = || {
+        std::fs::read_to_string(path)
+            .map_err(|e| ImportError::Io { file: file.clone(), reason: e.to_string() })
+    };
+    Ok(match format {
+        InputFormat::Json => Source::Level(Level::from_json(&read()?).map_err(|e| match e {
+            crate::LevelError::Json { line, column, message } => ImportError::Syntax {
+                file: file.clone(),
+                line,
+                reason: format!("column {column}: {message}"),
+            },
+            crate::LevelError::Io(e) => ImportError::Io { file: file.clone(), reason: e.to_string() },
+        })?),
+        InputFormat::Map => Source::Grid(Grid::parse_map(&read()?, &file)?),
+        InputFormat::Image => Source::Grid(Grid::from_image(path, options.threshold)?),
+        InputFormat::Mesh => Source::Region(polyanya::parse_mesh(&read()?, &file)?),
+    })
+}
+
+/// Bakes what an importer read with `settings`.
+pub fn bake_source(source: &Source, settings: &BakeSettings) -> Result<Baked, BakeError> {
+    match source {
+        Source::Level(level) => crate::bake(level, settings),
+        Source::Grid(grid) if settings.agent_radius > 0.0 => {
+            crate::bake(&grid.to_level().map_err(BakeError::Import)?, settings)
+        }
+        Source::Grid(grid) => {
+            crate::bake_region(grid.walkable_region().map_err(BakeError::Import)?, settings)
+        }
+        Source::Region(region) => {
+            if settings.agent_radius > 0.0 {
+                return Err(BakeError::Settings(
+                    "a mesh's outline is its walls, which the agent radius does not shrink: bake meshes with radius 0"
+                        .to_string(),
+                ));
+            }
+            crate::bake_region(region.clone(), settings)
+        }
+    }
+}

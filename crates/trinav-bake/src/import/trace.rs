@@ -1,0 +1,181 @@
+//! Boundary tracing: turns the directed boundary edges of a walkable region (walkable side on
+//! the left) into rings, and the rings into a [`MergedRegion`].
+//!
+//! Where several boundary edges leave one vertex (a pinch: two obstacles, or two walkable
+//! pieces, meeting at a single point), each arriving edge continues along the leaving edge
+//! that turns furthest left, hugging the walkable piece it belongs to. A ring that comes back
+//! to a vertex it passed is then split there into simple rings, so rings never cross or touch
+//! themselves; rings meeting at a pinch share the vertex, and the triangulation does not
+//! connect the two sides through it.
+
+use trinav::{Orientation, Point, orient};
+
+use crate::merge::{MergedPolygon, MergedRegion, ring_signed_area};
+
+/// A directed boundary edge between two point indices, with the walkable piece on its left
+/// and the label of the connected walkable component it bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BoundaryEdge {
+    pub from: u32,
+    pub to: u32,
+    pub component: u32,
+}
+
+/// Why traced edges do not form a region.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub(crate) enum TraceError {
+    /// An edge arrives at a vertex that no edge leaves.
+    #[error("the boundary is not closed at ({}, {})", .0.x, .0.y)]
+    Open(Point),
+    /// A component has no outer ring, or more than one.
+    #[error("walkable component {component} has {outer_rings} outer rings")]
+    Outer {
+        /// The component label.
+        component: u32,
+        /// How many counter-clockwise rings it got.
+        outer_rings: usize,
+    },
+}
+
+/// Links the edges into rings and groups them into polygons: per component, the one
+/// counter-clockwise ring is the outer ring and the clockwise rings are its holes. Points that
+/// lie exactly on the straight line between their ring neighbours are dropped.
+pub(crate) fn region_from_edges(
+    points: &[Point],
+    edges: &[BoundaryEdge],
+) -> Result<MergedRegion, TraceError> {
+    // Outgoing edges per vertex, compressed-row layout.
+    let mut start = vec![0u32; points.len() + 1];
+    for e in edges {
+        start[e.from as usize + 1] += 1;
+    }
+    for i in 0..points.len() {
+        start[i + 1] += start[i];
+    }
+    let mut outgoing = vec![0u32; edges.len()];
+    let mut fill = start.clone();
+    for (k, e) in edges.iter().enumerate() {
+        outgoing[fill[e.from as usize] as usize] = k as u32;
+        fill[e.from as usize] += 1;
+    }
+    let leaving = |v: u32| &outgoing[start[v as usize] as usize..start[v as usize + 1] as usize];
+
+    let mut used = vec![false; edges.len()];
+    let mut rings: Vec<(u32, Vec<Point>)> = Vec::new();
+    for first in 0..edges.len() {
+        if used[first] {
+            continue;
+        }
+        let mut ring = Vec::new();
+        let mut k = first;
+        loop {
+            used[k] = true;
+            let e = edges[k];
+            ring.push(e.from);
+            let next =
+                next_edge(points, edges, e, leaving(e.to)).ok_or(TraceError::Open(points[e.to as usize]))?;
+            if next == first {
+                break;
+            }
+            if used[next] {
+                return Err(TraceError::Open(points[e.to as usize]));
+            }
+            k = next;
+        }
+        let component = edges[first].component;
+        for simple in split_at_repeats(&ring) {
+            let ring_points = simple.iter().map(|&v| points[v as usize]).collect();
+            rings.push((component, drop_straight_points(ring_points)));
+        }
+    }
+
+    // Group by component: one outer ring each, holes after.
+    let components = edges.iter().map(|e| e.component as usize + 1).max().unwrap_or(0);
+    let mut outer: Vec<Option<Vec<Point>>> = vec![None; components];
+    let mut holes: Vec<Vec<Vec<Point>>> = vec![Vec::new(); components];
+    for (component, ring) in rings {
+        if ring.len() < 3 {
+            continue;
+        }
+        let c = component as usize;
+        if ring_signed_area(&ring) > 0.0 {
+            if outer[c].is_some() {
+                return Err(TraceError::Outer { component, outer_rings: 2 });
+            }
+            outer[c] = Some(ring);
+        } else {
+            holes[c].push(ring);
+        }
+    }
+    let mut polygons = Vec::new();
+    for (c, (outer, holes)) in outer.into_iter().zip(holes).enumerate() {
+        match outer {
+            Some(outer) => polygons.push(MergedPolygon { outer, holes }),
+            None if holes.is_empty() => {}
+            None => return Err(TraceError::Outer { component: c as u32, outer_rings: 0 }),
+        }
+    }
+    Ok(MergedRegion { polygons, inflated_obstacles: Vec::new() })
+}
+
+/// Of the edges leaving the end of `arriving`, the one turning furthest left: the first met
+/// when turning clockwise from straight back, i.e. the boundary of the piece on the left.
+fn next_edge(
+    points: &[Point],
+    edges: &[BoundaryEdge],
+    arriving: BoundaryEdge,
+    leaving: &[u32],
+) -> Option<usize> {
+    let (a, v) = (points[arriving.from as usize], points[arriving.to as usize]);
+    let turn = |k: u32| {
+        let b = points[edges[k as usize].to as usize];
+        let (ux, uy, wx, wy) = (v.x - a.x, v.y - a.y, b.x - v.x, b.y - v.y);
+        (ux * wy - uy * wx).atan2(ux * wx + uy * wy)
+    };
+    leaving.iter().copied().max_by(|&x, &y| turn(x).total_cmp(&turn(y))).map(|k| k as usize)
+}
+
+/// Splits a closed ring of vertex ids that passes some vertex twice into rings that pass
+/// every vertex once: each time the walk comes back to a vertex still open, the loop since then
+/// is cut off.
+fn split_at_repeats(ring: &[u32]) -> Vec<Vec<u32>> {
+    let mut loops = Vec::new();
+    let mut open: Vec<u32> = Vec::with_capacity(ring.len());
+    let mut position: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    for &v in ring {
+        if let Some(&at) = position.get(&v) {
+            let cut: Vec<u32> = open.drain(at..).collect();
+            for u in &cut {
+                position.remove(u);
+            }
+            loops.push(cut);
+        }
+        position.insert(v, open.len());
+        open.push(v);
+    }
+    loops.push(open);
+    loops
+}
+
+/// Drops points lying exactly on the straight line between their neighbours (repeatedly, so
+/// runs of them go).
+fn drop_straight_points(mut ring: Vec<Point>) -> Vec<Point> {
+    let mut changed = true;
+    while changed && ring.len() >= 3 {
+        changed = false;
+        let n = ring.len();
+        let keep: Vec<bool> = (0..n)
+            .map(|i| {
+                let (a, b, c) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
+                let straight = orient(a, b, c) == Orientation::Collinear
+                    && (b.x - a.x) * (c.x - b.x) + (b.y - a.y) * (c.y - b.y) > 0.0;
+                !straight
+            })
+            .collect();
+        if keep.iter().any(|k| !k) {
+            changed = true;
+            ring = ring.into_iter().zip(keep).filter_map(|(p, k)| k.then_some(p)).collect();
+        }
+    }
+    ring
+}
