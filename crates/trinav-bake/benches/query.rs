@@ -1,7 +1,8 @@
 //! Query benchmarks: paths, point location, nearest point and raycasts, one query per iteration.
 //!
-//! Meshes: every level in `data/levels` (default settings, ear clipping, the level's own agent
-//! radius) and [`scattered_obstacles`]`(10_000, 21)` at agent radius 0 and 0.5.
+//! Meshes: every level in `data/levels` (default settings, the level's own agent radius) and
+//! [`scattered_obstacles`]`(10_000, 21)` at agent radius 0 and 0.5, each baked with ear
+//! clipping (`_ear`) and with constrained Delaunay (`_cdt`), measured side by side.
 //!
 //! For each mesh a fixed set of queries is drawn with a splitmix64 generator:
 //!
@@ -113,22 +114,28 @@ fn sample_levels() -> Vec<(String, Level)> {
         .collect()
 }
 
-/// Every benchmarked mesh, baked, with its queries.
+/// Every benchmarked mesh, baked with both triangulations, with its queries.
 fn cases() -> Vec<Case> {
     let mut meshes = Vec::new();
-    for (name, level) in sample_levels() {
-        let settings = settings_for(&level, BakeSettings::default(), None)
-            .with_triangulation(Triangulation::EarClipping);
-        let mesh = bake(&level, &settings).unwrap_or_else(|e| panic!("{name}: {e}")).mesh;
-        meshes.push((format!("{name}_r{}", settings.agent_radius), mesh));
-    }
-    let level = scattered_obstacles(LEVEL_VERTICES, LEVEL_SEED);
-    for radius in [0.0, 0.5] {
-        let settings =
-            BakeSettings::default().with_agent_radius(radius).with_triangulation(Triangulation::EarClipping);
-        let name = format!("gen10k_r{radius}");
-        let mesh = bake(&level, &settings).unwrap_or_else(|e| panic!("{name}: {e}")).mesh;
-        meshes.push((name, mesh));
+    for triangulation in [Triangulation::EarClipping, Triangulation::ConstrainedDelaunay] {
+        let short = match triangulation {
+            Triangulation::ConstrainedDelaunay => "cdt",
+            _ => "ear",
+        };
+        for (name, level) in sample_levels() {
+            let settings =
+                settings_for(&level, BakeSettings::default(), None).with_triangulation(triangulation);
+            let mesh = bake(&level, &settings).unwrap_or_else(|e| panic!("{name}: {e}")).mesh;
+            meshes.push((format!("{name}_r{}_{short}", settings.agent_radius), mesh));
+        }
+        let level = scattered_obstacles(LEVEL_VERTICES, LEVEL_SEED);
+        for radius in [0.0, 0.5] {
+            let settings =
+                BakeSettings::default().with_agent_radius(radius).with_triangulation(triangulation);
+            let name = format!("gen10k_r{radius}_{short}");
+            let mesh = bake(&level, &settings).unwrap_or_else(|e| panic!("{name}: {e}")).mesh;
+            meshes.push((name, mesh));
+        }
     }
     meshes.into_iter().map(|(name, mesh)| with_queries(name, mesh)).collect()
 }
