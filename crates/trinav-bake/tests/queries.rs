@@ -370,3 +370,31 @@ fn snapping_onto_a_point_that_rounds_outside_its_triangle() {
     assert_eq!(found.points[0], nearest);
     assert_eq!(*found.points.last().unwrap(), p(8.0, 52.0));
 }
+
+#[test]
+fn start_on_a_double_corner_leaves_through_the_chosen_side() {
+    // Blocked cells (2, 1) and (1, 2) meet at the corner (2, 2): a pinch between free cells
+    // (1, 1) and (2, 2). A start there belongs to both pieces, unless a side is given.
+    let text = "type octile\nheight 4\nwidth 4\nmap\n....\n..@.\n.@..\n....\n";
+    let grid = trinav_bake::import::grid::Grid::parse_map(text, "corner.map").unwrap();
+    let region = grid.walkable_region().unwrap();
+    for method in METHODS {
+        let settings = BakeSettings::default().with_triangulation(method);
+        let mesh = trinav_bake::bake_region(region.clone(), &settings).unwrap().mesh;
+        let (corner, target) = (p(2., 2.), p(1., 1.));
+        assert_close(path(&mesh, corner, target).unwrap().length, 2f64.sqrt());
+        // Leaving through cell (2, 2) (towards its centre), the path goes round a blocked cell.
+        let options = PathOptions::default().with_sides(Some(p(2.5, 2.5)), None);
+        let found = mesh.find_path_with(corner, target, &options, &mut PathScratch::new()).unwrap();
+        check_path(&mesh, corner, target, &found);
+        assert_close(found.length, 4.0);
+        // Arriving at the corner from cell (1, 1)'s side is the straight diagonal again.
+        let options = PathOptions::default().with_sides(None, Some(p(1.5, 1.5)));
+        let back = mesh.find_path_with(target, corner, &options, &mut PathScratch::new()).unwrap();
+        assert_close(back.length, 2f64.sqrt());
+        // A side away from any pinch changes nothing.
+        let options = PathOptions::default().with_sides(Some(p(0.2, 0.9)), Some(p(3.5, 3.5)));
+        let plain = mesh.find_path_with(p(0.5, 0.5), p(3.5, 3.5), &options, &mut PathScratch::new()).unwrap();
+        assert_eq!(plain.points.len(), 3, "{:?}", plain.points);
+    }
+}

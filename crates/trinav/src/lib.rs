@@ -29,6 +29,7 @@ pub mod geometry;
 mod ids;
 mod mesh;
 pub mod query;
+pub mod scenario;
 mod settings;
 mod spatial_index;
 pub mod topology;

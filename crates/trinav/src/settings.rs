@@ -8,11 +8,13 @@ use serde::{Deserialize, Serialize};
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Triangulation {
-    /// Ear clipping (earcut). Fast; makes long thin triangles.
-    #[default]
+    /// Ear clipping (earcut). Makes long thin triangles, and slows down badly on polygons with
+    /// many holes (49 s on a 512x512 grid map where constrained Delaunay takes 0.1 s).
     EarClipping,
-    /// Constrained Delaunay triangulation of the same rings: the same vertices, better
-    /// shaped triangles (maximises the minimum angle).
+    /// Constrained Delaunay triangulation of the same rings (spade): the same vertices, better
+    /// shaped triangles. The default: faster to bake at scale, faster to query, and the fast
+    /// path mode's search is misled less by its triangles (see the README's measurements).
+    #[default]
     ConstrainedDelaunay,
 }
 
@@ -47,7 +49,7 @@ pub struct BakeSettings {
     /// the buffer implementation's arc step); default 0.01, i.e. the clearance at a convex
     /// obstacle corner is at least 99% of the radius.
     pub arc_error: f64,
-    /// Triangulation method; default [`Triangulation::EarClipping`].
+    /// Triangulation method; default [`Triangulation::ConstrainedDelaunay`].
     pub triangulation: Triangulation,
 }
 
@@ -95,7 +97,7 @@ impl BakeSettings {
 
 impl Default for BakeSettings {
     fn default() -> Self {
-        Self { agent_radius: 0.0, arc_error: 0.01, triangulation: Triangulation::EarClipping }
+        Self { agent_radius: 0.0, arc_error: 0.01, triangulation: Triangulation::ConstrainedDelaunay }
     }
 }
 

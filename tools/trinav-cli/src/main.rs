@@ -5,6 +5,7 @@
 //! handling and output formatting. Exit status: 0 success, 1 `path` found no path (start and
 //! goal are not connected), 2 any error (one line on stderr naming the file and the problem).
 
+mod bench;
 mod render;
 
 use std::io::Write;
@@ -19,7 +20,7 @@ use trinav::{
     BakeSettings, MeshParts, NavMesh, PathError, PathOptions, PathScratch, Point, Triangulation, format,
     validate,
 };
-use trinav_bake::{Level, bake, settings_for};
+use trinav_bake::import::{ImportOptions, InputFormat, bake_source, import};
 
 #[derive(Parser)]
 #[command(name = "trinav", version, about = "Bake, inspect, query and draw 2D navigation meshes")]
@@ -30,8 +31,22 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Bake a level (JSON) into a navigation mesh file.
+    /// Bake a level into a navigation mesh file.
+    ///
+    /// The format comes from the extension (or --format): .json (native level), .map (Moving
+    /// AI grid), .png/.bmp/.gif/.pnm/.tga (bitmap: white walkable, black blocked, one pixel a
+    /// cell), .mesh (Polyanya mesh, version 2 or 3).
     Bake(BakeArgs),
+    /// Run every query of a scenario file on a mesh and report times and path lengths.
+    ///
+    /// Reports queries, found, not found, median / p99 / mean microseconds per query, and the
+    /// path length against the scenario's reference (mean and max ratio, how many paths are
+    /// shorter than the reference by more than 1e-6 relative). Scenarios of grid maps (map
+    /// column ending in .map) use cell corners: a point on a double corner belongs to cell
+    /// (x, y) and leaves or arrives through that cell's quadrant.
+    ///
+    /// Exit status: 0 the run completed (whatever it found), 2 any error.
+    Bench(bench::BenchArgs),
     /// Print a mesh file's statistics and validation report.
     Inspect(InspectArgs),
     /// Find a path between two points of a mesh.
@@ -60,8 +75,14 @@ enum Command {
 
 #[derive(clap::Args)]
 struct BakeArgs {
-    /// The level file (JSON, see the README for the format).
+    /// The level file: .json (see the README), .map, an image, or .mesh.
     level: PathBuf,
+    /// The input format, instead of the one the extension names.
+    #[arg(long, value_parser = ["json", "map", "image", "png", "mesh"])]
+    format: Option<String>,
+    /// Bitmaps: pixels whose luminance (0-255) is at least this are walkable.
+    #[arg(long, default_value_t = ImportOptions::default().threshold)]
+    threshold: u8,
     /// Where to write the mesh (written atomically; an existing file is replaced only on success).
     #[arg(short, long)]
     output: PathBuf,
@@ -72,7 +93,7 @@ struct BakeArgs {
     #[arg(long, default_value_t = BakeSettings::default().arc_error)]
     arc_error: f64,
     /// Triangulation method.
-    #[arg(long, value_enum, default_value_t = TriangulationArg::EarClipping)]
+    #[arg(long, value_enum, default_value_t = TriangulationArg::ConstrainedDelaunay)]
     triangulation: TriangulationArg,
     /// Print one JSON object instead of a summary line.
     #[arg(long)]
@@ -179,6 +200,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Inspect(args) => run_inspect(&args),
         Command::Path(args) => run_path(&args),
         Command::Render(args) => run_render(&args),
+        Command::Bench(args) => bench::run_bench(&args),
     }
 }
 
@@ -216,6 +238,7 @@ struct BakeSummary<'a> {
 
 #[derive(Serialize)]
 struct StageMs {
+    import: f64,
     validate: f64,
     merge: f64,
     triangulate: f64,
@@ -230,12 +253,15 @@ fn ms(d: std::time::Duration) -> f64 {
 
 fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
     let level_path = &args.level;
-    let level = Level::load(level_path).with_context(|| level_path.display().to_string())?;
+    let format = args.format.as_deref().and_then(InputFormat::from_name);
+    let options = ImportOptions::default().with_threshold(args.threshold);
+    let start = Instant::now();
+    let source = import(level_path, format, &options)?;
+    let import_ms = ms(start.elapsed());
     let base =
         BakeSettings::default().with_arc_error(args.arc_error).with_triangulation(args.triangulation.into());
-    let settings = settings_for(&level, base, args.agent_radius);
-    let start = Instant::now();
-    let baked = bake(&level, &settings).with_context(|| level_path.display().to_string())?;
+    let settings = base.with_agent_radius(args.agent_radius.or(source.agent_radius()).unwrap_or(0.0));
+    let baked = bake_source(&source, &settings).with_context(|| level_path.display().to_string())?;
     let bake_ms = ms(start.elapsed());
     let bytes = baked.mesh.to_bytes().with_context(|| args.output.display().to_string())?;
     trinav::write_atomic(&args.output, &bytes)
@@ -253,6 +279,7 @@ fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
         min_angle_deg: stats.min_angle_deg,
         bake_ms,
         stage_ms: StageMs {
+            import: import_ms,
             validate: ms(times.validate),
             merge: ms(times.merge),
             triangulate: ms(times.triangulate),

@@ -27,7 +27,7 @@ use grid::Grid;
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ImportError {
     /// The file could not be read.
-    #[error("{file}: cannot read: {reason}")]
+    #[error("{file}: cannot read level: {reason}")]
     Io {
         /// The file.
         file: String,
@@ -101,6 +101,14 @@ impl InputFormat {
 pub struct ImportOptions {
     /// Bitmaps: pixels with luminance at least this (0-255) are walkable. Default 128.
     pub threshold: u8,
+}
+
+impl ImportOptions {
+    /// These options with another bitmap threshold.
+    pub fn with_threshold(mut self, threshold: u8) -> Self {
+        self.threshold = threshold;
+        self
+    }
 }
 
 impl Default for ImportOptions {

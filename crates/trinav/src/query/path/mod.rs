@@ -98,12 +98,28 @@ pub struct PathOptions {
     pub snap: bool,
     /// The search method. Default [`PathMode::Fast`].
     pub mode: PathMode,
+    /// When the start is a pinch point (pieces of the walkable area meeting only there, as at
+    /// a double corner of a grid map), leave only through the piece that opens towards this
+    /// point. For grid maps, the centre of the start's cell: the start then leaves through its
+    /// own cell's quadrant (the GPPC rule). Anywhere else it changes nothing. Default none:
+    /// any piece around the start.
+    pub start_side: Option<Point>,
+    /// The same for the goal: arrive only through triangles opening towards this point.
+    pub goal_side: Option<Point>,
 }
 
 impl PathOptions {
     /// These options with snapping on or off.
     pub fn with_snap(mut self, snap: bool) -> Self {
         self.snap = snap;
+        self
+    }
+
+    /// These options with the sides the start leaves and the goal is reached by (see
+    /// [`PathOptions::start_side`]).
+    pub fn with_sides(mut self, start_side: Option<Point>, goal_side: Option<Point>) -> Self {
+        self.start_side = start_side;
+        self.goal_side = goal_side;
         self
     }
 }
@@ -195,12 +211,19 @@ impl NavMesh {
         let (to, to_snapped) = self.path_endpoint(to, Endpoint::Goal, options)?;
         let (mut starts, mut goals) =
             (std::mem::take(&mut scratch.starts), std::mem::take(&mut scratch.goals));
-        for (list, point, snapped) in [(&mut starts, from, from_snapped), (&mut goals, to, to_snapped)] {
+        let ends = [
+            (&mut starts, from, from_snapped, options.start_side),
+            (&mut goals, to, to_snapped, options.goal_side),
+        ];
+        for (list, point, snapped, side) in ends {
             list.clear();
             list.extend(self.locate_all(point));
             // A snapped point can round to just outside its triangle: use that triangle.
             if list.is_empty() {
                 list.extend(snapped);
+            }
+            if let Some(side) = side.filter(|&side| side != point && list.len() > 1) {
+                self.keep_fan_towards(list, point, side);
             }
         }
         let result = self.route(from, &starts, to, &goals, scratch, out);
@@ -219,8 +242,14 @@ impl NavMesh {
         out: &mut Path,
     ) -> Result<(), PathError> {
         // In one triangle, or in plain sight: the straight segment is the shortest path.
+        // (The segment must leave and arrive through allowed triangles: see the sides.)
         let shared = starts.iter().any(|t| goals.contains(t));
-        if shared || self.raycast(from, to).is_ok_and(|hit| hit.is_clear()) {
+        let in_sight = || {
+            self.raycast(from, to).is_ok_and(|hit| hit.is_clear())
+                && self.locate_towards(from, to).is_some_and(|t| starts.contains(&t))
+                && self.locate_towards(to, from).is_some_and(|t| goals.contains(&t))
+        };
+        if shared || in_sight() {
             out.points.push(from);
             if to != from {
                 out.points.push(to);
@@ -244,6 +273,54 @@ impl NavMesh {
         string_pull(&scratch.portals, &mut out.points);
         out.length = out.points.windows(2).map(|w| w[0].distance(w[1])).sum();
         Ok(())
+    }
+
+    /// `triangles` all contain `point`. Where they form several fans around it (a pinch: pieces
+    /// of the walkable area meeting only at that point), keeps the fan holding a triangle that
+    /// opens towards `side`; otherwise changes nothing.
+    fn keep_fan_towards(&self, triangles: &mut Vec<TriangleId>, point: Point, side: Point) {
+        // Label fans: triangles joined across shared edges that contain `point`.
+        let n = triangles.len();
+        let mut fan: [usize; 64] = [usize::MAX; 64];
+        if n > fan.len() {
+            return;
+        }
+        let mut fans = 0;
+        for seed in 0..n {
+            if fan[seed] != usize::MAX {
+                continue;
+            }
+            fan[seed] = fans;
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for i in 0..n {
+                    if fan[i] != fans {
+                        continue;
+                    }
+                    for j in 0..n {
+                        if fan[j] == usize::MAX && self.neighbours(triangles[i]).contains(&triangles[j]) {
+                            fan[j] = fans;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            fans += 1;
+        }
+        if fans < 2 {
+            return;
+        }
+        let Some(chosen) = (0..n).find(|&i| self.opens_towards(triangles[i], point, side)).map(|i| fan[i])
+        else {
+            return;
+        };
+        let mut k = 0;
+        triangles.retain(|_| {
+            let keep = fan[k] == chosen;
+            k += 1;
+            keep
+        });
     }
 
     /// Checks a query point, snapping it onto the mesh if asked (then also returning the
