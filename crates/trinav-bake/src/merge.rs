@@ -189,7 +189,7 @@ fn line_string(ring: &[Point]) -> LineString<f64> {
 /// grouping of holes is not trusted: i_overlay 4.5 can attach a hole to an outer ring far from
 /// it (regression test `holes_are_given_to_the_outer_ring_that_contains_them`). Zero-area
 /// rings are dropped.
-fn to_merged(region: MultiPolygon<f64>) -> Result<Vec<MergedPolygon>, MergeError> {
+pub(crate) fn to_merged(region: MultiPolygon<f64>) -> Result<Vec<MergedPolygon>, MergeError> {
     let wound = |ls: &LineString<f64>, want: Orientation| -> Option<Ring> {
         let mut ring: Ring = ls.0.iter().map(|c| Point::new(c.x, c.y)).collect();
         if ring.len() > 1 && ring.first() == ring.last() {

@@ -6,12 +6,15 @@
 //! | [`InputFormat::Map`] | `.map` | Moving AI grid map ([`grid`]) |
 //! | [`InputFormat::Image`] | `.png`, `.bmp`, `.gif`, `.pnm`/`.pgm`/`.ppm`, `.tga` | bitmap, one pixel a cell ([`grid`]) |
 //! | [`InputFormat::Mesh`] | `.mesh` | Polyanya mesh, version 2 or 3 ([`polyanya`]) |
+//! | [`InputFormat::Poly`] | `.poly` | Polyanya polygon map, version 1: even-odd of all polygons ([`poly`]) |
 //!
 //! Every importer refuses a malformed file with an [`ImportError`] naming the file, the line
 //! (0 when the problem is not on one line) and the reason; none panics.
 
 pub mod grid;
+pub mod poly;
 pub mod polyanya;
+mod tokens;
 pub(crate) mod trace;
 
 use std::path::Path;
@@ -45,7 +48,7 @@ pub enum ImportError {
         reason: String,
     },
     /// The extension names no known format.
-    #[error("{file}: unknown level format (extension `{extension}`); use --format json|map|image|mesh")]
+    #[error("{file}: unknown level format (extension `{extension}`); use --format json|map|image|mesh|poly")]
     UnknownFormat {
         /// The file.
         file: String,
@@ -68,6 +71,8 @@ pub enum InputFormat {
     Image,
     /// A Polyanya mesh (version 2 or 3).
     Mesh,
+    /// A Polyanya polygon map (version 1).
+    Poly,
 }
 
 impl InputFormat {
@@ -79,17 +84,19 @@ impl InputFormat {
             "map" => InputFormat::Map,
             "png" | "bmp" | "gif" | "pnm" | "pgm" | "ppm" | "pbm" | "tga" => InputFormat::Image,
             "mesh" => InputFormat::Mesh,
+            "poly" => InputFormat::Poly,
             _ => return None,
         })
     }
 
-    /// The format named `name` (`json`, `map`, `image`/`png`, `mesh`).
+    /// The format named `name` (`json`, `map`, `image`/`png`, `mesh`, `poly`).
     pub fn from_name(name: &str) -> Option<InputFormat> {
         Some(match name {
             "json" => InputFormat::Json,
             "map" => InputFormat::Map,
             "image" | "png" => InputFormat::Image,
             "mesh" => InputFormat::Mesh,
+            "poly" => InputFormat::Poly,
             _ => return None,
         })
     }
@@ -169,6 +176,7 @@ pub fn import(
         InputFormat::Map => Source::Grid(Grid::parse_map(&read()?, &file)?),
         InputFormat::Image => Source::Grid(Grid::from_image(path, options.threshold)?),
         InputFormat::Mesh => Source::Region(polyanya::parse_mesh(&read()?, &file)?),
+        InputFormat::Poly => Source::Region(poly::parse_poly(&read()?, &file)?),
     })
 }
 

@@ -12,61 +12,9 @@
 use trinav::Point;
 
 use crate::import::ImportError;
+use crate::import::tokens::Tokens;
 use crate::import::trace::{BoundaryEdge, region_from_edges};
 use crate::merge::{MergedRegion, ring_signed_area};
-
-/// Numbers of a text file with the line each came from.
-struct Tokens<'a> {
-    file: &'a str,
-    words: Vec<(usize, &'a str)>,
-    at: usize,
-}
-
-impl<'a> Tokens<'a> {
-    fn new(text: &'a str, file: &'a str) -> Self {
-        let words = text
-            .lines()
-            .enumerate()
-            .flat_map(|(i, l)| l.split_whitespace().map(move |w| (i + 1, w)))
-            .collect();
-        Tokens { file, words, at: 0 }
-    }
-
-    fn line(&self) -> usize {
-        self.words.get(self.at).or(self.words.last()).map_or(0, |w| w.0)
-    }
-
-    fn error(&self, line: usize, reason: String) -> ImportError {
-        ImportError::Syntax { file: self.file.to_string(), line, reason }
-    }
-
-    fn next<T: std::str::FromStr>(&mut self, what: &str) -> Result<(usize, T), ImportError> {
-        let Some(&(line, word)) = self.words.get(self.at) else {
-            return Err(self.error(self.line(), format!("file ends where {what} was expected")));
-        };
-        self.at += 1;
-        word.parse().map(|v| (line, v)).map_err(|_| self.error(line, format!("bad {what}: `{word}`")))
-    }
-
-    fn coordinate(&mut self, what: &str) -> Result<f64, ImportError> {
-        let (line, v): (usize, f64) = self.next(what)?;
-        if !v.is_finite() || v.abs() > crate::validate::MAX_COORDINATE {
-            return Err(self.error(
-                line,
-                format!("{what} {v} is not finite or exceeds ±{}", crate::validate::MAX_COORDINATE),
-            ));
-        }
-        Ok(v)
-    }
-
-    fn count(&mut self, what: &str, max: usize) -> Result<(usize, usize), ImportError> {
-        let (line, n): (usize, usize) = self.next(what)?;
-        if n > max {
-            return Err(self.error(line, format!("{what} {n} exceeds the {max} the file can hold")));
-        }
-        Ok((line, n))
-    }
-}
 
 /// One traversable polygon: its line, vertex indices (0-based) and, per edge ending at vertex
 /// `i`, the traversable polygon across it (0-based) or `None`.
@@ -91,10 +39,7 @@ pub fn parse_mesh(text: &str, file: &str) -> Result<MergedRegion, ImportError> {
         3 => parse_v3(&mut tokens, max)?,
         other => return Err(tokens.error(line, format!("mesh version {other} is not supported (2 or 3)"))),
     };
-    if tokens.at < tokens.words.len() {
-        let line = tokens.line();
-        return Err(tokens.error(line, "unexpected data after the last polygon".to_string()));
-    }
+    tokens.finish("the last polygon")?;
     check_faces(&tokens, &vertices, &faces)?;
     region_of(&vertices, &faces).map_err(|reason| ImportError::Syntax {
         file: file.to_string(),
