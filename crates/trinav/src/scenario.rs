@@ -85,6 +85,39 @@ pub fn parse_scenario(text: &str) -> Result<Vec<ScenarioQuery>, ScenarioError> {
     Ok(queries)
 }
 
+/// Parses one `.problem` file of the any-angle maze benchmarks: `key:<tab>value` lines with at
+/// least `sx`, `sy`, `ex`, `ey` and `shortestPathLength` (the reference). `map` is left empty.
+///
+/// ```
+/// use trinav::scenario::parse_problem;
+/// let q = parse_problem("sx:\t0\nsy:\t0\nex:\t3\ney:\t4\nshortestPathLength:\t5\n")?;
+/// assert_eq!((q.goal.x, q.goal.y, q.reference), (3.0, 4.0, 5.0));
+/// # Ok::<(), trinav::scenario::ScenarioError>(())
+/// ```
+pub fn parse_problem(text: &str) -> Result<ScenarioQuery, ScenarioError> {
+    let value = |key: &str| -> Result<f64, ScenarioError> {
+        for (i, line) in text.lines().enumerate() {
+            if let Some((k, v)) = line.split_once(':')
+                && k.trim() == key
+            {
+                return v.trim().parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| ScenarioError {
+                    line: i + 1,
+                    reason: format!("bad {key} `{}`", v.trim()),
+                });
+            }
+        }
+        Err(ScenarioError { line: 0, reason: format!("no `{key}:` line") })
+    };
+    Ok(ScenarioQuery {
+        line: 1,
+        bucket: 0,
+        map: String::new(),
+        start: Point::new(value("sx")?, value("sy")?),
+        goal: Point::new(value("ex")?, value("ey")?),
+        reference: value("shortestPathLength")?,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
-use trinav::scenario::{ScenarioQuery, parse_scenario};
+use trinav::scenario::{ScenarioQuery, parse_problem, parse_scenario};
 use trinav::{Path, PathError, PathOptions, PathScratch, Point};
 
 use crate::{load_mesh, print};
@@ -16,7 +16,8 @@ use crate::{load_mesh, print};
 pub(crate) struct BenchArgs {
     /// The mesh file.
     mesh: PathBuf,
-    /// The scenario file (`version 1`, then `bucket map width height sx sy gx gy cost`).
+    /// The scenario file (`version 1`, then `bucket map width height sx sy gx gy cost`), or a
+    /// folder of any-angle maze `.problem` files (grid corners, read in name order).
     #[arg(long)]
     scen: PathBuf,
     /// The path mode.
@@ -59,17 +60,39 @@ struct PathLine<'a> {
     error: Option<&'a str>,
 }
 
-/// For grid scenarios (map column `*.map`): the centre of the cell whose top-left corner is
-/// `p`, so that a point on a double corner leaves through its own cell.
-fn cell_side(query: &ScenarioQuery, p: Point) -> Option<Point> {
-    query.map.ends_with(".map").then(|| Point::new(p.x + 0.5, p.y + 0.5))
+/// For grid scenarios (map column `*.map`, or maze problems): the centre of the cell whose
+/// top-left corner is `p`, so that a point on a double corner leaves through its own cell.
+fn cell_side(query: &ScenarioQuery, grid: bool, p: Point) -> Option<Point> {
+    (grid || query.map.ends_with(".map")).then(|| Point::new(p.x + 0.5, p.y + 0.5))
+}
+
+/// The queries of a scenario file, or of a folder of `.problem` files (then `true`: a grid).
+fn read_queries(path: &std::path::Path) -> Result<(Vec<ScenarioQuery>, bool)> {
+    let name = path.display().to_string();
+    if path.is_dir() {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("{name}: cannot read"))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "problem"))
+            .collect();
+        files.sort();
+        let queries = files
+            .iter()
+            .map(|f| {
+                let text = std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
+                parse_problem(&text).with_context(|| f.display().to_string())
+            })
+            .collect::<Result<Vec<_>>>()?;
+        return Ok((queries, true));
+    }
+    let text = std::fs::read_to_string(path).with_context(|| format!("{name}: cannot read"))?;
+    Ok((parse_scenario(&text).with_context(|| name.clone())?, false))
 }
 
 pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
     let scen_name = args.scen.display().to_string();
-    let text = std::fs::read_to_string(&args.scen).with_context(|| format!("{scen_name}: cannot read"))?;
-    let queries = parse_scenario(&text).with_context(|| scen_name.clone())?;
+    let (queries, grid) = read_queries(&args.scen)?;
 
     let progress = if std::io::stderr().is_terminal() && queries.len() >= 1000 {
         indicatif::ProgressBar::new(queries.len() as u64)
@@ -84,7 +107,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     let mut lines = String::new();
     for (i, query) in queries.iter().enumerate() {
         let options =
-            PathOptions::default().with_sides(cell_side(query, query.start), cell_side(query, query.goal));
+            PathOptions::default().with_sides(cell_side(query, grid, query.start), cell_side(query, grid, query.goal));
         let start = Instant::now();
         let result = mesh.find_path_into(query.start, query.goal, &options, &mut scratch, &mut path);
         times_us.push(start.elapsed().as_secs_f64() * 1e6);

@@ -78,7 +78,7 @@ struct BakeArgs {
     /// The level file: .json (see the README), .map, an image, or .mesh.
     level: PathBuf,
     /// The input format, instead of the one the extension names.
-    #[arg(long, value_parser = ["json", "map", "image", "png", "mesh", "poly"])]
+    #[arg(long, value_parser = ["json", "map", "image", "png", "mesh", "poly", "maze"])]
     format: Option<String>,
     /// Bitmaps: pixels whose luminance (0-255) is at least this are walkable.
     #[arg(long, default_value_t = ImportOptions::default().threshold)]

@@ -12,6 +12,7 @@ use std::path::Path;
 use trinav::Point;
 
 use crate::import::ImportError;
+use crate::import::tokens::Tokens;
 use crate::import::trace::{BoundaryEdge, region_from_edges};
 use crate::level::{Level, PolygonInput};
 use crate::merge::MergedRegion;
@@ -97,6 +98,27 @@ impl Grid {
         if rows != height {
             return Err(err(text.lines().count(), format!("{rows} rows, the header declares {height}")));
         }
+        Ok(Grid { width, height, blocked })
+    }
+
+    /// Parses a maze of the any-angle benchmarks: `W H`, then `H` rows of `W` numbers, `0`
+    /// free and `1` blocked, row `y = 0` first.
+    pub fn parse_maze(text: &str, file: &str) -> Result<Grid, ImportError> {
+        let mut tokens = Tokens::new(text, file);
+        let (line, width): (usize, u32) = tokens.next("width")?;
+        let (_, height): (usize, u32) = tokens.next("height")?;
+        if width == 0 || height == 0 || width > 1 << 15 || height > 1 << 15 {
+            return Err(tokens.error(line, format!("maze size {width}x{height} out of range (1 to 32768 per side)")));
+        }
+        let mut blocked = Vec::with_capacity(width as usize * height as usize);
+        for _ in 0..width as usize * height as usize {
+            let (line, cell): (usize, u8) = tokens.next("cell (0 or 1)")?;
+            if cell > 1 {
+                return Err(tokens.error(line, format!("cell {cell} is neither 0 (free) nor 1 (blocked)")));
+            }
+            blocked.push(cell == 1);
+        }
+        tokens.finish("the last row")?;
         Ok(Grid { width, height, blocked })
     }
 

@@ -6,6 +6,7 @@
 //! | [`InputFormat::Map`] | `.map` | Moving AI grid map ([`grid`]) |
 //! | [`InputFormat::Image`] | `.png`, `.bmp`, `.gif`, `.pnm`/`.pgm`/`.ppm`, `.tga` | bitmap, one pixel a cell ([`grid`]) |
 //! | [`InputFormat::Mesh`] | `.mesh` | Polyanya mesh, version 2 or 3 ([`polyanya`]) |
+//! | [`InputFormat::Maze`] | `maze.txt` | any-angle benchmark maze: `W H`, rows of 0/1 ([`grid`]) |
 //! | [`InputFormat::Poly`] | `.poly` | Polyanya polygon map, version 1: even-odd of all polygons ([`poly`]) |
 //!
 //! Every importer refuses a malformed file with an [`ImportError`] naming the file, the line
@@ -48,7 +49,7 @@ pub enum ImportError {
         reason: String,
     },
     /// The extension names no known format.
-    #[error("{file}: unknown level format (extension `{extension}`); use --format json|map|image|mesh|poly")]
+    #[error("{file}: unknown level format (extension `{extension}`); use --format json|map|image|mesh|poly|maze")]
     UnknownFormat {
         /// The file.
         file: String,
@@ -73,11 +74,16 @@ pub enum InputFormat {
     Mesh,
     /// A Polyanya polygon map (version 1).
     Poly,
+    /// An any-angle benchmark maze (`maze.txt`).
+    Maze,
 }
 
 impl InputFormat {
     /// The format a file extension stands for.
     pub fn from_path(path: &Path) -> Option<InputFormat> {
+        if path.file_name().is_some_and(|name| name == "maze.txt") {
+            return Some(InputFormat::Maze);
+        }
         let extension = path.extension()?.to_str()?.to_ascii_lowercase();
         Some(match extension.as_str() {
             "json" => InputFormat::Json,
@@ -89,7 +95,7 @@ impl InputFormat {
         })
     }
 
-    /// The format named `name` (`json`, `map`, `image`/`png`, `mesh`, `poly`).
+    /// The format named `name` (`json`, `map`, `image`/`png`, `mesh`, `poly`, `maze`).
     pub fn from_name(name: &str) -> Option<InputFormat> {
         Some(match name {
             "json" => InputFormat::Json,
@@ -97,6 +103,7 @@ impl InputFormat {
             "image" | "png" => InputFormat::Image,
             "mesh" => InputFormat::Mesh,
             "poly" => InputFormat::Poly,
+            "maze" => InputFormat::Maze,
             _ => return None,
         })
     }
@@ -177,6 +184,7 @@ pub fn import(
         InputFormat::Image => Source::Grid(Grid::from_image(path, options.threshold)?),
         InputFormat::Mesh => Source::Region(polyanya::parse_mesh(&read()?, &file)?),
         InputFormat::Poly => Source::Region(poly::parse_poly(&read()?, &file)?),
+        InputFormat::Maze => Source::Grid(Grid::parse_maze(&read()?, &file)?),
     })
 }
 
