@@ -79,7 +79,8 @@ fn read_queries(path: &std::path::Path) -> Result<(Vec<ScenarioQuery>, bool)> {
         let queries = files
             .iter()
             .map(|f| {
-                let text = std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
+                let text =
+                    std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
                 parse_problem(&text).with_context(|| f.display().to_string())
             })
             .collect::<Result<Vec<_>>>()?;
@@ -106,8 +107,8 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     let (mut found, mut shorter, mut longer) = (0, 0, 0);
     let mut lines = String::new();
     for (i, query) in queries.iter().enumerate() {
-        let options =
-            PathOptions::default().with_sides(cell_side(query, grid, query.start), cell_side(query, grid, query.goal));
+        let options = PathOptions::default()
+            .with_sides(cell_side(query, grid, query.start), cell_side(query, grid, query.goal));
         let start = Instant::now();
         let result = mesh.find_path_into(query.start, query.goal, &options, &mut scratch, &mut path);
         times_us.push(start.elapsed().as_secs_f64() * 1e6);

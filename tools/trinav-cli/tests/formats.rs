@@ -17,7 +17,8 @@ fn stderr(out: &Output) -> String {
 }
 
 fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 fn bake(input: &str, nav: &Path, extra: &[&str]) -> serde_json::Value {
@@ -34,7 +35,12 @@ fn every_sample_format_bakes_to_its_exact_area() {
     let nav = dir.path().join("x.nav");
     // tiny.map: 8x6 cells, 7 blocked. tiny.png: the same grid as a bitmap.
     // tiny.mesh and tiny.poly: the 4x4 square minus the triangle (2,1) (3,3) (1,3) of area 2.
-    for (input, area) in [("maps/tiny.map", 41.0), ("maps/tiny.png", 41.0), ("meshes/tiny.mesh", 14.0), ("meshes/tiny.poly", 14.0)] {
+    for (input, area) in [
+        ("maps/tiny.map", 41.0),
+        ("maps/tiny.png", 41.0),
+        ("meshes/tiny.mesh", 14.0),
+        ("meshes/tiny.poly", 14.0),
+    ] {
         let baked = bake(&data(input), &nav, &[]);
         assert_eq!(baked["area"], area, "{input}");
         assert_eq!(baked["islands"], 1, "{input}");
@@ -53,14 +59,33 @@ fn every_sample_format_bakes_to_its_exact_area() {
 #[test]
 fn bench_on_the_tiny_scenarios_meets_the_exact_references() {
     let dir = tempfile::tempdir().unwrap();
-    for (input, scen, queries) in [("maps/tiny.map", "maps/tiny.map.scen", 5), ("meshes/tiny.mesh", "meshes/tiny.mesh.scen", 2)] {
+    for (input, scen, queries) in
+        [("maps/tiny.map", "maps/tiny.map.scen", 5), ("meshes/tiny.mesh", "meshes/tiny.mesh.scen", 2)]
+    {
         let nav = dir.path().join("t.nav");
         bake(&data(input), &nav, &[]);
         let lines = dir.path().join("paths.jsonl");
-        let out = trinav(&["bench", nav.to_str().unwrap(), "--scen", &data(scen), "--json", "--paths", lines.to_str().unwrap()]);
+        let out = trinav(&[
+            "bench",
+            nav.to_str().unwrap(),
+            "--scen",
+            &data(scen),
+            "--json",
+            "--paths",
+            lines.to_str().unwrap(),
+        ]);
         assert!(out.status.success(), "{}", stderr(&out));
         let report = json(&out);
-        for key in ["queries", "found", "p50_us", "p99_us", "mean_us", "ratio_mean", "ratio_max", "shorter_than_reference"] {
+        for key in [
+            "queries",
+            "found",
+            "p50_us",
+            "p99_us",
+            "mean_us",
+            "ratio_mean",
+            "ratio_max",
+            "shorter_than_reference",
+        ] {
             assert!(report.get(key).is_some(), "missing {key}");
         }
         assert_eq!(report["queries"], queries);
@@ -87,7 +112,14 @@ fn double_corner_start_leaves_through_its_own_cell() {
     let nav = dir.path().join("t.nav");
     bake(&data("maps/tiny.map"), &nav, &[]);
     let lines = dir.path().join("p.jsonl");
-    let out = trinav(&["bench", nav.to_str().unwrap(), "--scen", &data("maps/tiny.map.scen"), "--paths", lines.to_str().unwrap()]);
+    let out = trinav(&[
+        "bench",
+        nav.to_str().unwrap(),
+        "--scen",
+        &data("maps/tiny.map.scen"),
+        "--paths",
+        lines.to_str().unwrap(),
+    ]);
     assert!(out.status.success());
     let text = std::fs::read_to_string(&lines).unwrap();
     let third: serde_json::Value = serde_json::from_str(text.lines().nth(2).unwrap()).unwrap();
@@ -102,9 +134,17 @@ fn malformed_inputs_name_file_line_and_reason() {
     let dir = tempfile::tempdir().unwrap();
     let nav = dir.path().join("out.nav");
     let cases: [(&str, &[u8], &str); 7] = [
-        ("rows.map", b"type octile\nheight 3\nwidth 2\nmap\n..\n..\n", "line 6: 2 rows, the header declares 3"),
+        (
+            "rows.map",
+            b"type octile\nheight 3\nwidth 2\nmap\n..\n..\n",
+            "line 6: 2 rows, the header declares 3",
+        ),
         ("cell.map", b"type octile\nheight 1\nwidth 2\nmap\n.x\n", "line 5: unknown cell `x`"),
-        ("bad.mesh", b"mesh\n3\n3 1\n0 0\n1 0\n0 1\n1 3 1 2 9 0 0 0\n", "line 7: vertex index 8 out of range"),
+        (
+            "bad.mesh",
+            b"mesh\n3\n3 1\n0 0\n1 0\n0 1\n1 3 1 2 9 0 0 0\n",
+            "line 7: vertex index 8 out of range",
+        ),
         ("bad.poly", b"poly\n1\n1\n2 0 0 1 1\n", "line 4: polygon 0 has 2 points"),
         ("cut.png", &[0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n', 0, 0], "cannot decode image"),
         ("level.xyz", b"{}", "unknown level format"),
@@ -121,7 +161,8 @@ fn malformed_inputs_name_file_line_and_reason() {
         assert!(!nav.exists(), "{name} left an output");
     }
     // A radius on a mesh input is refused with the reason.
-    let out = trinav(&["bake", &data("meshes/tiny.mesh"), "-o", nav.to_str().unwrap(), "--agent-radius", "0.5"]);
+    let out =
+        trinav(&["bake", &data("meshes/tiny.mesh"), "-o", nav.to_str().unwrap(), "--agent-radius", "0.5"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("radius 0"), "{}", stderr(&out));
 }
@@ -131,7 +172,9 @@ fn malformed_scenarios_are_refused_with_their_line() {
     let dir = tempfile::tempdir().unwrap();
     let nav = dir.path().join("t.nav");
     bake(&data("maps/tiny.map"), &nav, &[]);
-    for (text, expected) in [("version 3\n", "line 1"), ("version 1\n0 tiny.map 8 6 0 0 7\n", "line 2: expected 9 columns")] {
+    for (text, expected) in
+        [("version 3\n", "line 1"), ("version 1\n0 tiny.map 8 6 0 0 7\n", "line 2: expected 9 columns")]
+    {
         let scen = dir.path().join("bad.scen");
         std::fs::write(&scen, text).unwrap();
         let out = trinav(&["bench", nav.to_str().unwrap(), "--scen", scen.to_str().unwrap()]);
@@ -165,7 +208,15 @@ fn exact_optimum_scenarios_are_never_beaten() {
         bake(data.join(input).to_str().unwrap(), &nav, &[]);
         let lines = dir.path().join("p.jsonl");
         let scen_path = data.join(scen);
-        let out = trinav(&["bench", nav.to_str().unwrap(), "--scen", scen_path.to_str().unwrap(), "--json", "--paths", lines.to_str().unwrap()]);
+        let out = trinav(&[
+            "bench",
+            nav.to_str().unwrap(),
+            "--scen",
+            scen_path.to_str().unwrap(),
+            "--json",
+            "--paths",
+            lines.to_str().unwrap(),
+        ]);
         assert!(out.status.success(), "{}", stderr(&out));
         let report = json(&out);
         assert_eq!(report["found"], report["queries"], "{input}");

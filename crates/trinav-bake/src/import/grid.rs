@@ -108,7 +108,9 @@ impl Grid {
         let (line, width): (usize, u32) = tokens.next("width")?;
         let (_, height): (usize, u32) = tokens.next("height")?;
         if width == 0 || height == 0 || width > 1 << 15 || height > 1 << 15 {
-            return Err(tokens.error(line, format!("maze size {width}x{height} out of range (1 to 32768 per side)")));
+            return Err(
+                tokens.error(line, format!("maze size {width}x{height} out of range (1 to 32768 per side)"))
+            );
         }
         let mut blocked = Vec::with_capacity(width as usize * height as usize);
         for _ in 0..width as usize * height as usize {
@@ -289,6 +291,26 @@ mod tests {
         assert_eq!(level.obstacles.len(), 1);
         assert_eq!(level.obstacles[0].holes.len(), 1);
         assert_eq!(level.walkable[0].outer, vec![[0., 0.], [4., 0.], [4., 3.], [0., 3.]]);
+    }
+
+    #[test]
+    fn mazes_read_rows_of_zeros_and_ones() {
+        let maze = Grid::parse_maze("3 2\n0 1 0\n0 0 0\n", "maze.txt").unwrap();
+        assert_eq!(maze, grid(&[".@.", "..."]));
+        let cases = [
+            ("3 2\n0 1 0\n0 0\n", 3, "file ends"),
+            ("2 1\n0 2\n", 2, "neither 0"),
+            ("0 1\n", 1, "out of range"),
+        ];
+        for (text, line, reason) in cases {
+            match Grid::parse_maze(text, "maze.txt") {
+                Err(ImportError::Syntax { line: l, reason: r, .. }) => {
+                    assert_eq!(l, line, "{text:?}: {r}");
+                    assert!(r.contains(reason), "{text:?}: {r}");
+                }
+                other => panic!("{text:?}: {other:?}"),
+            }
+        }
     }
 
     #[test]

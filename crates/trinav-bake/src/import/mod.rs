@@ -49,7 +49,9 @@ pub enum ImportError {
         reason: String,
     },
     /// The extension names no known format.
-    #[error("{file}: unknown level format (extension `{extension}`); use --format json|map|image|mesh|poly|maze")]
+    #[error(
+        "{file}: unknown level format (extension `{extension}`); use --format json|map|image|mesh|poly|maze"
+    )]
     UnknownFormat {
         /// The file.
         file: String,
