@@ -101,7 +101,7 @@ pub enum ValidationError {
         value: f64,
     },
     /// A coordinate is larger than [`MAX_COORDINATE`].
-    #[error("{ring}, point {vertex}: coordinate {value} exceeds the limit of ±{MAX_COORDINATE}")]
+    #[error("{ring}, point {vertex}: coordinate {value:e} exceeds the limit of ±{MAX_COORDINATE}")]
     TooLarge {
         /// The ring.
         ring: RingRef,

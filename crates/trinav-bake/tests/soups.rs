@@ -11,22 +11,54 @@ use trinav_bake::{BakeError, Level, PolygonInput, bake};
 /// One obstacle shape, in units of a coarse lattice (so that shapes often touch exactly).
 #[derive(Clone, Debug)]
 enum Shape {
-    Rect { x: i32, y: i32, w: i32, h: i32 },
+    Rect {
+        x: i32,
+        y: i32,
+        w: i32,
+        h: i32,
+    },
     /// A star-shaped polygon (simple by construction): radii per equal angle step.
-    Star { x: i32, y: i32, radii: Vec<u8> },
+    Star {
+        x: i32,
+        y: i32,
+        radii: Vec<u8>,
+    },
     /// A square ring: a rectangle with a rectangular hole, whose inside may be walkable.
-    Ring { x: i32, y: i32, size: i32, wall: i32 },
+    Ring {
+        x: i32,
+        y: i32,
+        size: i32,
+        wall: i32,
+    },
     /// A sliver: a rectangle one thousandth of a unit thick.
-    Sliver { x: i32, y: i32, len: i32, vertical: bool },
+    Sliver {
+        x: i32,
+        y: i32,
+        len: i32,
+        vertical: bool,
+    },
 }
 
 fn shape() -> impl Strategy<Value = Shape> {
     prop_oneof![
         (0..20i32, 0..20i32, 1..8i32, 1..8i32).prop_map(|(x, y, w, h)| Shape::Rect { x, y, w, h }),
-        (2..18i32, 2..18i32, prop::collection::vec(1u8..6, 3..9)).prop_map(|(x, y, radii)| Shape::Star { x, y, radii }),
-        (0..14i32, 0..14i32, 4..9i32, 0..3i32)
-            .prop_map(|(x, y, size, wall)| Shape::Ring { x, y, size, wall: 1 + wall % ((size - 1) / 2) }),
-        (0..20i32, 0..20i32, 1..10i32, any::<bool>()).prop_map(|(x, y, len, vertical)| Shape::Sliver { x, y, len, vertical }),
+        (2..18i32, 2..18i32, prop::collection::vec(1u8..6, 3..9)).prop_map(|(x, y, radii)| Shape::Star {
+            x,
+            y,
+            radii
+        }),
+        (0..14i32, 0..14i32, 4..9i32, 0..3i32).prop_map(|(x, y, size, wall)| Shape::Ring {
+            x,
+            y,
+            size,
+            wall: 1 + wall % ((size - 1) / 2)
+        }),
+        (0..20i32, 0..20i32, 1..10i32, any::<bool>()).prop_map(|(x, y, len, vertical)| Shape::Sliver {
+            x,
+            y,
+            len,
+            vertical
+        }),
     ]
 }
 
@@ -47,7 +79,9 @@ fn ring(points: Vec<[f64; 2]>, collinear: bool, scale: f64) -> Vec<[f64; 2]> {
 fn polygon(shape: &Shape, collinear: bool, scale: f64) -> PolygonInput {
     let rect = |x: f64, y: f64, w: f64, h: f64| vec![[x, y], [x + w, y], [x + w, y + h], [x, y + h]];
     match shape {
-        Shape::Rect { x, y, w, h } => PolygonInput::new(ring(rect(*x as f64, *y as f64, *w as f64, *h as f64), collinear, scale)),
+        Shape::Rect { x, y, w, h } => {
+            PolygonInput::new(ring(rect(*x as f64, *y as f64, *w as f64, *h as f64), collinear, scale))
+        }
         Shape::Star { x, y, radii } => {
             let n = radii.len();
             let points = (0..n)
@@ -61,8 +95,11 @@ fn polygon(shape: &Shape, collinear: bool, scale: f64) -> PolygonInput {
         }
         Shape::Ring { x, y, size, wall } => {
             let (x, y, s, w) = (*x as f64, *y as f64, *size as f64, *wall as f64);
-            PolygonInput::new(ring(rect(x, y, s, s), collinear, scale))
-                .with_hole(ring(rect(x + w, y + w, s - 2.0 * w, s - 2.0 * w), collinear, scale))
+            PolygonInput::new(ring(rect(x, y, s, s), collinear, scale)).with_hole(ring(
+                rect(x + w, y + w, s - 2.0 * w, s - 2.0 * w),
+                collinear,
+                scale,
+            ))
         }
         Shape::Sliver { x, y, len, vertical } => {
             let (w, h) = if *vertical { (1e-3, *len as f64) } else { (*len as f64, 1e-3) };

@@ -34,6 +34,8 @@ pub struct MeshParts {
 /// One thing wrong with a mesh's arrays.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MeshProblem {
+    /// The stored bake settings are outside their documented ranges.
+    BadSettings(String),
     /// An array has the wrong length.
     LengthMismatch {
         /// Which array.
@@ -108,6 +110,7 @@ pub enum MeshProblem {
 impl fmt::Display for MeshProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            MeshProblem::BadSettings(why) => write!(f, "bake settings: {why}"),
             MeshProblem::LengthMismatch { array, expected, found } => {
                 write!(f, "{array} has {found} entries, expected {expected} (one per triangle)")
             }
@@ -165,12 +168,15 @@ fn describe_problems(problems: &[MeshProblem]) -> String {
 
 /// Checks everything a mesh's arrays must satisfy; an empty list means valid.
 ///
-/// Checks: array lengths, finite and distinct vertices, every vertex used, vertex and neighbour
+/// Checks: bake settings in range, array lengths, finite and distinct vertices, every vertex used, vertex and neighbour
 /// ids in range, every triangle strictly counter-clockwise (exact predicate), adjacency
 /// symmetric and equal to the adjacency the triangles imply, islands equal to the connected
 /// components. Stops after [`InvalidMesh::MAX_PROBLEMS`] problems.
 pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
     let mut problems = Vec::new();
+    if let Err(why) = parts.settings.check() {
+        problems.push(MeshProblem::BadSettings(why));
+    }
     let t_count = parts.triangles.len();
     for (array, len) in [
         ("neighbours", parts.neighbours.len()),

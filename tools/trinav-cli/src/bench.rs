@@ -1,6 +1,6 @@
 //! `trinav bench`: runs a scenario file's queries on a mesh.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -76,6 +76,9 @@ fn read_queries(path: &std::path::Path) -> Result<(Vec<ScenarioQuery>, bool)> {
             .filter(|p| p.extension().is_some_and(|e| e == "problem"))
             .collect();
         files.sort();
+        if files.is_empty() {
+            anyhow::bail!("{name}: a folder of scenarios must hold .problem files, this one holds none");
+        }
         let queries = files
             .iter()
             .map(|f| {
@@ -183,9 +186,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         print(&serde_json::to_string(&report)?)?;
     } else {
         let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.6}"));
-        let mut out = std::io::stdout().lock();
-        writeln!(
-            out,
+        print(&format!(
             "{} on {}: {} queries, {} found, {} not found\n\
              time per query: p50 {:.2} us, p99 {:.2} us, mean {:.2} us\n\
              length / reference: mean {}, max {}, min {}; {} shorter than the reference, {} longer",
@@ -202,7 +203,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             ratio(report.ratio_min),
             report.shorter_than_reference,
             report.longer_than_reference,
-        )?;
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }

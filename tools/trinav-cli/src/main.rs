@@ -183,10 +183,28 @@ fn parse_point(text: &str) -> Result<Point, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) if !err.use_stderr() => {
+            // --help and --version: clap prints them.
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(err) if err.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `trinav` alone: the help, on stderr, as a usage error.
+            let _ = err.print();
+            return ExitCode::from(2);
+        }
+        Err(err) => {
+            // One line, like every other error: clap's first line, without its `error: `.
+            let rendered = err.render().to_string();
+            let first = rendered.lines().next().unwrap_or("invalid arguments");
+            eprintln!("trinav: {}", first.strip_prefix("error: ").unwrap_or(first));
+            return ExitCode::from(2);
+        }
+    };
     match run(cli) {
         Ok(code) => code,
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("trinav: {err:#}");
             ExitCode::from(2)
@@ -204,18 +222,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// A closed stdout (`trinav inspect x | head -1`) is not an error.
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain()
-        .filter_map(|e| e.downcast_ref::<std::io::Error>())
-        .any(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-}
-
+/// Prints a line on stdout. A closed stdout (`trinav inspect x | head -1`) is not an error:
+/// the command goes on and keeps its exit status. Any other write error names stdout.
 fn print(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}")?;
-    out.flush()?;
-    Ok(())
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context("cannot write to stdout"),
+        _ => Ok(()),
+    }
 }
 
 #[derive(Serialize)]

@@ -1,0 +1,167 @@
+//! One `NavMesh` shared by 8 threads answers exactly as it does on one thread.
+//!
+//! For a generated level and `town.json`: 10,000 deterministic queries (a mix of `find_path`,
+//! `find_path_with` snapping, `locate`, `nearest_point` and `raycast` on splitmix64 points)
+//! are answered once sequentially; then 8 threads share the mesh through an `Arc`, each with
+//! its own `PathScratch`, each running all 10,000 queries in its own order, and every answer
+//! must equal the sequential one exactly (`PartialEq`, so bit-identical floats).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Barrier};
+
+use trinav::{
+    BakeSettings, NavMesh, Path, PathError, PathOptions, PathScratch, Point, QueryError, RayHit, TriangleId,
+};
+use trinav_bake::generate::scattered_obstacles;
+use trinav_bake::{Level, bake, settings_for};
+
+const QUERIES: usize = 10_000;
+const THREADS: usize = 8;
+
+/// splitmix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Query {
+    Path(Point, Point),
+    PathSnapped(Point, Point),
+    Locate(Point),
+    Nearest(Point),
+    Raycast(Point, Point),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Answer {
+    Path(Result<Path, PathError>),
+    Locate(Option<TriangleId>),
+    Nearest(Option<(Point, TriangleId)>),
+    Raycast(Result<RayHit, QueryError>),
+}
+
+/// `count` queries on points of the mesh's bounds grown by 10% on each side (some off the
+/// mesh); one point in eight is snapped to a mesh vertex, so that vertices and edges (the
+/// ties of `locate` and the raycast's vertex walk) are exercised too.
+fn queries(mesh: &NavMesh, count: usize, seed: u64) -> Vec<Query> {
+    let mut rng = Rng(seed);
+    let bounds = mesh.bounds();
+    let (w, h) = bounds.size();
+    let vertices = mesh.vertices();
+    let point = |rng: &mut Rng| {
+        if rng.next().is_multiple_of(8) {
+            vertices[(rng.next() % vertices.len() as u64) as usize]
+        } else {
+            Point::new(
+                bounds.min.x - 0.1 * w + 1.2 * w * rng.unit(),
+                bounds.min.y - 0.1 * h + 1.2 * h * rng.unit(),
+            )
+        }
+    };
+    (0..count)
+        .map(|_| match rng.next() % 10 {
+            0 | 1 => Query::Path(point(&mut rng), point(&mut rng)),
+            2 => Query::PathSnapped(point(&mut rng), point(&mut rng)),
+            3 | 4 => Query::Locate(point(&mut rng)),
+            5 | 6 => Query::Nearest(point(&mut rng)),
+            _ => Query::Raycast(point(&mut rng), point(&mut rng)),
+        })
+        .collect()
+}
+
+fn answer(mesh: &NavMesh, query: Query, scratch: &mut PathScratch) -> Answer {
+    match query {
+        Query::Path(a, b) => Answer::Path(mesh.find_path(a, b, scratch)),
+        Query::PathSnapped(a, b) => {
+            Answer::Path(mesh.find_path_with(a, b, &PathOptions::default().with_snap(true), scratch))
+        }
+        Query::Locate(p) => Answer::Locate(mesh.locate(p)),
+        Query::Nearest(p) => Answer::Nearest(mesh.nearest_point(p)),
+        Query::Raycast(a, b) => Answer::Raycast(mesh.raycast(a, b)),
+    }
+}
+
+/// The order thread `k` runs the queries in: a different start and stride per thread (strides
+/// odd and not multiples of 5, so coprime with 10,000: every query exactly once), odd threads
+/// backwards.
+fn order(k: usize, n: usize) -> impl Iterator<Item = usize> {
+    const STRIDES: [usize; THREADS] = [1, 3, 7, 9, 11, 13, 17, 19];
+    let (start, stride) = (k * 1_237 % n, STRIDES[k]);
+    (0..n).map(move |i| {
+        let j = (start + i * stride) % n;
+        if k % 2 == 1 { n - 1 - j } else { j }
+    })
+}
+
+fn check_shared(name: &str, mesh: NavMesh, seed: u64) {
+    let queries = Arc::new(queries(&mesh, QUERIES, seed));
+    let mut scratch = PathScratch::new();
+    let expected: Arc<Vec<Answer>> =
+        Arc::new(queries.iter().map(|&q| answer(&mesh, q, &mut scratch)).collect());
+
+    // The answers are not trivial: some paths are found, some points are off the mesh, some
+    // rays are blocked.
+    let found = expected.iter().filter(|a| matches!(a, Answer::Path(Ok(_)))).count();
+    let off = expected.iter().filter(|a| matches!(a, Answer::Locate(None))).count();
+    let blocked =
+        expected.iter().filter(|a| matches!(a, Answer::Raycast(Ok(RayHit::Blocked { .. })))).count();
+    eprintln!("{name}: {found} paths found, {off} points off, {blocked} rays blocked");
+    assert!(found > 100 && off > 50 && blocked > 100, "{name}: {found} paths, {off} off, {blocked} blocked");
+
+    let mesh = Arc::new(mesh);
+    let barrier = Arc::new(Barrier::new(THREADS));
+    let handles: Vec<_> = (0..THREADS)
+        .map(|k| {
+            let (mesh, queries, expected, barrier) =
+                (Arc::clone(&mesh), Arc::clone(&queries), Arc::clone(&expected), Arc::clone(&barrier));
+            std::thread::spawn(move || {
+                let mut scratch = PathScratch::new();
+                let mut visited = vec![false; queries.len()];
+                let mut mismatches = Vec::new();
+                barrier.wait();
+                for i in order(k, queries.len()) {
+                    visited[i] = true;
+                    let got = answer(&mesh, queries[i], &mut scratch);
+                    if got != expected[i] && mismatches.len() < 5 {
+                        mismatches.push(format!(
+                            "thread {k}, query {i} {:?}: got {got:?}, expected {:?}",
+                            queries[i], expected[i]
+                        ));
+                    }
+                }
+                assert!(visited.iter().all(|&v| v), "thread {k} ran every query");
+                mismatches
+            })
+        })
+        .collect();
+    let mismatches: Vec<String> =
+        handles.into_iter().flat_map(|h| h.join().expect("no thread panics")).collect();
+    assert!(mismatches.is_empty(), "{name}: {mismatches:#?}");
+}
+
+#[test]
+fn generated_level_answers_the_same_on_8_threads() {
+    let level = scattered_obstacles(2_000, 3);
+    let mesh = bake(&level, &BakeSettings::default()).expect("generated level bakes").mesh;
+    check_shared("generated 2k", mesh, 0x5EED_0001);
+}
+
+#[test]
+fn town_answers_the_same_on_8_threads() {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/levels/town.json"));
+    let town = Level::load(&path).expect("town.json loads");
+    let mesh = bake(&town, &settings_for(&town, BakeSettings::default(), None)).expect("town bakes").mesh;
+    check_shared("town", mesh, 0x5EED_0002);
+}

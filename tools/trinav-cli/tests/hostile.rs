@@ -1,0 +1,647 @@
+//! Every command of the real `trinav` binary against hostile inputs.
+//!
+//! One table of cases (command, arguments, where its output goes, what stderr must name). For
+//! each case: the exit status is 2 (an error, not 101 = a panic, not a signal); stderr is
+//! exactly one line, starting with `trinav: `, naming the offending file (or point) and what is
+//! wrong; no output file is created, an existing one is left byte for byte as it was, and no
+//! temporary file is left next to the output or the inputs.
+//!
+//! Also: the exit statuses of `trinav path` (0 found, 1 not connected, 2 error) as the README
+//! documents them, and that a closed stdout is not an error.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_trinav");
+/// What an existing output file holds before a failing run.
+const PRECIOUS: &[u8] = b"precious: must survive a failed run\n";
+
+fn trinav(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("runs")
+}
+
+fn data(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data").join(path).to_str().unwrap().to_string()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[cfg(unix)]
+fn signal(status: ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}
+
+#[cfg(not(unix))]
+fn signal(_: ExitStatus) -> Option<i32> {
+    None
+}
+
+/// What is wrong with an exit status, if anything, for a run that must fail with `expected`.
+fn status_problem(status: ExitStatus, expected: i32) -> Option<String> {
+    if let Some(sig) = signal(status) {
+        return Some(format!("killed by signal {sig}"));
+    }
+    match status.code() {
+        Some(101) => Some("exit status 101: a panic".to_string()),
+        Some(0) => Some("exit status 0: the error was not reported".to_string()),
+        Some(code) if code != expected => Some(format!("exit status {code}, expected {expected}")),
+        Some(_) => None,
+        None => Some("no exit status".to_string()),
+    }
+}
+
+/// What is wrong with an error's stderr, if anything: it must be one line starting with
+/// `trinav: ` and containing every string of `expect`.
+fn stderr_problem(stderr: &[u8], expect: &[String]) -> Option<String> {
+    let err = text(stderr);
+    if !(err.starts_with("trinav: ") && err.ends_with('\n') && err.matches('\n').count() == 1) {
+        return Some(format!("stderr is not one `trinav: ` line: {err:?}"));
+    }
+    let missing: Vec<&String> = expect.iter().filter(|s| !err.contains(s.as_str())).collect();
+    (!missing.is_empty()).then(|| format!("stderr {err:?} does not contain {missing:?}"))
+}
+
+/// The names and contents of the files directly in `dir` (sub-folders as `name/`), sorted.
+fn listing(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut entries: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.path().is_dir() {
+                (format!("{name}/"), Vec::new())
+            } else {
+                (name, std::fs::read(e.path()).unwrap())
+            }
+        })
+        .collect();
+    entries.sort();
+    entries
+}
+
+/// The standard CRC-32 (for the PNG chunks and for resealing a `.nav`), bit by bit.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+/// A PNG chunk: length, type, data, CRC of type and data.
+fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
+    let crc = crc32(&[&kind[..], data].concat());
+    [&(data.len() as u32).to_be_bytes()[..], kind, data, &crc.to_be_bytes()].concat()
+}
+
+/// The input files of every case, in one folder that no case may change.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let fixture = Fixture { dir };
+        for (level, nav) in [("levels/town.json", "town.nav"), ("maps/tiny.map", "tiny.nav")] {
+            let out = trinav(&["bake", &data(level), "-o", &fixture.path(nav)]);
+            assert!(out.status.success(), "{}", text(&out.stderr));
+        }
+        let town = std::fs::read(fixture.path("town.nav")).unwrap();
+        let mut flipped = town.clone();
+        flipped[town.len() / 2] ^= 0x10;
+        // Vertex 0's x coordinate set to NaN and the checksum recomputed: a file whose frame
+        // is valid and whose contents break a rule. The first vertex's x lies after the
+        // 28-byte header, the settings (two f64 and a one-byte enum) and the one-byte length.
+        let mut nan_vertex = town.clone();
+        let x_at = 28 + 17 + 1;
+        let vertex0 = trinav::NavMesh::from_bytes(&town).unwrap().vertices()[0];
+        assert_eq!(town[x_at..x_at + 8], vertex0.x.to_le_bytes(), "vertex 0's x is where expected");
+        nan_vertex[x_at..x_at + 8].copy_from_slice(&f64::NAN.to_le_bytes());
+        let end = nan_vertex.len() - 4;
+        let crc = crc32(&nan_vertex[..end]);
+        nan_vertex[end..].copy_from_slice(&crc.to_le_bytes());
+        // Deterministic bytes, not valid UTF-8.
+        let garbage: Vec<u8> =
+            (0..512u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 | 0x80).collect();
+        let png = std::fs::read(data("maps/tiny.png")).unwrap();
+        let huge_png = [
+            &b"\x89PNG\r\n\x1a\n"[..],
+            &png_chunk(
+                b"IHDR",
+                &[&100_000u32.to_be_bytes()[..], &100_000u32.to_be_bytes(), &[8, 0, 0, 0, 0]].concat(),
+            ),
+            &png_chunk(b"IDAT", &[0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]),
+            &png_chunk(b"IEND", &[]),
+        ]
+        .concat();
+        let mesh = std::fs::read_to_string(data("meshes/tiny.mesh")).unwrap();
+        let bad_index = mesh.replacen("1 3 1 2 5 4 0 2", "1 3 1 2 99 4 0 2", 1);
+        assert_ne!(bad_index, mesh, "the polygon line to damage is in tiny.mesh");
+        let deep =
+            format!("{{\"walkable\": [{{\"outer\": [[0,0],[1,0],[1,1]], \"holes\": {}", "[".repeat(100_000));
+
+        let files: Vec<(&str, Vec<u8>)> = vec![
+            ("empty.nav", Vec::new()),
+            ("garbage.nav", garbage.clone()),
+            ("truncated.nav", town[..town.len() / 2].to_vec()),
+            ("flipped.nav", flipped),
+            ("nan_vertex.nav", nan_vertex),
+            ("empty.json", Vec::new()),
+            ("garbage.json", garbage.clone()),
+            ("huge_1e400.json", br#"{"walkable": [{"outer": [[0,0],[1e400,0],[1,1]]}]}"#.to_vec()),
+            ("huge_neg_1e400.json", br#"{"walkable": [{"outer": [[0,0],[4,0],[4,-1e400]]}]}"#.to_vec()),
+            ("huge_1e300.json", br#"{"walkable": [{"outer": [[0,0],[1e300,0],[1,1]]}]}"#.to_vec()),
+            (
+                "huge_obstacle.json",
+                br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}], "obstacles": [{"outer": [[1,1],[2,1],[2,268435457]]}]}"#.to_vec(),
+            ),
+            ("nan_token.json", br#"{"walkable": [{"outer": [[0,0],[NaN,0],[1,1]]}]}"#.to_vec()),
+            ("two_points.json", br#"{"walkable": [{"outer": [[0,0],[4,0]]}]}"#.to_vec()),
+            ("bowtie.json", br#"{"walkable": [{"outer": [[0,0],[2,2],[2,0],[0,2]]}]}"#.to_vec()),
+            ("deep.json", deep.into_bytes()),
+            ("short_row.map", b"type octile\nheight 3\nwidth 4\nmap\n....\n...\n....\n".to_vec()),
+            ("long_row.map", b"type octile\nheight 2\nwidth 2\nmap\n..\n...\n".to_vec()),
+            ("few_rows.map", b"type octile\nheight 3\nwidth 4\nmap\n....\n....\n".to_vec()),
+            ("extra_rows.map", b"type octile\nheight 1\nwidth 2\nmap\n..\n..\n".to_vec()),
+            ("huge_header.map", b"type octile\nheight 32768\nwidth 32768\nmap\n".to_vec()),
+            ("too_large.map", b"type octile\nheight 4000000000\nwidth 4\nmap\n".to_vec()),
+            ("empty.map", Vec::new()),
+            ("truncated.png", png[..png.len() / 2].to_vec()),
+            ("empty.png", Vec::new()),
+            ("huge.png", huge_png),
+            ("bad_index.mesh", bad_index.into_bytes()),
+            ("huge_count.mesh", b"mesh\n2\n4000000000 4000000000\n".to_vec()),
+            ("empty.mesh", Vec::new()),
+            ("garbage.mesh", garbage.clone()),
+            ("bad.poly", b"poly\n1\n1\n3\n0 0 1 0\n".to_vec()),
+            ("bad_number.scen", b"version 1\n0\ttiny.map\t8\t6\tx\t0\t7\t0\t7\n".to_vec()),
+            ("columns.scen", b"version 1\n0 tiny.map 8 6 0 0 7 0\n".to_vec()),
+            ("not_finite.scen", b"version 1\n0 tiny.map 8 6 1e999 0 7 0 7\n".to_vec()),
+            ("negative_cost.scen", b"version 1\n0 tiny.map 8 6 0 0 7 0 -7\n".to_vec()),
+            ("no_header.scen", b"0 tiny.map 8 6 0 0 7 0 7\n".to_vec()),
+            ("empty.scen", Vec::new()),
+            ("garbage.scen", garbage),
+            ("problems/bad.problem", b"sx:\t0\nsy:\tnot a number\nex:\t1\ney:\t1\nshortestPathLength:\t1\n".to_vec()),
+            ("maze/maze.txt", b"3 2\n0 1 0\n".to_vec()),
+            ("a_folder/keep", b"x".to_vec()),
+            ("folder.json/keep", b"x".to_vec()),
+            ("folder.nav/keep", b"x".to_vec()),
+        ];
+        for (name, content) in files {
+            let path = fixture.dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, content).unwrap();
+        }
+        fixture
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.dir.path().join(name).to_str().unwrap().to_string()
+    }
+}
+
+/// Where a case's output goes.
+#[derive(Clone, Copy)]
+enum Out {
+    /// The command writes no file.
+    Nothing,
+    /// A file of this name in a fresh folder: run once without it (it must not appear) and
+    /// once with it holding [`PRECIOUS`] (it must be unchanged).
+    File(&'static str),
+    /// A file of this name in a folder that does not exist (which must not appear).
+    MissingFolder(&'static str),
+    /// An existing folder of this name (it and its contents must be unchanged).
+    Folder(&'static str),
+}
+
+struct Case {
+    name: String,
+    /// The arguments; `{OUT}` stands for the output path.
+    args: Vec<String>,
+    out: Out,
+    /// What stderr must contain: the offending file (or point) and what is wrong.
+    expect: Vec<String>,
+}
+
+fn case(name: impl Into<String>, args: &[&str], out: Out, expect: &[&str]) -> Case {
+    Case {
+        name: name.into(),
+        args: args.iter().map(|s| s.to_string()).collect(),
+        out,
+        expect: expect.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// Every case of the table.
+fn cases(f: &Fixture) -> Vec<Case> {
+    let p = |name: &str| f.path(name);
+    let mut cases = Vec::new();
+
+    // Mesh files read by inspect, path, render and bench: (file, what stderr says).
+    let bad_meshes: Vec<(String, &str)> = vec![
+        (p("missing.nav"), "cannot read"),
+        (p("a_folder"), "cannot read"),
+        (p("folder.nav"), "cannot read"),
+        (p("empty.nav"), "too short"),
+        (p("garbage.nav"), "bad magic"),
+        (p("truncated.nav"), "truncated"),
+        (p("flipped.nav"), "checksum mismatch"),
+        (p("nan_vertex.nav"), "vertex 0 has a NaN or infinite coordinate"),
+        (data("levels/town.json"), "bad magic"),
+    ];
+    let scen = data("maps/tiny.map.scen");
+    for (mesh, what) in &bad_meshes {
+        let file = mesh.as_str();
+        let short = Path::new(file).file_name().unwrap().to_string_lossy().into_owned();
+        cases.push(case(format!("inspect {short}"), &["inspect", file], Out::Nothing, &[file, *what]));
+        cases.push(case(
+            format!("inspect --json {short}"),
+            &["inspect", file, "--json"],
+            Out::Nothing,
+            &[file, *what],
+        ));
+        let path_args = ["path", file, "--from", "5,5", "--to", "120,40"];
+        cases.push(case(format!("path {short}"), &path_args, Out::Nothing, &[file, *what]));
+        let render_args = ["render", file, "-o", "{OUT}", "--from", "5,5", "--to", "120,40"];
+        cases.push(case(format!("render {short}"), &render_args, Out::File("out.svg"), &[file, *what]));
+        let bench_args = ["bench", file, "--scen", &scen, "--paths", "{OUT}"];
+        cases.push(case(format!("bench {short}"), &bench_args, Out::File("out.jsonl"), &[file, *what]));
+    }
+
+    // Level files read by bake: (file, what stderr says).
+    let bad_levels: Vec<(String, &str)> = vec![
+        (p("missing.json"), "cannot read level"),
+        (p("folder.json"), "cannot read level"),
+        (p("a_folder"), "unknown level format"),
+        (p("town.nav"), "unknown level format (extension `nav`)"),
+        (p("empty.json"), "line 1"),
+        (p("garbage.json"), "cannot read level"),
+        (p("huge_1e400.json"), "number out of range"),
+        (p("huge_neg_1e400.json"), "number out of range"),
+        (p("huge_1e300.json"), "walkable[0] outer ring, point 1: coordinate"),
+        (p("huge_obstacle.json"), "exceeds the limit of ±268435456"),
+        (p("nan_token.json"), "line 1"),
+        (p("two_points.json"), "walkable[0] outer ring: needs at least 3 distinct points"),
+        (p("bowtie.json"), "segment 0-1 (0, 0)-(2, 2) and segment 2-3 (2, 0)-(0, 2) cross at (1, 1)"),
+        (p("deep.json"), "line 1"),
+        (p("short_row.map"), "line 6: row 1 has 3 cells, the header declares 4"),
+        (p("long_row.map"), "line 6: row 1 has 3 cells, the header declares 2"),
+        (p("few_rows.map"), "2 rows, the header declares 3"),
+        (p("extra_rows.map"), "more than the 1 rows the header declares"),
+        (p("huge_header.map"), "0 rows, the header declares 32768"),
+        (p("too_large.map"), "out of range"),
+        (p("empty.map"), "missing `type` line"),
+        (p("truncated.png"), "cannot decode image"),
+        (p("empty.png"), "cannot decode image"),
+        (p("huge.png"), "cannot decode image"),
+        (p("bad_index.mesh"), "line 11: vertex index 98 out of range"),
+        (p("huge_count.mesh"), "vertex count 4000000000 exceeds"),
+        (p("empty.mesh"), "file ends"),
+        (p("garbage.mesh"), "cannot read level"),
+        (p("bad.poly"), "file ends"),
+        (p("maze/maze.txt"), "file ends"),
+    ];
+    for (level, what) in &bad_levels {
+        let file = level.as_str();
+        let short = file.strip_prefix(&format!("{}/", f.dir.path().display())).unwrap_or(file).to_string();
+        cases.push(case(
+            format!("bake {short}"),
+            &["bake", file, "-o", "{OUT}"],
+            Out::File("out.nav"),
+            &[file, *what],
+        ));
+    }
+    let town_json = data("levels/town.json");
+    let bowtie = p("bowtie.json");
+    let args = ["bake", &bowtie, "-o", "{OUT}", "--json"];
+    cases.push(case("bake --json bowtie", &args, Out::File("out.nav"), &[&bowtie, "cross at (1, 1)"]));
+    let args = ["bake", &town_json, "-o", "{OUT}", "--json"];
+    cases.push(case(
+        "bake to a missing folder",
+        &args,
+        Out::MissingFolder("out.nav"),
+        &["missing/out.nav", "cannot write"],
+    ));
+    cases.push(case("bake onto a folder", &args, Out::Folder("taken"), &["taken", "cannot write"]));
+    let radius = ["bake", &town_json, "-o", "{OUT}", "--agent-radius", "-1"];
+    cases.push(case(
+        "bake with a negative radius",
+        &radius,
+        Out::File("out.nav"),
+        &[&town_json, "agent radius must be finite and >= 0"],
+    ));
+    let arc = ["bake", &town_json, "-o", "{OUT}", "--arc-error", "5"];
+    cases.push(case(
+        "bake with an arc error out of range",
+        &arc,
+        Out::File("out.nav"),
+        &[&town_json, "arc error must be in"],
+    ));
+    let mesh_radius = ["bake", &data("meshes/tiny.mesh"), "-o", "{OUT}", "--agent-radius", "1"];
+    cases.push(case(
+        "bake a .mesh with a radius",
+        &mesh_radius,
+        Out::File("out.nav"),
+        &[&data("meshes/tiny.mesh")],
+    ));
+
+    // Points: off the mesh without --snap (path, render), named with the mesh file.
+    let town = p("town.nav");
+    for (from, to, which, point) in
+        [("1000,1000", "5,5", "start", "(1000, 1000)"), ("5,5", "-3.5,2", "goal", "(-3.5, 2)")]
+    {
+        let expect = [town.as_str(), which, point, "off the mesh"];
+        let args = ["path", &town, "--from", from, "--to", to];
+        cases.push(case(format!("path {which} off the mesh"), &args, Out::Nothing, &expect));
+        let args = ["path", &town, "--from", from, "--to", to, "--json"];
+        cases.push(case(format!("path --json {which} off the mesh"), &args, Out::Nothing, &expect));
+        let args = ["render", &town, "-o", "{OUT}", "--from", from, "--to", to];
+        cases.push(case(format!("render {which} off the mesh"), &args, Out::File("out.svg"), &expect));
+    }
+    let args = ["render", &town, "-o", "{OUT}"];
+    cases.push(case(
+        "render to a missing folder",
+        &args,
+        Out::MissingFolder("out.svg"),
+        &["missing/out.svg", "cannot write"],
+    ));
+    cases.push(case("render onto a folder", &args, Out::Folder("taken"), &["taken", "cannot write"]));
+
+    // Scenarios read by bench: (file, what stderr says).
+    let bad_scens: Vec<(String, &str)> = vec![
+        (p("missing.scen"), "cannot read"),
+        (p("empty.scen"), "line 1: empty file"),
+        (p("garbage.scen"), "cannot read"),
+        (p("no_header.scen"), "line 1: expected `version 1`"),
+        (p("bad_number.scen"), "line 2: bad start x `x`"),
+        (p("columns.scen"), "line 2: expected 9 columns, found 8"),
+        (p("not_finite.scen"), "line 2: start x `1e999` is not finite"),
+        (p("negative_cost.scen"), "line 2: negative cost"),
+        (p("problems/bad.problem"), "line 2: bad sy"),
+    ];
+    let tiny = p("tiny.nav");
+    for (scen_file, what) in &bad_scens {
+        let file = scen_file.as_str();
+        // A bad `.problem` file is read through its folder.
+        let scen_arg = if file.ends_with(".problem") { p("problems") } else { file.to_string() };
+        let short = Path::new(file).file_name().unwrap().to_string_lossy().into_owned();
+        let args = ["bench", &tiny, "--scen", &scen_arg, "--paths", "{OUT}"];
+        cases.push(case(format!("bench --scen {short}"), &args, Out::File("out.jsonl"), &[file, *what]));
+        let args = ["bench", &tiny, "--scen", &scen_arg, "--json"];
+        cases.push(case(format!("bench --json --scen {short}"), &args, Out::Nothing, &[file, *what]));
+    }
+    let args = ["bench", &tiny, "--scen", &scen, "--paths", "{OUT}"];
+    cases.push(case(
+        "bench --paths to a missing folder",
+        &args,
+        Out::MissingFolder("out.jsonl"),
+        &["missing/out.jsonl", "cannot write"],
+    ));
+    cases.push(case("bench --paths onto a folder", &args, Out::Folder("taken"), &["taken", "cannot write"]));
+    cases
+}
+
+/// Runs `case` once per output situation; returns what went wrong.
+fn run_case(case: &Case, fixture: &Fixture, before: &[(String, Vec<u8>)]) -> Vec<String> {
+    let situations: &[bool] = match case.out {
+        Out::File(_) => &[false, true],
+        _ => &[false],
+    };
+    let mut problems = Vec::new();
+    for &existing in situations {
+        let out_dir = tempfile::tempdir().unwrap();
+        let out_path: PathBuf = match case.out {
+            Out::Nothing => out_dir.path().join("unused"),
+            Out::File(name) => out_dir.path().join(name),
+            Out::MissingFolder(name) => out_dir.path().join("missing").join(name),
+            Out::Folder(name) => {
+                let folder = out_dir.path().join(name);
+                std::fs::create_dir(&folder).unwrap();
+                std::fs::write(folder.join("keep"), PRECIOUS).unwrap();
+                folder
+            }
+        };
+        if existing {
+            std::fs::write(&out_path, PRECIOUS).unwrap();
+        }
+        let out_dir_before = listing(out_dir.path());
+        let args: Vec<String> =
+            case.args.iter().map(|a| a.replace("{OUT}", out_path.to_str().unwrap())).collect();
+        let output = Command::new(BIN).args(&args).output().expect("runs");
+        let label = if existing { format!("{} (output exists)", case.name) } else { case.name.clone() };
+        let mut expect = case.expect.clone();
+        if let Out::MissingFolder(_) | Out::Folder(_) = case.out {
+            expect.push(out_path.to_str().unwrap().to_string());
+        }
+        problems.extend(status_problem(output.status, 2).map(|p| format!("{label}: {p}")));
+        problems.extend(stderr_problem(&output.stderr, &expect).map(|p| format!("{label}: {p}")));
+        let out_dir_after = listing(out_dir.path());
+        if out_dir_after != out_dir_before {
+            let names: Vec<&String> = out_dir_after.iter().map(|(n, _)| n).collect();
+            problems.push(format!("{label}: the output folder changed: now {names:?}"));
+        }
+        if let Out::Folder(_) = case.out
+            && std::fs::read(out_path.join("keep")).ok().as_deref() != Some(PRECIOUS)
+        {
+            problems.push(format!("{label}: the folder given as output was changed"));
+        }
+        if listing(fixture.dir.path()) != before {
+            problems.push(format!("{label}: the input folder changed"));
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_command_refuses_hostile_inputs_cleanly() {
+    let fixture = Fixture::new();
+    let before = listing(fixture.dir.path());
+    let cases = cases(&fixture);
+    for command in ["bake", "inspect", "path", "render", "bench"] {
+        let n = cases.iter().filter(|c| c.args[0] == command).count();
+        assert!(n >= 9, "{command}: only {n} cases");
+        eprintln!("{command}: {n} cases");
+    }
+    let problems: Vec<String> = cases.iter().flat_map(|c| run_case(c, &fixture, &before)).collect();
+    assert!(
+        problems.is_empty(),
+        "{} of {} cases failed:\n{}",
+        problems.len(),
+        cases.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn path_exit_status_follows_the_readme() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = dir.path().join("town.nav");
+    let nav = nav.to_str().unwrap();
+    assert!(trinav(&["bake", &data("levels/town.json"), "-o", nav]).status.success());
+
+    // 0: a path was found.
+    let found = trinav(&["path", nav, "--from", "5,5", "--to", "120,40"]);
+    assert_eq!(found.status.code(), Some(0), "{}", text(&found.stderr));
+    assert!(text(&found.stdout).starts_with("found: true, length "), "{}", text(&found.stdout));
+    assert!(found.stderr.is_empty());
+
+    // 1: start and goal are not connected. (77, 57) lies in the walkable hole of the obstacle
+    // [70, 85] x [50, 65], town's second island. Reported on stdout, not as an error.
+    for extra in [&[][..], &["--json"][..], &["--snap"][..]] {
+        let mut args = vec!["path", nav, "--from", "5,5", "--to", "77,57"];
+        args.extend_from_slice(extra);
+        let apart = trinav(&args);
+        assert_eq!(apart.status.code(), Some(1), "{extra:?}: {}", text(&apart.stderr));
+        assert!(apart.stderr.is_empty(), "{extra:?}: {}", text(&apart.stderr));
+        let out = text(&apart.stdout);
+        if extra == ["--json"] {
+            let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(report["found"], false);
+            assert_eq!(report["points"], serde_json::json!([]));
+            assert!(report["reason"].as_str().unwrap().contains("not connected"), "{out}");
+        } else {
+            assert!(out.starts_with("found: false, reason: start and goal are not connected"), "{out}");
+        }
+    }
+
+    // 0 with --snap for an off-mesh point; 2 without it (stderr names file and point).
+    let snapped = trinav(&["path", nav, "--from", "5,5", "--to", "1000,1000", "--snap"]);
+    assert_eq!(snapped.status.code(), Some(0), "{}", text(&snapped.stderr));
+    let off = trinav(&["path", nav, "--from", "5,5", "--to", "1000,1000"]);
+    assert_eq!(off.status.code(), Some(2));
+    assert!(
+        stderr_problem(&off.stderr, &[nav.to_string(), "(1000, 1000) is off the mesh".to_string()]).is_none()
+    );
+
+    // 2: an unreadable mesh, malformed coordinates.
+    assert_eq!(trinav(&["path", "no/such.nav", "--from", "5,5", "--to", "6,6"]).status.code(), Some(2));
+    for bad in ["nan,1", "1e400,1", "1,2,3", "1;2", "", "x,1", "inf,0"] {
+        let out = trinav(&["path", nav, "--from", "5,5", "--to", bad]);
+        assert_eq!(out.status.code(), Some(2), "--to {bad:?}");
+        assert!(text(&out.stderr).contains("X,Y"), "--to {bad:?}: {}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn malformed_coordinates_give_one_trinav_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = dir.path().join("town.nav");
+    let nav = nav.to_str().unwrap();
+    assert!(trinav(&["bake", &data("levels/town.json"), "-o", nav]).status.success());
+    for bad in ["nan,1", "1e400,1", "1,2,3"] {
+        let out = trinav(&["path", nav, "--from", "5,5", "--to", bad]);
+        assert_eq!(out.status.code(), Some(2));
+        let problem = stderr_problem(&out.stderr, &[bad.to_string()]);
+        assert!(problem.is_none(), "--to {bad}: {problem:?}");
+    }
+}
+
+#[test]
+fn bench_refuses_a_folder_without_problem_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = dir.path().join("tiny.nav");
+    let nav = nav.to_str().unwrap();
+    assert!(trinav(&["bake", &data("maps/tiny.map"), "-o", nav]).status.success());
+    let empty = dir.path().join("no_problems");
+    std::fs::create_dir(&empty).unwrap();
+    std::fs::write(empty.join("notes.txt"), "not a problem file").unwrap();
+    let paths = dir.path().join("out.jsonl");
+    let out = trinav(&["bench", nav, "--scen", empty.to_str().unwrap(), "--paths", paths.to_str().unwrap()]);
+    assert_eq!(status_problem(out.status, 2), None);
+    assert_eq!(stderr_problem(&out.stderr, &[empty.to_str().unwrap().to_string()]), None);
+    assert!(!paths.exists(), "no output file");
+}
+
+/// Runs `args` with stdout a pipe whose reading end is already closed: every write to stdout
+/// fails with a broken pipe, deterministically.
+fn run_with_closed_stdout(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let child = Command::new(BIN).args(args).stdout(writer).stderr(Stdio::piped()).spawn().expect("runs");
+    child.wait_with_output().expect("waits")
+}
+
+#[test]
+fn a_closed_stdout_is_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = dir.path().join("town.nav");
+    let nav = nav.to_str().unwrap();
+    let tiny = dir.path().join("tiny.nav");
+    let tiny = tiny.to_str().unwrap();
+    let svg = dir.path().join("town.svg");
+    let jsonl = dir.path().join("paths.jsonl");
+    let town_json = data("levels/town.json");
+    assert!(trinav(&["bake", &data("maps/tiny.map"), "-o", tiny]).status.success());
+    let scen = data("maps/tiny.map.scen");
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["bake", &town_json, "-o", nav],
+        vec!["bake", &town_json, "-o", nav, "--json"],
+        vec!["inspect", nav],
+        vec!["inspect", nav, "--json"],
+        vec!["path", nav, "--from", "5,5", "--to", "120,40"],
+        vec!["path", nav, "--from", "5,5", "--to", "120,40", "--json"],
+        vec!["render", nav, "-o", svg.to_str().unwrap(), "--from", "5,5", "--to", "120,40"],
+        vec!["bench", tiny, "--scen", &scen],
+        vec!["bench", tiny, "--scen", &scen, "--json", "--paths", jsonl.to_str().unwrap()],
+    ];
+    for args in &runs {
+        let out = run_with_closed_stdout(args);
+        assert_eq!(signal(out.status), None, "{args:?}: killed by a signal");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", text(&out.stderr));
+    }
+    // The files were still written in full (the write comes before the summary line).
+    assert!(trinav(&["inspect", nav]).status.success());
+    assert!(std::fs::read_to_string(&svg).unwrap().trim_end().ends_with("</svg>"));
+    assert_eq!(std::fs::read_to_string(&jsonl).unwrap().lines().count(), 5);
+
+    // `trinav inspect X | head -c 1`: the reader takes one byte and goes away.
+    let mut child =
+        Command::new(BIN).args(["inspect", nav, "--json"]).stdout(Stdio::piped()).spawn().expect("runs");
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 1];
+    stdout.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"{");
+    drop(stdout);
+    let status = child.wait().unwrap();
+    assert_eq!(signal(status), None);
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn a_closed_stdout_keeps_the_exit_status() {
+    let fixture = Fixture::new();
+    let town = fixture.path("town.nav");
+    let apart = run_with_closed_stdout(&["path", &town, "--from", "5,5", "--to", "77,57"]);
+    let invalid = run_with_closed_stdout(&["inspect", &fixture.path("nan_vertex.nav")]);
+    assert_eq!(
+        (apart.status.code(), invalid.status.code()),
+        (Some(1), Some(2)),
+        "path not connected, inspect invalid: {} / {}",
+        text(&apart.stderr),
+        text(&invalid.stderr)
+    );
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_failed_stdout_write_names_stdout() {
+    let fixture = Fixture::new();
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = Command::new(BIN)
+        .args(["inspect", &fixture.path("town.nav")])
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("runs");
+    assert_eq!(status_problem(out.status, 2), None);
+    assert_eq!(stderr_problem(&out.stderr, &["stdout".to_string()]), None);
+}
