@@ -12,10 +12,11 @@ use crate::query::path::PathScratch;
 /// "No parent": the node was reached from the start point.
 pub(crate) const FROM_START: u32 = u32::MAX;
 
-/// An open-list entry: a half-edge (`3 * triangle + edge`) with its f and g at push time.
+/// An open-list entry: a half-edge (`3 * triangle + edge`) with its f (as the bits of a
+/// non-negative f64, which order like the numbers) and its g at push time.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OpenNode {
-    f: f64,
+    f_bits: u64,
     g: f64,
     half_edge: u32,
 }
@@ -26,15 +27,18 @@ impl PartialEq for OpenNode {
     }
 }
 impl Eq for OpenNode {}
+
 impl PartialOrd for OpenNode {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
+
 impl Ord for OpenNode {
-    /// Reversed, so that `BinaryHeap` pops the smallest f (ties: larger g, then lower id).
+    /// Reversed, so that `BinaryHeap` pops the smallest f first (ties: the lowest half-edge).
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g)).then(other.half_edge.cmp(&self.half_edge))
+        other.f_bits.cmp(&self.f_bits).then(other.half_edge.cmp(&self.half_edge))
     }
 }
 
@@ -69,7 +73,7 @@ impl NavMesh {
             scratch.seen[h] = generation;
             scratch.g[h] = g;
             scratch.parent[h] = parent;
-            scratch.open.push(OpenNode { f: g + position.distance(to), g, half_edge });
+            scratch.open.push(OpenNode { f_bits: (g + position.distance(to)).to_bits(), g, half_edge });
         };
         for &start in starts {
             for (i, n) in self.neighbours(start).iter().enumerate() {
@@ -82,7 +86,7 @@ impl NavMesh {
         }
         let (mut goal_g, mut goal_parent) = (f64::INFINITY, FROM_START);
         while let Some(node) = scratch.open.pop() {
-            if node.f >= goal_g {
+            if f64::from_bits(node.f_bits) >= goal_g {
                 break;
             }
             let h = node.half_edge as usize;
