@@ -99,13 +99,14 @@ pub fn arc_step(arc_error: f64) -> f64 {
 /// Runs stage 2.
 pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> Result<MergedRegion, MergeError> {
     let walkable = union_of(&level.walkable);
-    let obstacles = union_of(&level.obstacles);
-    let inflated = if settings.agent_radius > 0.0 && !obstacles.0.is_empty() {
+    let inflated = if settings.agent_radius > 0.0 && !level.obstacles.is_empty() {
         let style =
             BufferStyle::new(settings.agent_radius).line_join(LineJoin::Round(arc_step(settings.arc_error)));
-        obstacles.buffer_with_style(style)
+        union_of(&level.obstacles).buffer_with_style(style)
     } else {
-        obstacles
+        // No inflation: the difference below takes the overlapping obstacles as they are (the
+        // non-zero rule makes it subtract their union), saving a separate union pass.
+        MultiPolygon(level.obstacles.iter().flat_map(|p| polygon_region(p).0).collect())
     };
     let region = if inflated.0.is_empty() {
         walkable
