@@ -1,0 +1,615 @@
+//! bench-peers: trinav against Detour (recastnavigation) and Polyanya on the same triangles.
+//!
+//! For each benchmark input: bake it with trinav (default settings: constrained Delaunay,
+//! radius 0), build a Detour tile and a Polyanya mesh from the very same triangles, run the
+//! input's scenario queries through all three and compare time per query and path length
+//! (against Polyanya's, the exact optimum on that mesh). Also times Polyanya's own mesh builder
+//! against trinav's bake. See README.md.
+//!
+//! Usage: `cargo run --release --manifest-path tools/bench-peers/Cargo.toml -- [--json OUT]
+//! [--data DIR] [--only NAME]`.
+
+mod detour;
+mod peers;
+mod stats;
+
+use std::path::{Path as FsPath, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use serde::Serialize;
+use trinav::scenario::{ScenarioQuery, parse_scenario};
+use trinav::{BakeSettings, NavMesh, Path, PathOptions, PathScratch, Point, TriangleId};
+use trinav_bake::import::{ImportOptions, Source, bake_source, import};
+
+use stats::{SystemReport, summarize};
+
+/// One benchmark input: a level file and its scenario, relative to the data folder.
+struct InputSpec {
+    name: &'static str,
+    input: &'static str,
+    scen: &'static str,
+    /// The scenario's cost column is the exact any-angle optimum (used to check Polyanya).
+    exact: bool,
+}
+
+const INPUTS: &[InputSpec] = &[
+    InputSpec { name: "arena", input: "movingai/arena.map", scen: "movingai/arena.map.scen", exact: false },
+    InputSpec {
+        name: "arena (exact scen)",
+        input: "movingai/arena.map",
+        scen: "movingai/arena.map.exact.scen",
+        exact: true,
+    },
+    InputSpec {
+        name: "den011d",
+        input: "movingai/den011d.map",
+        scen: "movingai/den011d.map.scen",
+        exact: false,
+    },
+    InputSpec {
+        name: "lak303d",
+        input: "movingai/lak303d.map",
+        scen: "movingai/lak303d.map.scen",
+        exact: false,
+    },
+    InputSpec {
+        name: "AR0304SR",
+        input: "movingai/AR0304SR.map",
+        scen: "movingai/AR0304SR.map.scen",
+        exact: false,
+    },
+    InputSpec {
+        name: "maze512-32-0",
+        input: "movingai/maze512-32-0.map",
+        scen: "movingai/maze512-32-0.map.scen",
+        exact: false,
+    },
+    InputSpec {
+        name: "random512-10-0",
+        input: "movingai/random512-10-0.map",
+        scen: "movingai/random512-10-0.map.scen",
+        exact: false,
+    },
+    InputSpec {
+        name: "8room_000",
+        input: "movingai/8room_000.map",
+        scen: "movingai/8room_000.map.scen",
+        exact: false,
+    },
+    InputSpec {
+        name: "iron-harvest/scene_mp_2p_01",
+        input: "iron-harvest/scene_mp_2p_01.mesh",
+        scen: "iron-harvest/scene_mp_2p_01.mesh.scen",
+        exact: true,
+    },
+];
+
+/// Bakes per input for the bake times (the median is reported).
+const BAKE_REPEATS: usize = 3;
+
+#[derive(Serialize)]
+struct Report {
+    inputs: Vec<InputReport>,
+}
+
+#[derive(Serialize)]
+struct InputReport {
+    name: String,
+    input: String,
+    scenario: String,
+    queries: usize,
+    trinav_fast: SystemReport,
+    detour: Option<SystemReport>,
+    polyanya: Option<SystemReport>,
+    trinav_optimal: Option<SystemReport>,
+    bake: BakeComparison,
+    /// p50 time ratios.
+    time_ratio_trinav_detour: Option<f64>,
+    time_ratio_trinav_polyanya: Option<f64>,
+    detour_details: Option<detour_details::Details>,
+    polyanya_details: Option<peers::PolyanyaDetails>,
+    /// Where the scenario's costs are exact optima: length / cost for Polyanya and trinav.
+    scenario_check: Option<ScenarioCheck>,
+    notes: Vec<String>,
+}
+
+mod detour_details {
+    /// What Detour did besides the timings.
+    #[derive(serde::Serialize)]
+    pub struct Details {
+        pub quantization: crate::detour::Quantization,
+        pub no_poly: usize,
+        pub partial_or_failed: usize,
+        pub straight_failed: usize,
+        pub out_of_nodes: usize,
+        pub buffer_too_small: usize,
+        pub build_ms: f64,
+    }
+}
+
+#[derive(Serialize)]
+struct BakeComparison {
+    trinav_ms: f64,
+    /// trinav's stage 6 (verification against the merged region), included in `trinav_ms`.
+    trinav_verify_ms: f64,
+    /// trinav's bake from the traced walkable region (`bake_region`, stages 3-6 with
+    /// verification): the same input as Polyanya's builder, without the grid tracing or mesh
+    /// outline tracing of `bake_source`.
+    trinav_region_ms: f64,
+    polyanya_ms: Option<f64>,
+    trinav_triangles: usize,
+    polyanya_triangles: Option<usize>,
+    trinav_min_angle_deg: f64,
+    polyanya_min_angle_deg: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct ScenarioCheck {
+    polyanya_vs_cost: Option<stats::RatioStats>,
+    trinav_vs_cost: Option<stats::RatioStats>,
+}
+
+struct Args {
+    json: Option<PathBuf>,
+    data: PathBuf,
+    only: Option<String>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let repo_root = FsPath::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut args = Args { json: None, data: repo_root.join("../shared/bench-data"), only: None };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--json" => args.json = Some(PathBuf::from(value("--json")?)),
+            "--data" => args.data = PathBuf::from(value("--data")?),
+            "--only" => args.only = Some(value("--only")?),
+            "-h" | "--help" => {
+                println!(
+                    "bench-peers [--json OUT] [--data DIR] [--only NAME]\n\
+                     Runs trinav, Detour and Polyanya on the benchmark inputs of DIR (default\n\
+                     ../shared/bench-data relative to the repository root). --only keeps the\n\
+                     inputs whose name contains NAME."
+                );
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument `{other}` (see --help)")),
+        }
+    }
+    Ok(args)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("bench-peers: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let inputs: Vec<&InputSpec> =
+        INPUTS.iter().filter(|s| args.only.as_ref().is_none_or(|o| s.name.contains(o.as_str()))).collect();
+    let missing: Vec<PathBuf> = inputs
+        .iter()
+        .flat_map(|s| [args.data.join(s.input), args.data.join(s.scen)])
+        .filter(|p| !p.is_file())
+        .collect();
+    if !args.data.is_dir() || !missing.is_empty() {
+        eprintln!(
+            "bench-peers: benchmark data not found in {} ({}). Pass --data DIR, the folder holding \
+             movingai/ and iron-harvest/ (default: ../shared/bench-data relative to the repository root).",
+            args.data.display(),
+            if args.data.is_dir() {
+                format!(
+                    "missing {}",
+                    missing.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+                )
+            } else {
+                "no such folder".to_string()
+            }
+        );
+        return ExitCode::from(2);
+    }
+    if inputs.is_empty() {
+        eprintln!("bench-peers: no input matches --only");
+        return ExitCode::from(2);
+    }
+
+    let detour_ok = match detour::self_check() {
+        Ok(line) => {
+            println!("{line}\n");
+            true
+        }
+        Err(e) => {
+            println!("Detour self-check FAILED: {e}. Detour is left out.\n");
+            false
+        }
+    };
+
+    let mut reports = Vec::new();
+    for spec in inputs {
+        eprintln!("bench-peers: {} ...", spec.name);
+        match run_input(spec, &args.data, detour_ok) {
+            Ok(report) => {
+                print!("{}", markdown(&report));
+                reports.push(report);
+            }
+            Err(e) => {
+                eprintln!("bench-peers: {}: {e}", spec.name);
+                return ExitCode::from(2);
+            }
+        }
+    }
+    print!("{}", summary(&reports));
+    if let Some(out) = &args.json {
+        let text = serde_json::to_string_pretty(&Report { inputs: reports }).expect("serializable");
+        if let Err(e) = std::fs::write(out, text + "\n") {
+            eprintln!("bench-peers: {}: cannot write: {e}", out.display());
+            return ExitCode::from(2);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Runs `f` over all queries once to warm up, then again timing each call: the times (µs) and
+/// the lengths of the timed pass.
+fn time_queries(
+    queries: &[ScenarioQuery],
+    mut f: impl FnMut(&ScenarioQuery) -> Option<f64>,
+) -> (Vec<f64>, Vec<Option<f64>>) {
+    for q in queries {
+        std::hint::black_box(f(q));
+    }
+    let mut times = Vec::with_capacity(queries.len());
+    let mut lengths = Vec::with_capacity(queries.len());
+    for q in queries {
+        let start = Instant::now();
+        let length = f(q);
+        times.push(start.elapsed().as_secs_f64() * 1e6);
+        lengths.push(std::hint::black_box(length));
+    }
+    (times, lengths)
+}
+
+fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputReport, String> {
+    let input_path = data.join(spec.input);
+    let scen_path = data.join(spec.scen);
+    let mut notes = Vec::new();
+    let source = import(&input_path, None, &ImportOptions::default()).map_err(|e| e.to_string())?;
+    let grid = matches!(source, Source::Grid(_));
+
+    // 1. trinav bake.
+    let settings = BakeSettings::default();
+    let mut bake_times = Vec::new();
+    let mut verify_times = Vec::new();
+    let mut baked = None;
+    for _ in 0..BAKE_REPEATS {
+        let start = Instant::now();
+        let b = bake_source(&source, &settings).map_err(|e| format!("trinav bake: {e}"))?;
+        bake_times.push(start.elapsed().as_secs_f64() * 1e3);
+        verify_times.push(b.report.times.verify.as_secs_f64() * 1e3);
+        baked = Some(b);
+    }
+    let mesh: NavMesh = baked.expect("baked at least once").mesh;
+    // The walkable region Polyanya's builder gets, and trinav's bake from that same region
+    // (stages 3-6: no grid tracing), for a like-for-like bake time.
+    let region = match &source {
+        Source::Grid(grid) => grid.walkable_region().map_err(|e| e.to_string())?,
+        Source::Region(region) => region.clone(),
+        Source::Level(_) => return Err("native levels are not benchmarked".to_string()),
+    };
+    let mut region_times = Vec::new();
+    for _ in 0..BAKE_REPEATS {
+        let copy = region.clone();
+        let start = Instant::now();
+        let b = trinav_bake::bake_region(copy, &settings).map_err(|e| format!("trinav bake_region: {e}"))?;
+        region_times.push(start.elapsed().as_secs_f64() * 1e3);
+        if region_times.len() == 1 && b.mesh.triangle_count() != mesh.triangle_count() {
+            notes.push(format!(
+                "trinav bake_region gave {} triangles, bake_source {}",
+                b.mesh.triangle_count(),
+                mesh.triangle_count()
+            ));
+        }
+    }
+    let mesh_stats = mesh.stats();
+    let triangles: Vec<[u32; 3]> = mesh.triangles().iter().map(|t| t.map(|v| v.0)).collect();
+    let neighbours: Vec<[u32; 3]> =
+        (0..mesh.triangle_count() as u32).map(|t| mesh.neighbours(TriangleId(t)).map(|n| n.0)).collect();
+
+    let text = std::fs::read_to_string(&scen_path).map_err(|e| format!("{}: {e}", scen_path.display()))?;
+    let queries = parse_scenario(&text).map_err(|e| format!("{}: {e}", scen_path.display()))?;
+
+    // 2. Peers from the same triangles.
+    let polyanya = peers::PolyanyaPeer::build(mesh.vertices(), &triangles);
+    let polyanya = match polyanya {
+        Ok(p) => Some(p),
+        Err(e) => {
+            notes.push(format!("Polyanya mesh from trinav's triangles failed: {e}; no reference lengths"));
+            None
+        }
+    };
+    let detour_start = Instant::now();
+    let mut detour = if detour_ok {
+        match detour::DetourMesh::build(mesh.vertices(), &triangles, &neighbours, detour::Winding::Reversed) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                notes.push(format!("Detour: {e}"));
+                None
+            }
+        }
+    } else {
+        notes.push("Detour: left out (self-check failed)".to_string());
+        None
+    };
+    let detour_build_ms = detour_start.elapsed().as_secs_f64() * 1e3;
+    let builder = peers::polyanya_builder(&region);
+    let (polyanya_ms, polyanya_triangles, polyanya_min_angle) = match builder {
+        Ok(b) => {
+            notes.extend(b.notes);
+            if b.triangles != mesh.triangle_count() || b.vertices != mesh.vertices().len() {
+                notes.push(format!(
+                    "Polyanya builder mesh: {} triangles over {} vertices; trinav: {} triangles over {} vertices",
+                    b.triangles,
+                    b.vertices,
+                    mesh.triangle_count(),
+                    mesh.vertices().len()
+                ));
+            }
+            (Some(b.ms), Some(b.triangles), b.min_angle_deg)
+        }
+        Err(e) => {
+            notes.push(format!("Polyanya builder: {e}"));
+            (None, None, None)
+        }
+    };
+
+    // 3. Queries.
+    let cell_side = |p: Point| grid.then(|| Point::new(p.x + 0.5, p.y + 0.5));
+    let mut scratch = PathScratch::new();
+    let mut path = Path::default();
+    let (trinav_times, trinav_lengths) = time_queries(&queries, |q| {
+        let options = PathOptions::default().with_sides(cell_side(q.start), cell_side(q.goal));
+        mesh.find_path_into(q.start, q.goal, &options, &mut scratch, &mut path).ok().map(|()| path.length)
+    });
+
+    let mut misses = [0usize; 3];
+    let detour_run = detour.as_mut().map(|d| {
+        let run = time_queries(&queries, |q| d.find_path(q.start, q.goal).ok());
+        // Count the reasons on one more untimed pass (the timed closure only returns lengths).
+        d.out_of_nodes = 0;
+        d.buffer_too_small = 0;
+        for q in &queries {
+            if let Err(m) = d.find_path(q.start, q.goal) {
+                misses[m as usize] += 1;
+            }
+        }
+        run
+    });
+
+    let polyanya_run = polyanya.as_ref().map(|p| {
+        let mut f32_lengths = Vec::with_capacity(queries.len());
+        let run = time_queries(&queries, |q| p.find_path(q.start, q.goal).map(|(l, _)| l));
+        for q in &queries {
+            f32_lengths.push(p.find_path(q.start, q.goal).map(|(_, l32)| l32));
+        }
+        (run, f32_lengths)
+    });
+
+    // 4. Statistics against Polyanya's lengths.
+    let reference: Vec<Option<f64>> = match &polyanya_run {
+        Some(((_, lengths), _)) => lengths.iter().map(|l| l.filter(|&l| l > 0.0)).collect(),
+        None => vec![None; queries.len()],
+    };
+    let trinav_fast = summarize(&trinav_times, &trinav_lengths, &reference);
+    let detour_report = detour_run.as_ref().map(|(t, l)| summarize(t, l, &reference));
+    let polyanya_report = polyanya_run.as_ref().map(|((t, l), _)| summarize(t, l, &reference));
+    let polyanya_details = polyanya.as_ref().zip(polyanya_run.as_ref()).map(|(p, ((_, l), l32))| {
+        let mut details = p.details.clone();
+        details.f32_length_max_rel_diff = l
+            .iter()
+            .zip(l32)
+            .filter_map(|(a, b)| {
+                Some((*a)?).zip(*b).filter(|(a, _)| *a > 0.0).map(|(a, b)| ((b - a) / a).abs())
+            })
+            .fold(0.0, f64::max);
+        details
+    });
+    if let Some(p) = &polyanya_report
+        && p.not_found > 0
+    {
+        let trinav_found_where_polyanya_not =
+            trinav_lengths.iter().zip(&reference).filter(|(t, r)| t.is_some() && r.is_none()).count();
+        notes.push(format!(
+            "Polyanya found no path for {} queries ({} of them found by trinav); those queries are left out of every length ratio",
+            p.not_found, trinav_found_where_polyanya_not
+        ));
+    }
+    for (system, report) in [("trinav fast", Some(&trinav_fast)), ("Detour", detour_report.as_ref())] {
+        if let Some(r) = report
+            && r.shorter_than_polyanya > 0
+        {
+            notes.push(format!(
+                "{system}: {} paths shorter than Polyanya's by more than {} (relative); smallest ratio {:.7}",
+                r.shorter_than_polyanya,
+                stats::SHORTER_TOLERANCE,
+                r.len_ratio_min.unwrap_or(1.0)
+            ));
+        }
+    }
+    let scenario_check = spec.exact.then(|| {
+        let costs: Vec<Option<f64>> =
+            queries.iter().map(|q| (q.reference > 0.0).then_some(q.reference)).collect();
+        ScenarioCheck {
+            polyanya_vs_cost: polyanya_run.as_ref().and_then(|((_, l), _)| stats::ratio_stats(l, &costs)),
+            trinav_vs_cost: stats::ratio_stats(&trinav_lengths, &costs),
+        }
+    });
+    let detour_details = detour.as_ref().map(|d| detour_details::Details {
+        quantization: d.quantization.clone(),
+        no_poly: misses[detour::Miss::NoPoly as usize],
+        partial_or_failed: misses[detour::Miss::Partial as usize],
+        straight_failed: misses[detour::Miss::Straight as usize],
+        out_of_nodes: d.out_of_nodes,
+        buffer_too_small: d.buffer_too_small,
+        build_ms: detour_build_ms,
+    });
+    if let Some(d) = &detour_details {
+        let q = &d.quantization;
+        if q.max_error > 0.0 {
+            notes.push(format!(
+                "Detour quantization: cs = {}, {} vertices moved, by at most {:.3e}; {} triangles degenerate or flipped after quantization",
+                q.cs, q.moved_vertices, q.max_error, q.degenerate_triangles
+            ));
+        }
+    }
+    let ratio = |a: &SystemReport, b: Option<&SystemReport>| b.map(|b| a.p50_us / b.p50_us);
+    Ok(InputReport {
+        name: spec.name.to_string(),
+        input: spec.input.to_string(),
+        scenario: spec.scen.to_string(),
+        queries: queries.len(),
+        time_ratio_trinav_detour: ratio(&trinav_fast, detour_report.as_ref()),
+        time_ratio_trinav_polyanya: ratio(&trinav_fast, polyanya_report.as_ref()),
+        trinav_fast,
+        detour: detour_report,
+        polyanya: polyanya_report,
+        trinav_optimal: None,
+        bake: BakeComparison {
+            trinav_ms: stats::median(&bake_times),
+            trinav_verify_ms: stats::median(&verify_times),
+            trinav_region_ms: stats::median(&region_times),
+            polyanya_ms,
+            trinav_triangles: mesh_stats.triangles,
+            polyanya_triangles,
+            trinav_min_angle_deg: mesh_stats.min_angle_deg,
+            polyanya_min_angle_deg: polyanya_min_angle,
+        },
+        detour_details,
+        polyanya_details,
+        scenario_check,
+        notes,
+    })
+}
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or("-".to_string(), |v| format!("{v:.digits$}"))
+}
+
+fn row(name: &str, r: Option<&SystemReport>, missing: &str) -> String {
+    match r {
+        Some(r) => format!(
+            "| {name} | {:.2} | {:.2} | {} | {} | {} | {} | {} |\n",
+            r.p50_us,
+            r.p99_us,
+            opt(r.len_ratio_mean, 5),
+            opt(r.len_ratio_p99, 5),
+            opt(r.len_ratio_max, 5),
+            r.not_found,
+            r.shorter_than_polyanya,
+        ),
+        None => format!("| {name} | {missing} | | | | | | |\n"),
+    }
+}
+
+fn markdown(r: &InputReport) -> String {
+    let mut s = format!("### {} ({}, {}: {} queries)\n\n", r.name, r.input, r.scenario, r.queries);
+    s += "| system | p50_us | p99_us | len_ratio_mean | len_ratio_p99 | len_ratio_max | not_found | shorter |\n";
+    s += "|---|---|---|---|---|---|---|---|\n";
+    s += &row("trinav fast", Some(&r.trinav_fast), "");
+    s += &row("Detour", r.detour.as_ref(), "n/a (see notes)");
+    s += &row("Polyanya", r.polyanya.as_ref(), "n/a (see notes)");
+    s += &row("trinav optimal", None, "not implemented yet");
+    s += "\n";
+    s += &format!(
+        "p50 time ratios: trinav/Detour {}, trinav/Polyanya {}\n\n",
+        opt(r.time_ratio_trinav_detour, 3),
+        opt(r.time_ratio_trinav_polyanya, 3)
+    );
+    let b = &r.bake;
+    s += "| bake | ms | triangles | min angle (deg) |\n|---|---|---|---|\n";
+    s += &format!(
+        "| trinav bake_source (import to mesh; CDT, radius 0) | {:.2} (of which verify {:.2}) | {} | {:.3} |\n",
+        b.trinav_ms, b.trinav_verify_ms, b.trinav_triangles, b.trinav_min_angle_deg
+    );
+    s += &format!(
+        "| trinav bake_region (from the traced region, as Polyanya) | {:.2} | {} | {:.3} |\n",
+        b.trinav_region_ms, b.trinav_triangles, b.trinav_min_angle_deg
+    );
+    s += &format!(
+        "| Polyanya from_outer_edges + add_obstacles + as_navmesh (same region) | {} | {} | {} |\n\n",
+        opt(b.polyanya_ms, 2),
+        b.polyanya_triangles.map_or("-".to_string(), |t| t.to_string()),
+        opt(b.polyanya_min_angle_deg, 3)
+    );
+    if let Some(c) = &r.scenario_check {
+        let f = |x: &Option<stats::RatioStats>| {
+            x.as_ref().map_or("-".to_string(), |x| {
+                format!("mean {:.6}, min {:.6}, max {:.6} ({} queries)", x.mean, x.min, x.max, x.count)
+            })
+        };
+        s += &format!(
+            "Exact scenario costs: Polyanya / cost {}; trinav fast / cost {}\n\n",
+            f(&c.polyanya_vs_cost),
+            f(&c.trinav_vs_cost)
+        );
+    }
+    if let Some(d) = &r.detour_details {
+        s += &format!(
+            "Detour: tile built in {:.2} ms, cs = {}, quantization max error {:.3e} ({} vertices moved, {} triangles degenerate); \
+             misses: {} no polygon, {} partial/failed findPath, {} failed findStraightPath; out of nodes {}, buffer too small {}\n\n",
+            d.build_ms,
+            d.quantization.cs,
+            d.quantization.max_error,
+            d.quantization.moved_vertices,
+            d.quantization.degenerate_triangles,
+            d.no_poly,
+            d.partial_or_failed,
+            d.straight_failed,
+            d.out_of_nodes,
+            d.buffer_too_small
+        );
+    }
+    if let Some(p) = &r.polyanya_details {
+        s += &format!(
+            "Polyanya: mesh from trinav's triangles (Trimesh -> Mesh, bake) in {:.2} ms; f32 vertices moved by at most {:.3e}; \
+             its own f32 path length differs from the f64 length of its path by at most {:.3e} (relative)\n\n",
+            p.mesh_ms, p.vertex_f32_max_error, p.f32_length_max_rel_diff
+        );
+    }
+    for n in &r.notes {
+        s += &format!("- {n}\n");
+    }
+    if !r.notes.is_empty() {
+        s += "\n";
+    }
+    s
+}
+
+fn summary(reports: &[InputReport]) -> String {
+    let mut s = String::from("### Summary (p50 µs per query; length ratio mean against Polyanya)\n\n");
+    s += "| input | queries | trinav p50 | Detour p50 | Polyanya p50 | trinav/Detour | trinav/Polyanya | trinav ratio | Detour ratio | trinav bake ms | trinav region ms | Polyanya build ms | trinav tris | Polyanya tris |\n";
+    s += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for r in reports {
+        s += &format!(
+            "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {} |\n",
+            r.name,
+            r.queries,
+            r.trinav_fast.p50_us,
+            opt(r.detour.as_ref().map(|d| d.p50_us), 2),
+            opt(r.polyanya.as_ref().map(|d| d.p50_us), 2),
+            opt(r.time_ratio_trinav_detour, 3),
+            opt(r.time_ratio_trinav_polyanya, 3),
+            opt(r.trinav_fast.len_ratio_mean, 4),
+            opt(r.detour.as_ref().and_then(|d| d.len_ratio_mean), 4),
+            r.bake.trinav_ms,
+            r.bake.trinav_region_ms,
+            opt(r.bake.polyanya_ms, 2),
+            r.bake.trinav_triangles,
+            r.bake.polyanya_triangles.map_or("-".to_string(), |t| t.to_string()),
+        );
+    }
+    s + "\n"
+}
