@@ -398,3 +398,28 @@ fn start_on_a_double_corner_leaves_through_the_chosen_side() {
         assert_eq!(plain.points.len(), 3, "{:?}", plain.points);
     }
 }
+
+/// Fuzzing regressions (`fuzz/regressions/query`): tiny and huge query coordinates.
+#[test]
+fn fuzz_regressions_tiny_and_huge_coordinates() {
+    let mesh = bake_level(&sample("town.json"), Triangulation::ConstrainedDelaunay);
+    // A ray between two points a few 1e-154 from the origin: its fraction once came out as 45
+    // (the squared length underflowed).
+    let (a, b) = (
+        p(6.30344185350817e-154, 7.075764624534243e-291),
+        p(6.164099239606742e-154, -2.174865917711718e-272),
+    );
+    match mesh.raycast(a, b).unwrap() {
+        RayHit::Blocked { fraction, .. } => assert!((0.0..=1.0).contains(&fraction), "{fraction}"),
+        RayHit::Clear { triangle } => assert!(mesh.triangle_contains(triangle, b)),
+    }
+    // A point near -1.5e308: its nearest point once came out as NaN. Points beyond ±2^40 are
+    // refused by every query.
+    let huge = p(-1.5727826207346066e308, -1.526479302221885e308);
+    assert_eq!(mesh.nearest_point(huge), None);
+    assert_eq!(mesh.raycast(p(5., 5.), huge), Err(QueryError::NonFinite(huge)));
+    assert!(matches!(path(&mesh, p(5., 5.), huge), Err(PathError::NonFinite { .. })));
+    let far = p(trinav::geometry::MAX_COORDINATE, 0.0);
+    let (q, _) = mesh.nearest_point(far).unwrap();
+    assert!(q.is_finite() && q.x <= 130.0);
+}

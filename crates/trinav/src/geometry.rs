@@ -6,6 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Largest coordinate magnitude a mesh vertex or query point may have, 2^40 (about 1.1e12):
+/// far beyond any level, and small enough that squared distances never overflow.
+pub const MAX_COORDINATE: f64 = 1_099_511_627_776.0;
+
 /// A point (or vector) in the plane, in world units.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Point {
@@ -26,6 +30,13 @@ impl Point {
     #[inline]
     pub fn is_finite(self) -> bool {
         self.x.is_finite() && self.y.is_finite()
+    }
+
+    /// Whether both coordinates are finite and within ±[`MAX_COORDINATE`]: the points meshes
+    /// and queries accept.
+    #[inline]
+    pub fn in_range(self) -> bool {
+        self.x.abs() <= MAX_COORDINATE && self.y.abs() <= MAX_COORDINATE
     }
 
     /// Euclidean distance to `other`. (A plain square root, not `hypot`: coordinates are

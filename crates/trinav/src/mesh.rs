@@ -45,7 +45,7 @@ pub enum MeshProblem {
         /// Its length.
         found: usize,
     },
-    /// A vertex coordinate is NaN or infinite.
+    /// A vertex coordinate is NaN, infinite, or beyond ±[`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).
     NonFiniteVertex(VertexId),
     /// Two vertices have the same position (they should have been welded).
     DuplicateVertex {
@@ -115,7 +115,7 @@ impl fmt::Display for MeshProblem {
                 write!(f, "{array} has {found} entries, expected {expected} (one per triangle)")
             }
             MeshProblem::NonFiniteVertex(v) => {
-                write!(f, "vertex {v} has a NaN or infinite coordinate")
+                write!(f, "vertex {v} has a NaN, infinite or out-of-range (beyond ±2^40) coordinate")
             }
             MeshProblem::DuplicateVertex { vertex, first } => {
                 write!(f, "vertex {vertex} has the same position as vertex {first}")
@@ -195,7 +195,7 @@ pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
     let mut seen: HashMap<(u64, u64), VertexId> = HashMap::with_capacity(parts.vertices.len());
     for (i, p) in parts.vertices.iter().enumerate() {
         let v = VertexId::from_index(i);
-        if !p.is_finite() {
+        if !p.in_range() {
             problems.push(MeshProblem::NonFiniteVertex(v));
         } else if let Some(&first) = seen.get(&position_key(*p)) {
             problems.push(MeshProblem::DuplicateVertex { vertex: v, first });

@@ -510,3 +510,25 @@ fn out_of_range_settings_are_refused() {
         assert!(NavMesh::from_bytes(&file).is_err(), "{settings:?} accepted");
     }
 }
+
+/// Fuzzing regression (`fuzz/regressions/load`): a mesh whose vertices lie near 1e300 loaded,
+/// and raycasts on it overflowed. Coordinates beyond ±2^40 are now refused on load.
+#[test]
+fn vertices_beyond_the_coordinate_limit_are_refused() {
+    let triangles = vec![[0, 1, 2].map(trinav::VertexId)];
+    let parts = trinav::MeshParts {
+        settings: trinav::BakeSettings::default(),
+        vertices: vec![
+            trinav::Point::new(1e300, 0.0),
+            trinav::Point::new(2e300, 0.0),
+            trinav::Point::new(1e300, 1e300),
+        ],
+        neighbours: trinav::build_adjacency(&triangles, 3).unwrap(),
+        triangles,
+        areas: vec![trinav::AreaId(0)],
+        islands: vec![trinav::IslandId(0)],
+    };
+    let bytes = trinav::format::encode(&parts).unwrap();
+    let err = trinav::NavMesh::from_bytes(&bytes).unwrap_err();
+    assert!(err.to_string().contains("out-of-range"), "{err}");
+}

@@ -11,15 +11,16 @@ use crate::geometry::Point;
 /// Why a query could not run.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum QueryError {
-    /// A query point has a NaN or infinite coordinate.
-    #[error("query point ({}, {}) is not finite", .0.x, .0.y)]
+    /// A query point has a NaN or infinite coordinate, or one beyond
+    /// ±[`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).
+    #[error("query point ({}, {}) is not finite or beyond ±2^40", .0.x, .0.y)]
     NonFinite(Point),
     /// A query point lies outside the walkable area.
     #[error("point ({}, {}) is off the mesh", .0.x, .0.y)]
     OffMesh(Point),
 }
 
-/// Checks that `p` has finite coordinates.
+/// Checks that `p` has finite coordinates within range.
 pub(crate) fn check_finite(p: Point) -> Result<Point, QueryError> {
-    if p.is_finite() { Ok(p) } else { Err(QueryError::NonFinite(p)) }
+    if p.in_range() { Ok(p) } else { Err(QueryError::NonFinite(p)) }
 }

@@ -6,7 +6,8 @@ use crate::mesh::NavMesh;
 
 impl NavMesh {
     /// The point of the walkable area closest to `p`, with the triangle it belongs to; `p`
-    /// itself when it is on the mesh. `None` for an empty mesh or a non-finite `p`.
+    /// itself when it is on the mesh. `None` for an empty mesh, or a `p` that is not finite or
+    /// beyond ±[`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).
     ///
     /// A point projected onto an edge is computed in floating point, so it may lie a rounding
     /// error (around 1e-15 relative) outside its triangle: [`NavMesh::locate`] may not find it,
@@ -25,7 +26,7 @@ impl NavMesh {
     /// # }
     /// ```
     pub fn nearest_point(&self, p: Point) -> Option<(Point, TriangleId)> {
-        if !p.is_finite() || self.triangle_count() == 0 {
+        if !p.in_range() || self.triangle_count() == 0 {
             return None;
         }
         if let Some(t) = self.locate(p) {

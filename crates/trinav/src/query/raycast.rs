@@ -68,9 +68,11 @@ impl NavMesh {
             return Ok(RayHit::Blocked { point: from, fraction: 0.0, triangle: start, edge });
         };
         let (dx, dy) = (to.x - from.x, to.y - from.y);
-        let length2 = dx * dx + dy * dy;
+        // Where a point of the segment's line lies along it (0 at `from`, 1 at `to`), from the
+        // longer axis: no squares, so tiny or huge coordinates neither underflow nor overflow.
         let param = |p: Point| {
-            if length2 > 0.0 { ((p.x - from.x) * dx + (p.y - from.y) * dy) / length2 } else { 0.0 }
+            let t = if dx.abs() >= dy.abs() { (p.x - from.x) / dx } else { (p.y - from.y) / dy };
+            if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 }
         };
         let mut reached = 0.0;
         // Each step enters a new triangle or passes a vertex further along the ray; the bound

@@ -53,8 +53,9 @@ impl std::fmt::Display for Endpoint {
 /// Why no path was returned.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum PathError {
-    /// A point has a NaN or infinite coordinate.
-    #[error("{which} point ({}, {}) is not finite", .point.x, .point.y)]
+    /// A point has a NaN or infinite coordinate, or one beyond
+    /// ±[`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).
+    #[error("{which} point ({}, {}) is not finite or beyond ±2^40", .point.x, .point.y)]
     NonFinite {
         /// Which point.
         which: Endpoint,
@@ -331,7 +332,7 @@ impl NavMesh {
         which: Endpoint,
         options: &PathOptions,
     ) -> Result<(Point, Option<TriangleId>), PathError> {
-        if !p.is_finite() {
+        if !p.in_range() {
             return Err(PathError::NonFinite { which, point: p });
         }
         if self.locate(p).is_some() {
