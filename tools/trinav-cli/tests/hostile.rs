@@ -254,7 +254,7 @@ fn cases(f: &Fixture) -> Vec<Case> {
         (p("garbage.nav"), "bad magic"),
         (p("truncated.nav"), "truncated"),
         (p("flipped.nav"), "checksum mismatch"),
-        (p("nan_vertex.nav"), "vertex 0 has a NaN or infinite coordinate"),
+        (p("nan_vertex.nav"), "vertex 0 has a NaN, infinite or out-of-range"),
         (data("levels/town.json"), "bad magic"),
     ];
     let scen = data("maps/tiny.map.scen");
