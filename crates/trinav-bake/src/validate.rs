@@ -1,7 +1,8 @@
 //! Stage 1, validate: check and clean the input rings.
 //!
 //! Rules, applied to every ring (outer rings and holes, walkable and obstacle polygons):
-//! - every coordinate is finite and within ±[`MAX_COORDINATE`];
+//! - every coordinate is finite and within ±[`MAX_COORDINATE`], and 0 or at least 2^-142 in
+//!   magnitude (below that the exact predicates would underflow);
 //! - a closing point equal to the first is dropped (rings may be open or closed);
 //! - **repairs**, always exact (no point is moved): a point equal to the one before it is
 //!   dropped, and so is the tip of a zero-width spike (a point where the ring turns straight
@@ -103,6 +104,18 @@ pub enum ValidationError {
     /// A coordinate is larger than [`MAX_COORDINATE`].
     #[error("{ring}, point {vertex}: coordinate {value:e} exceeds the limit of ±{MAX_COORDINATE}")]
     TooLarge {
+        /// The ring.
+        ring: RingRef,
+        /// Index of the point in the ring.
+        vertex: usize,
+        /// The offending value.
+        value: f64,
+    },
+    /// A non-zero coordinate is smaller than [`trinav::geometry::MIN_COORDINATE`].
+    #[error(
+        "{ring}, point {vertex}: coordinate {value:e} is below the smallest allowed magnitude 2^-142 (use 0)"
+    )]
+    TooSmall {
         /// The ring.
         ring: RingRef,
         /// Index of the point in the ring.
@@ -216,6 +229,9 @@ fn clean_ring(points: &[[f64; 2]], ring: RingRef) -> Result<(Ring, usize), Valid
             }
             if value.abs() > MAX_COORDINATE {
                 return Err(ValidationError::TooLarge { ring, vertex, value });
+            }
+            if value != 0.0 && value.abs() < trinav::geometry::MIN_COORDINATE {
+                return Err(ValidationError::TooSmall { ring, vertex, value });
             }
         }
     }

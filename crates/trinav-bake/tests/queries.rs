@@ -403,15 +403,26 @@ fn start_on_a_double_corner_leaves_through_the_chosen_side() {
 #[test]
 fn fuzz_regressions_tiny_and_huge_coordinates() {
     let mesh = bake_level(&sample("town.json"), Triangulation::ConstrainedDelaunay);
-    // A ray between two points a few 1e-154 from the origin: its fraction once came out as 45
-    // (the squared length underflowed).
+    // Rays between points a few 1e-154 and 1e-183 from the origin: one reported a hit at
+    // fraction 45, another a hit point off the segment (the squared length underflowed, and the
+    // orientation predicate is not exact when products of differences underflow). Non-zero
+    // coordinates below 2^-142 are refused; from 2^-142 up, rays behave.
     let (a, b) = (
         p(6.30344185350817e-154, 7.075764624534243e-291),
         p(6.164099239606742e-154, -2.174865917711718e-272),
     );
-    match mesh.raycast(a, b).unwrap() {
-        RayHit::Blocked { fraction, .. } => assert!((0.0..=1.0).contains(&fraction), "{fraction}"),
-        RayHit::Clear { triangle } => assert!(mesh.triangle_contains(triangle, b)),
+    assert_eq!(mesh.raycast(a, b), Err(QueryError::NonFinite(a)));
+    let (a, b) = (p(6.14293298947794e-183, 6.162238530389485e-183), p(-2.2899868470072027e-185, 2.3e-322));
+    assert_eq!(mesh.raycast(a, b), Err(QueryError::NonFinite(a)));
+    let tiny = trinav::geometry::MIN_COORDINATE;
+    let (a, b) = (p(3.0 * tiny, 2.0 * tiny), p(tiny, 5.0 * tiny));
+    assert!(mesh.raycast(a, b).unwrap().is_clear());
+    match mesh.raycast(a, p(-tiny, 3.0 * tiny)).unwrap() {
+        RayHit::Blocked { point, fraction, .. } => {
+            assert!((0.0..=1.0).contains(&fraction));
+            assert_eq!(point.x, 0.0, "leaves through the wall x = 0: {point:?}");
+        }
+        clear => panic!("{clear:?}"),
     }
     // A point near -1.5e308: its nearest point once came out as NaN. Points beyond ±2^40 are
     // refused by every query.

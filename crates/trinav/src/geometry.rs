@@ -10,6 +10,11 @@ use serde::{Deserialize, Serialize};
 /// far beyond any level, and small enough that squared distances never overflow.
 pub const MAX_COORDINATE: f64 = 1_099_511_627_776.0;
 
+/// Smallest non-zero coordinate magnitude a mesh vertex or query point may have, 2^-142
+/// (about 1.8e-43; spade's limit too): below it, products of coordinate differences underflow
+/// and the orientation predicate is no longer exact.
+pub const MIN_COORDINATE: f64 = 1.793662034335766e-43;
+
 /// A point (or vector) in the plane, in world units.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Point {
@@ -32,11 +37,12 @@ impl Point {
         self.x.is_finite() && self.y.is_finite()
     }
 
-    /// Whether both coordinates are finite and within ±[`MAX_COORDINATE`]: the points meshes
-    /// and queries accept.
+    /// Whether both coordinates are 0 or have a magnitude between [`MIN_COORDINATE`] and
+    /// [`MAX_COORDINATE`] (so finite): the points meshes and queries accept.
     #[inline]
     pub fn in_range(self) -> bool {
-        self.x.abs() <= MAX_COORDINATE && self.y.abs() <= MAX_COORDINATE
+        let ok = |v: f64| v == 0.0 || (MIN_COORDINATE..=MAX_COORDINATE).contains(&v.abs());
+        ok(self.x) && ok(self.y)
     }
 
     /// Euclidean distance to `other`. (A plain square root, not `hypot`: coordinates are

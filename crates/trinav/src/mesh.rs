@@ -115,7 +115,10 @@ impl fmt::Display for MeshProblem {
                 write!(f, "{array} has {found} entries, expected {expected} (one per triangle)")
             }
             MeshProblem::NonFiniteVertex(v) => {
-                write!(f, "vertex {v} has a NaN, infinite or out-of-range (beyond ±2^40) coordinate")
+                write!(
+                    f,
+                    "vertex {v} has a NaN, infinite or out-of-range coordinate (beyond ±2^40, or non-zero below 2^-142)"
+                )
             }
             MeshProblem::DuplicateVertex { vertex, first } => {
                 write!(f, "vertex {vertex} has the same position as vertex {first}")

@@ -13,7 +13,7 @@ use crate::geometry::Point;
 pub enum QueryError {
     /// A query point has a NaN or infinite coordinate, or one beyond
     /// ±[`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).
-    #[error("query point ({}, {}) is not finite or beyond ±2^40", .0.x, .0.y)]
+    #[error("query point ({}, {}) is not finite, or has a coordinate beyond ±2^40 or non-zero below 2^-142", .0.x, .0.y)]
     NonFinite(Point),
     /// A query point lies outside the walkable area.
     #[error("point ({}, {}) is off the mesh", .0.x, .0.y)]

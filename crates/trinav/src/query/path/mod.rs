@@ -55,7 +55,7 @@ impl std::fmt::Display for Endpoint {
 pub enum PathError {
     /// A point has a NaN or infinite coordinate, or one beyond
     /// ±[`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).
-    #[error("{which} point ({}, {}) is not finite or beyond ±2^40", .point.x, .point.y)]
+    #[error("{which} point ({}, {}) is not finite, or has a coordinate beyond ±2^40 or non-zero below 2^-142", .point.x, .point.y)]
     NonFinite {
         /// Which point.
         which: Endpoint,
