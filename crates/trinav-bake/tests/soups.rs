@@ -177,3 +177,25 @@ proptest! {
         }
     }
 }
+
+/// Fuzzing regressions (`fuzz/regressions/bake`): extreme levels give a mesh or a typed error.
+/// Coordinates below 2^-142 are refused up front; two huge thin triangles near the coordinate
+/// limit still fail verification (the float area check's 1e-9 tolerance; see the fuzz README),
+/// which is reported as an error, never a broken mesh.
+#[test]
+fn fuzz_regressions_bake_or_refuse() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/bake");
+    let tiny = Level::load(dir.join("spade_too_small_tiny_coordinates.json")).unwrap();
+    let err = bake(&tiny, &BakeSettings::default()).unwrap_err();
+    assert!(matches!(err, BakeError::Validation(trinav_bake::ValidationError::TooSmall { .. })), "{err}");
+    for name in ["area_mismatch_ear_clipping.json", "area_mismatch_large_thin_triangle.json"] {
+        let level = Level::load(dir.join(name)).unwrap();
+        for triangulation in [Triangulation::EarClipping, Triangulation::ConstrainedDelaunay] {
+            match bake(&level, &BakeSettings::default().with_triangulation(triangulation)) {
+                Ok(baked) => assert!(validate(baked.mesh.parts()).is_empty()),
+                Err(BakeError::Verification(_)) => {}
+                Err(e) => panic!("{name}: unexpected {e}"),
+            }
+        }
+    }
+}

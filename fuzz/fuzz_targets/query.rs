@@ -1,0 +1,298 @@
+//! Queries on fixed meshes (data/levels/town.json with both triangulations, courtyard.json with
+//! its agent radius 0.5), each baked once: locate, locate_all, nearest_point, raycast and paths
+//! (with and without snapping, with and without sides) at arbitrary points, NaN, infinities
+//! and huge values included. Besides "no panic", each answer is checked against what the API
+//! documents:
+//!
+//! - `locate` returns a triangle containing the point, the lowest of `locate_all`;
+//! - `nearest_point` is `None` only for a non-finite point, is the point itself on the mesh,
+//!   and is no farther than any mesh vertex;
+//! - a clear raycast ends in a triangle containing its end; a blocked one has its fraction in
+//!   [0, 1] and its point where that fraction puts it on the segment; a raycast from a point
+//!   to itself is clear;
+//! - a path starts and ends at the query points (or their snapped points), its length is
+//!   finite, equals the sum of its segments and is at least the straight distance; a clear
+//!   raycast gives the straight segment; `Unreachable` only between different islands.
+
+#![no_main]
+
+use std::sync::OnceLock;
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use trinav::{
+    BakeSettings, NavMesh, PathError, PathOptions, PathScratch, Point, QueryError, RayHit, TriangleId,
+    Triangulation,
+};
+use trinav_bake::Level;
+
+fn meshes() -> &'static [NavMesh] {
+    static MESHES: OnceLock<Vec<NavMesh>> = OnceLock::new();
+    MESHES.get_or_init(|| {
+        let bake = |json: &str, triangulation: Triangulation| {
+            let level = Level::from_json(json).expect("bundled level parses");
+            let base = BakeSettings::default().with_triangulation(triangulation);
+            let settings = trinav_bake::settings_for(&level, base, None);
+            trinav_bake::bake(&level, &settings).expect("bundled level bakes").mesh
+        };
+        let town = include_str!("../../data/levels/town.json");
+        let courtyard = include_str!("../../data/levels/courtyard.json");
+        vec![
+            bake(town, Triangulation::ConstrainedDelaunay),
+            bake(town, Triangulation::EarClipping),
+            bake(courtyard, Triangulation::ConstrainedDelaunay),
+        ]
+    })
+}
+
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum Special {
+    Nan,
+    Inf,
+    NegInf,
+    Max,
+    Min,
+    Tiny,
+    Zero,
+    NegZero,
+}
+
+impl Special {
+    fn value(self) -> f64 {
+        match self {
+            Special::Nan => f64::NAN,
+            Special::Inf => f64::INFINITY,
+            Special::NegInf => f64::NEG_INFINITY,
+            Special::Max => f64::MAX,
+            Special::Min => f64::MIN,
+            Special::Tiny => f64::MIN_POSITIVE / 4.0,
+            Special::Zero => 0.0,
+            Special::NegZero => -0.0,
+        }
+    }
+}
+
+/// A query point, described relative to the mesh so that vertices, edges and their
+/// neighbourhoods are hit often.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum Spot {
+    /// Anything.
+    Raw(f64, f64),
+    /// Special values in either coordinate, the other in the mesh's box.
+    Special(Special, u16, bool),
+    /// In the mesh's box grown by 10% on each side.
+    InBox(u16, u16),
+    /// Integer coordinates (the bundled levels have integer corners).
+    Integer(i8, i8),
+    /// A vertex.
+    Vertex(u16),
+    /// A vertex moved by a few ulps.
+    NearVertex(u16, i8, i8),
+    /// On (or a rounding error off) a triangle edge.
+    OnEdge(u16, u8, u16),
+}
+
+fn nudge(v: f64, ulps: i8) -> f64 {
+    let bits = v.to_bits() as i64;
+    // Moving the bit pattern moves away from zero for positive and towards it for negative;
+    // either way a few representable steps.
+    f64::from_bits((bits + i64::from(ulps)) as u64)
+}
+
+impl Spot {
+    fn point(self, mesh: &NavMesh) -> Point {
+        let b = mesh.bounds();
+        let (w, h) = (b.max.x - b.min.x, b.max.y - b.min.y);
+        let in_box = |x: u16, y: u16| {
+            Point::new(
+                b.min.x - 0.1 * w + 1.2 * w * f64::from(x) / 65535.0,
+                b.min.y - 0.1 * h + 1.2 * h * f64::from(y) / 65535.0,
+            )
+        };
+        let vertices = mesh.vertices();
+        match self {
+            Spot::Raw(x, y) => Point::new(x, y),
+            Spot::Special(s, other, x_special) => {
+                let p = in_box(other, other);
+                if x_special { Point::new(s.value(), p.y) } else { Point::new(p.x, s.value()) }
+            }
+            Spot::InBox(x, y) => in_box(x, y),
+            Spot::Integer(x, y) => Point::new(f64::from(x), f64::from(y)),
+            Spot::Vertex(i) => vertices[usize::from(i) % vertices.len()],
+            Spot::NearVertex(i, dx, dy) => {
+                let v = vertices[usize::from(i) % vertices.len()];
+                Point::new(nudge(v.x, dx), nudge(v.y, dy))
+            }
+            Spot::OnEdge(t, e, s) => {
+                let corners = mesh.triangle_points(TriangleId(u32::from(t) % mesh.triangle_count() as u32));
+                let (p, q) = (corners[usize::from(e) % 3], corners[(usize::from(e) + 1) % 3]);
+                let s = f64::from(s) / 65535.0;
+                Point::new(p.x + (q.x - p.x) * s, p.y + (q.y - p.y) * s)
+            }
+        }
+    }
+}
+
+#[derive(Arbitrary, Debug)]
+struct Query {
+    mesh: u8,
+    a: Spot,
+    b: Spot,
+    sides: Option<(Spot, Spot)>,
+}
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    queries: Vec<Query>,
+}
+
+fn check_point(mesh: &NavMesh, p: Point) {
+    let located = mesh.locate(p);
+    let all: Vec<TriangleId> = mesh.locate_all(p).collect();
+    assert!(all.windows(2).all(|w| w[0] < w[1]), "locate_all({p:?}) not ascending: {all:?}");
+    for &t in &all {
+        assert!(mesh.triangle_contains(t, p), "locate_all({p:?}) gave {t:?}, which does not contain it");
+    }
+    assert_eq!(located, all.first().copied(), "locate({p:?}) is not the lowest of locate_all");
+    match mesh.nearest_point(p) {
+        None => assert!(!p.in_range(), "nearest_point({p:?}) is None for a point in range"),
+        Some((q, _)) => {
+            assert!(p.in_range(), "nearest_point({p:?}) answered for a point out of range");
+            assert!(q.is_finite(), "nearest_point({p:?}) = {q:?} is not finite");
+            if located.is_some() {
+                assert_eq!(q, p, "nearest_point of a point on the mesh is not the point");
+            }
+            // hypot: `Point::distance` squares, which overflows for points beyond ~1e154.
+            let distance = |u: Point, v: Point| (u.x - v.x).hypot(u.y - v.y);
+            let d = distance(q, p);
+            if d.is_finite() {
+                for &v in mesh.vertices() {
+                    let dv = distance(v, p);
+                    assert!(
+                        d <= dv * (1.0 + 1e-9) + 1e-9,
+                        "nearest_point({p:?}) = {q:?} at {d}, but vertex {v:?} is at {dv}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The point a path query starts or ends at, and the triangles around it, as the query sees
+/// them (the snapped point when snapping); `None` when the point is refused.
+fn endpoint(mesh: &NavMesh, p: Point, snap: bool) -> Option<(Point, Vec<TriangleId>)> {
+    if !p.is_finite() {
+        return None;
+    }
+    if mesh.locate(p).is_some() {
+        return Some((p, mesh.locate_all(p).collect()));
+    }
+    if !snap {
+        return None;
+    }
+    let (q, t) = mesh.nearest_point(p)?;
+    let around: Vec<TriangleId> = mesh.locate_all(q).collect();
+    Some((q, if around.is_empty() { vec![t] } else { around }))
+}
+
+fn check_path(mesh: &NavMesh, a: Point, b: Point, options: &PathOptions, scratch: &mut PathScratch) {
+    let result = mesh.find_path_with(a, b, options, scratch);
+    let (ea, eb) = (endpoint(mesh, a, options.snap), endpoint(mesh, b, options.snap));
+    match result {
+        Err(PathError::NonFinite { .. }) => {
+            assert!(!a.in_range() || !b.in_range(), "NonFinite for in-range {a:?} -> {b:?}")
+        }
+        Err(PathError::OffMesh { .. }) => {
+            assert!(!options.snap, "OffMesh with snapping");
+            assert!(ea.is_none() || eb.is_none(), "OffMesh for {a:?} -> {b:?}, both on the mesh");
+        }
+        Err(PathError::Unreachable) => {
+            let (Some((_, starts)), Some((_, goals))) = (ea, eb) else {
+                panic!("Unreachable for {a:?} -> {b:?}, but an endpoint is refused")
+            };
+            if options.start_side.is_none() && options.goal_side.is_none() {
+                let shared = starts.iter().any(|&s| goals.iter().any(|&g| mesh.island(s) == mesh.island(g)));
+                assert!(!shared, "Unreachable for {a:?} -> {b:?} on one island ({starts:?}, {goals:?})");
+            }
+        }
+        Ok(path) => {
+            let (Some((pa, _)), Some((pb, _))) = (ea, eb) else {
+                panic!("path for {a:?} -> {b:?}, but an endpoint should be refused")
+            };
+            assert_eq!(path.points.first(), Some(&pa), "path does not start at {pa:?} (query {a:?})");
+            let last = if pa == pb { pa } else { pb };
+            assert_eq!(path.points.last(), Some(&last), "path does not end at {pb:?} (query {b:?})");
+            assert!(path.length.is_finite(), "path length {} for {a:?} -> {b:?}", path.length);
+            assert!(path.points.iter().all(|p| p.is_finite()), "non-finite path point");
+            let sum: f64 = path.points.windows(2).map(|w| w[0].distance(w[1])).sum();
+            assert_eq!(path.length, sum, "path length is not the sum of its segments");
+            let straight = pa.distance(pb);
+            assert!(
+                path.length >= straight * (1.0 - 1e-12),
+                "path length {} shorter than the straight distance {straight}",
+                path.length
+            );
+            if options.start_side.is_none()
+                && options.goal_side.is_none()
+                && mesh.raycast(pa, pb).is_ok_and(|hit| hit.is_clear())
+            {
+                assert_eq!(path.points.len(), if pa == pb { 1 } else { 2 }, "clear line of sight, bent path");
+            }
+        }
+    }
+}
+
+/// A blocked raycast's point is where its fraction puts it on the segment (up to rounding).
+fn assert_on_segment(a: Point, b: Point, point: Point, fraction: f64) {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let expected = Point::new(a.x + dx * fraction, a.y + dy * fraction);
+    let scale = |u: Point| u.x.abs().max(u.y.abs());
+    let tolerance = 1e-9 * dx.abs().max(dy.abs()) + 1e-12 * (scale(a) + scale(point));
+    assert!(
+        (point.x - expected.x).abs() <= tolerance && (point.y - expected.y).abs() <= tolerance,
+        "raycast {a:?} -> {b:?} blocked at {point:?}, but its fraction {fraction} puts that at {expected:?}"
+    );
+}
+
+fn check_raycast(mesh: &NavMesh, a: Point, b: Point) {
+    match mesh.raycast(a, b) {
+        Err(QueryError::NonFinite(_)) => assert!(!a.in_range() || !b.in_range()),
+        Err(QueryError::OffMesh(p)) => {
+            assert_eq!(p, a);
+            assert!(mesh.locate(a).is_none(), "raycast says {a:?} is off the mesh, locate finds it");
+        }
+        Ok(RayHit::Clear { triangle }) => {
+            assert!(
+                mesh.triangle_contains(triangle, b),
+                "clear raycast {a:?} -> {b:?} ends outside {triangle:?}"
+            )
+        }
+        Ok(RayHit::Blocked { point, fraction, edge, .. }) => {
+            assert!(a != b, "raycast from {a:?} to itself is blocked");
+            assert!((0.0..=1.0).contains(&fraction), "raycast fraction {fraction} for {a:?} -> {b:?}");
+            assert!(edge < 3);
+            assert!(point.is_finite(), "raycast hit point {point:?}");
+            assert_on_segment(a, b, point, fraction);
+        }
+    }
+}
+
+fuzz_target!(|input: Input| {
+    let meshes = meshes();
+    let mut scratch = PathScratch::new();
+    for query in input.queries.iter().take(16) {
+        let mesh = &meshes[usize::from(query.mesh) % meshes.len()];
+        let (a, b) = (query.a.point(mesh), query.b.point(mesh));
+        check_point(mesh, a);
+        check_point(mesh, b);
+        check_raycast(mesh, a, b);
+        check_raycast(mesh, a, a);
+        check_path(mesh, a, b, &PathOptions::default(), &mut scratch);
+        check_path(mesh, a, b, &PathOptions::default().with_snap(true), &mut scratch);
+        if let Some((sa, sb)) = query.sides {
+            let options = PathOptions::default().with_sides(Some(sa.point(mesh)), Some(sb.point(mesh)));
+            check_path(mesh, a, b, &options, &mut scratch);
+            check_path(mesh, a, b, &options.with_snap(true), &mut scratch);
+        }
+    }
+});
