@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use trinav::{BakeSettings, NavMesh, Orientation, Point, TriangleId, Triangulation, orient};
-use trinav_bake::generate::scattered_obstacles;
+use trinav_bake::generate::{SplitMix64, scattered_obstacles};
 use trinav_bake::{Level, bake, settings_for};
 
 const TRIANGULATIONS: [Triangulation; 2] = [Triangulation::EarClipping, Triangulation::ConstrainedDelaunay];
@@ -130,17 +130,10 @@ fn bake_generated(c: &mut Criterion) {
 
 /// `LOCATE_POINTS` points uniform in the mesh's bounding box (splitmix64, fixed seed).
 fn random_points(mesh: &NavMesh) -> Vec<Point> {
-    let mut state = 0x5EED_u64;
-    let mut unit = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = SplitMix64::new(0x5EED);
     let bounds = mesh.bounds();
     let (w, h) = bounds.size();
-    (0..LOCATE_POINTS).map(|_| Point::new(bounds.min.x + w * unit(), bounds.min.y + h * unit())).collect()
+    (0..LOCATE_POINTS).map(|_| rng.point_in(bounds.min, (w, h))).collect()
 }
 
 /// The lowest-id triangle containing `p` (boundary included), by testing every triangle: the

@@ -40,7 +40,7 @@ use trinav::{
     BakeSettings, NavMesh, Orientation, Path, PathOptions, PathScratch, Point, RayHit, TriangleId,
     Triangulation, VertexId, orient,
 };
-use trinav_bake::generate::scattered_obstacles;
+use trinav_bake::generate::{SplitMix64, scattered_obstacles};
 use trinav_bake::{Level, bake, settings_for};
 
 /// Path pairs per mesh.
@@ -57,29 +57,6 @@ const QUERY_SEED: u64 = 0x7121_A5EE_D000_0001;
 const VISIBILITY_GRAPH_LIMIT: usize = 3_000;
 /// Relative tolerance when comparing a path with the optimum.
 const RELATIVE_TOLERANCE: f64 = 1e-9;
-
-/// splitmix64 (Steele, Lea, Flood 2014).
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in the box `[min, min + size)`.
-    fn point_in(&mut self, min: Point, (w, h): (f64, f64)) -> Point {
-        Point::new(min.x + w * self.unit(), min.y + h * self.unit())
-    }
-}
 
 /// A baked mesh and its query sets.
 struct Case {
@@ -142,7 +119,7 @@ fn cases() -> Vec<Case> {
 
 /// Draws the query sets of `mesh`.
 fn with_queries(name: String, mesh: NavMesh) -> Case {
-    let mut rng = SplitMix64(QUERY_SEED);
+    let mut rng = SplitMix64::new(QUERY_SEED);
     let bounds = mesh.bounds();
     let size = bounds.size();
     let mut pairs = Vec::with_capacity(PAIRS);

@@ -168,15 +168,27 @@ fn snap(v: f64, per_unit: f64) -> f64 {
     (v * per_unit).round() / per_unit
 }
 
-/// The splitmix64 generator: tiny, fast, and good enough for placing obstacles.
-struct SplitMix64(u64);
+/// The splitmix64 generator (Steele, Lea, Flood 2014): tiny, fast, deterministic, and good
+/// enough for placing obstacles and drawing test and benchmark queries.
+///
+/// ```
+/// use trinav_bake::generate::SplitMix64;
+/// let mut rng = SplitMix64::new(7);
+/// let u = rng.unit();
+/// assert!((0.0..1.0).contains(&u));
+/// assert_eq!(SplitMix64::new(7).unit(), u);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
 
 impl SplitMix64 {
-    fn new(seed: u64) -> Self {
+    /// A generator starting from `seed`.
+    pub fn new(seed: u64) -> Self {
         Self(seed)
     }
 
-    fn next_u64(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -185,13 +197,18 @@ impl SplitMix64 {
     }
 
     /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f64 {
+    pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// Uniform in `0..n` (the modulo bias is negligible for small `n`).
-    fn below(&mut self, n: u64) -> u64 {
+    pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n
+    }
+
+    /// Uniform in the box `[min, min + size)`.
+    pub fn point_in(&mut self, min: trinav::Point, (w, h): (f64, f64)) -> trinav::Point {
+        trinav::Point::new(min.x + w * self.unit(), min.y + h * self.unit())
     }
 
     /// Uniform in `lo + k/4` for the `k >= 0` with `lo + k/4 <= hi` (`lo` itself if none).

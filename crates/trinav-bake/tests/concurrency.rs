@@ -12,28 +12,11 @@ use std::sync::{Arc, Barrier};
 use trinav::{
     BakeSettings, NavMesh, Path, PathError, PathOptions, PathScratch, Point, QueryError, RayHit, TriangleId,
 };
-use trinav_bake::generate::scattered_obstacles;
+use trinav_bake::generate::{SplitMix64, scattered_obstacles};
 use trinav_bake::{Level, bake, settings_for};
 
 const QUERIES: usize = 10_000;
 const THREADS: usize = 8;
-
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 #[derive(Clone, Copy, Debug)]
 enum Query {
@@ -56,13 +39,13 @@ enum Answer {
 /// mesh); one point in eight is snapped to a mesh vertex, so that vertices and edges (the
 /// ties of `locate` and the raycast's vertex walk) are exercised too.
 fn queries(mesh: &NavMesh, count: usize, seed: u64) -> Vec<Query> {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let bounds = mesh.bounds();
     let (w, h) = bounds.size();
     let vertices = mesh.vertices();
-    let point = |rng: &mut Rng| {
-        if rng.next().is_multiple_of(8) {
-            vertices[(rng.next() % vertices.len() as u64) as usize]
+    let point = |rng: &mut SplitMix64| {
+        if rng.next_u64().is_multiple_of(8) {
+            vertices[(rng.next_u64() % vertices.len() as u64) as usize]
         } else {
             Point::new(
                 bounds.min.x - 0.1 * w + 1.2 * w * rng.unit(),
@@ -71,7 +54,7 @@ fn queries(mesh: &NavMesh, count: usize, seed: u64) -> Vec<Query> {
         }
     };
     (0..count)
-        .map(|_| match rng.next() % 10 {
+        .map(|_| match rng.next_u64() % 10 {
             0 | 1 => Query::Path(point(&mut rng), point(&mut rng)),
             2 => Query::PathSnapped(point(&mut rng), point(&mut rng)),
             3 | 4 => Query::Locate(point(&mut rng)),

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use trinav::{BakeSettings, NavMesh, Path, PathOptions, PathScratch, Point};
-use trinav_bake::generate::scattered_obstacles;
+use trinav_bake::generate::{SplitMix64, scattered_obstacles};
 use trinav_bake::{Level, bake, settings_for};
 
 struct CountingAllocator;
@@ -69,23 +69,6 @@ fn allocations_in<R>(f: impl FnOnce() -> R) -> (usize, R) {
     (ALLOCATIONS.load(Ordering::Relaxed) - before, result)
 }
 
-/// splitmix64: uniform points in a box.
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn point_in(&mut self, min: Point, (w, h): (f64, f64)) -> Point {
-        Point::new(min.x + w * self.unit(), min.y + h * self.unit())
-    }
-}
-
 /// Queries on one mesh: connected path pairs (both points on the mesh, same island), plus
 /// points in the bounds grown by 10% of its size on each side (on and off the mesh).
 struct Queries {
@@ -94,7 +77,7 @@ struct Queries {
 }
 
 fn queries(mesh: &NavMesh, count: usize) -> Queries {
-    let mut rng = Rng(0x0A11_0C00_u64);
+    let mut rng = SplitMix64::new(0x0A11_0C00_u64);
     let bounds = mesh.bounds();
     let size = bounds.size();
     let mut pairs = Vec::with_capacity(count);

@@ -261,15 +261,8 @@ fn random_level_strategy() -> impl Strategy<Value = Level> {
 }
 
 fn random_points(seed: u64, count: usize, lo: f64, hi: f64) -> Vec<Point> {
-    let mut state = seed;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        lo + (hi - lo) * ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    };
-    (0..count).map(|_| p(next(), next())).collect()
+    let mut rng = trinav_bake::generate::SplitMix64::new(seed);
+    (0..count).map(|_| rng.point_in(p(lo, lo), (hi - lo, hi - lo))).collect()
 }
 
 proptest! {
