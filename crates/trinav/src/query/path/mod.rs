@@ -134,6 +134,8 @@ pub struct PathScratch {
     /// Generation in which a half-edge was closed.
     closed: Vec<u32>,
     g: Vec<f64>,
+    /// The f of a half-edge's latest open-list entry (older entries are stale).
+    f_bits: Vec<u64>,
     parent: Vec<u32>,
     open: BinaryHeap<OpenNode>,
     corridor: Vec<u32>,
@@ -156,6 +158,7 @@ impl PathScratch {
             self.seen.resize(nodes, 0);
             self.closed.resize(nodes, 0);
             self.g.resize(nodes, 0.0);
+            self.f_bits.resize(nodes, 0);
             self.parent.resize(nodes, 0);
         }
         self.generation = self.generation.wrapping_add(1);

@@ -12,12 +12,12 @@ use crate::query::path::PathScratch;
 /// "No parent": the node was reached from the start point.
 pub(crate) const FROM_START: u32 = u32::MAX;
 
-/// An open-list entry: a half-edge (`3 * triangle + edge`) with its f (as the bits of a
-/// non-negative f64, which order like the numbers) and its g at push time.
+/// An open-list entry (16 bytes): a half-edge (`3 * triangle + edge`) with its f as the bits of
+/// a non-negative f64, which order like the numbers. An entry is stale when its f is no longer
+/// the half-edge's current one (a better g was found and pushed since).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OpenNode {
     f_bits: u64,
-    g: f64,
     half_edge: u32,
 }
 
@@ -71,9 +71,11 @@ impl NavMesh {
                 return;
             }
             scratch.seen[h] = generation;
+            let f_bits = (g + position.distance(to)).to_bits();
             scratch.g[h] = g;
+            scratch.f_bits[h] = f_bits;
             scratch.parent[h] = parent;
-            scratch.open.push(OpenNode { f_bits: (g + position.distance(to)).to_bits(), g, half_edge });
+            scratch.open.push(OpenNode { f_bits, half_edge });
         };
         for &start in starts {
             for (i, n) in self.neighbours(start).iter().enumerate() {
@@ -90,15 +92,16 @@ impl NavMesh {
                 break;
             }
             let h = node.half_edge as usize;
-            if scratch.closed[h] == generation || node.g > scratch.g[h] {
+            if scratch.closed[h] == generation || node.f_bits != scratch.f_bits[h] {
                 continue;
             }
             scratch.closed[h] = generation;
+            let g = scratch.g[h];
             let came_from = TriangleId(node.half_edge / 3);
             let here = self.neighbours(came_from)[h % 3];
             let position = self.half_edge_midpoint(node.half_edge);
             if goals.contains(&here) {
-                let total = node.g + position.distance(to);
+                let total = g + position.distance(to);
                 if total < goal_g {
                     (goal_g, goal_parent) = (total, node.half_edge);
                 }
@@ -110,7 +113,7 @@ impl NavMesh {
                 }
                 let h2 = here.0 * 3 + j as u32;
                 let m2 = self.half_edge_midpoint(h2);
-                push(scratch, h2, node.g + position.distance(m2), node.half_edge, m2);
+                push(scratch, h2, g + position.distance(m2), node.half_edge, m2);
             }
         }
         if goal_parent == FROM_START {
