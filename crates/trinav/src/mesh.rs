@@ -472,20 +472,29 @@ impl NavMesh {
         self.bounds
     }
 
+    /// Total walkable area: the sum of the triangle areas.
+    pub fn area(&self) -> f64 {
+        (0..self.triangle_count())
+            .map(|t| {
+                let [a, b, c] = self.triangle_points(TriangleId::from_index(t));
+                doubled_signed_area(a, b, c) * 0.5
+            })
+            .sum()
+    }
+
     /// Summary figures: counts, area, bounds, worst angle.
     pub fn stats(&self) -> MeshStats {
-        let mut area = 0.0;
-        let mut min_angle = f64::INFINITY;
-        for t in 0..self.triangle_count() {
-            let [a, b, c] = self.triangle_points(TriangleId::from_index(t));
-            area += doubled_signed_area(a, b, c) * 0.5;
-            min_angle = min_angle.min(min_angle_deg(a, b, c));
-        }
+        let min_angle = (0..self.triangle_count())
+            .map(|t| {
+                let [a, b, c] = self.triangle_points(TriangleId::from_index(t));
+                min_angle_deg(a, b, c)
+            })
+            .fold(f64::INFINITY, f64::min);
         MeshStats {
             vertices: self.parts.vertices.len(),
             triangles: self.triangle_count(),
             islands: self.island_count,
-            area,
+            area: self.area(),
             bounds: self.bounds,
             min_angle_deg: if min_angle.is_finite() { min_angle } else { 0.0 },
             boundary_edges: self.parts.neighbours.iter().flatten().filter(|n| n.is_none()).count(),
