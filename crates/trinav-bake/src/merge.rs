@@ -205,31 +205,35 @@ pub(crate) fn to_merged(region: MultiPolygon<f64>) -> Result<Vec<MergedPolygon>,
             }
         }
     };
-    let mut outers: Vec<(Ring, Aabb, f64, Polygon<f64>)> = Vec::new();
+    // Outer rings with their bounds and area; the geo polygon for containment tests is built
+    // only for outer rings some hole's bounds fall in, once.
+    let mut outers: Vec<(Ring, Aabb, f64, std::cell::OnceCell<Polygon<f64>>)> = Vec::new();
     let mut holes: Vec<Ring> = Vec::new();
     for polygon in &region.0 {
         if let Some(ring) = wound(polygon.exterior(), Orientation::CounterClockwise) {
             let bounds = Aabb::from_points(ring.iter().copied());
             let area = ring_signed_area(&ring);
-            let shape = Polygon::new(line_string(&ring), Vec::new());
-            outers.push((ring, bounds, area, shape));
+            outers.push((ring, bounds, area, std::cell::OnceCell::new()));
         }
         holes.extend(polygon.interiors().iter().filter_map(|h| wound(h, Orientation::Clockwise)));
     }
-    let mut polygons: Vec<MergedPolygon> =
-        outers.iter().map(|(ring, ..)| MergedPolygon { outer: ring.clone(), holes: Vec::new() }).collect();
+    let mut holes_of: Vec<Vec<Ring>> = vec![Vec::new(); outers.len()];
     for hole in holes {
         let bounds = Aabb::from_points(hole.iter().copied());
         let parent = (outers.iter().enumerate())
             .filter(|(_, (_, b, _, _))| b.contains(bounds.min) && b.contains(bounds.max))
-            .filter(|(_, (.., shape))| ring_inside(&hole, shape))
+            .filter(|(_, (ring, _, _, shape))| {
+                ring_inside(&hole, shape.get_or_init(|| Polygon::new(line_string(ring), Vec::new())))
+            })
             .min_by(|x, y| x.1.2.total_cmp(&y.1.2))
             .map(|(i, _)| i);
         match parent {
-            Some(i) => polygons[i].holes.push(hole),
+            Some(i) => holes_of[i].push(hole),
             None => return Err(MergeError::OrphanHole { first_point: hole[0], points: hole.len() }),
         }
     }
+    let polygons =
+        outers.into_iter().zip(holes_of).map(|((outer, ..), holes)| MergedPolygon { outer, holes }).collect();
     Ok(polygons)
 }
 
