@@ -12,42 +12,25 @@
 //!
 //! Run with `cargo bench -p trinav-bake --bench bake`.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use trinav::{BakeSettings, NavMesh, Orientation, Point, TriangleId, Triangulation, orient};
 use trinav_bake::generate::{SplitMix64, scattered_obstacles};
-use trinav_bake::{Level, bake, settings_for};
+use trinav_bake::{bake, settings_for};
 
 const TRIANGULATIONS: [Triangulation; 2] = [Triangulation::EarClipping, Triangulation::ConstrainedDelaunay];
 /// Seed of the generated levels (any seed bakes; 21 is the one the README's figures use).
 const SEED: u64 = 21;
 const LOCATE_POINTS: usize = 1_000;
 
-/// The sample levels, by file stem, sorted.
-fn sample_levels() -> Vec<(String, Level)> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/levels"));
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| {
-            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
-            let level = Level::load(&p).unwrap_or_else(|e| panic!("cannot load {}: {e}", p.display()));
-            (name, level)
-        })
-        .collect()
-}
-
 fn bake_sample(c: &mut Criterion) {
     let mut group = c.benchmark_group("bake_sample");
-    for (name, level) in sample_levels() {
+    for (name, level) in common::sample_levels() {
         for triangulation in TRIANGULATIONS {
             let settings =
                 settings_for(&level, BakeSettings::default(), None).with_triangulation(triangulation);

@@ -28,10 +28,12 @@
 //!
 //! Run with `cargo bench -p trinav-bake --bench query`.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::measurement::WallTime;
@@ -41,7 +43,7 @@ use trinav::{
     Triangulation, VertexId, orient,
 };
 use trinav_bake::generate::{SplitMix64, scattered_obstacles};
-use trinav_bake::{Level, bake, settings_for};
+use trinav_bake::{bake, settings_for};
 
 /// Path pairs per mesh.
 const PAIRS: usize = 1_000;
@@ -72,25 +74,6 @@ struct Case {
     nearest_points: Vec<Point>,
 }
 
-/// The sample levels, by file stem, sorted.
-fn sample_levels() -> Vec<(String, Level)> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/levels"));
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| {
-            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
-            let level = Level::load(&p).unwrap_or_else(|e| panic!("cannot load {}: {e}", p.display()));
-            (name, level)
-        })
-        .collect()
-}
-
 /// Every benchmarked mesh, baked with both triangulations, with its queries.
 fn cases() -> Vec<Case> {
     let mut meshes = Vec::new();
@@ -99,7 +82,7 @@ fn cases() -> Vec<Case> {
             Triangulation::ConstrainedDelaunay => "cdt",
             _ => "ear",
         };
-        for (name, level) in sample_levels() {
+        for (name, level) in common::sample_levels() {
             let settings =
                 settings_for(&level, BakeSettings::default(), None).with_triangulation(triangulation);
             let mesh = bake(&level, &settings).unwrap_or_else(|e| panic!("{name}: {e}")).mesh;
