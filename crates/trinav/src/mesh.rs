@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::geometry::{Aabb, Orientation, Point, doubled_signed_area, min_angle_deg, orient};
 use crate::ids::{AreaId, IslandId, TriangleId, VertexId};
+use crate::query::path::turning_corners;
 use crate::settings::BakeSettings;
 use crate::spatial_index::SpatialGrid;
 use crate::topology::{build_adjacency, find_islands};
@@ -362,6 +363,8 @@ pub struct NavMesh {
     island_count: u32,
     bounds: Aabb,
     pub(crate) grid: SpatialGrid,
+    /// Per triangle, bit `k`: corner `k` is a turning corner (see the optimal search).
+    pub(crate) turning: Vec<u8>,
 }
 
 /// Summary figures of a mesh.
@@ -388,8 +391,8 @@ pub struct MeshStats {
 }
 
 impl NavMesh {
-    /// Validates `parts` (see [`validate`]) and derives islands count, bounds and the
-    /// point-location grid.
+    /// Validates `parts` (see [`validate`]) and derives islands count, bounds, the
+    /// point-location grid and the turning corners (where shortest paths may turn).
     pub fn from_parts(parts: MeshParts) -> Result<NavMesh, InvalidMesh> {
         let problems = validate(&parts);
         if !problems.is_empty() {
@@ -400,7 +403,8 @@ impl NavMesh {
         let boxes: Vec<Aabb> =
             parts.triangles.iter().map(|t| Aabb::from_points(t.map(|v| parts.vertices[v.index()]))).collect();
         let grid = SpatialGrid::build(bounds, &boxes);
-        Ok(NavMesh { parts, island_count, bounds, grid })
+        let turning = turning_corners(&parts.vertices, &parts.triangles, &parts.neighbours);
+        Ok(NavMesh { parts, island_count, bounds, grid, turning })
     }
 
     /// The stored arrays.

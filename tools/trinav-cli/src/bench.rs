@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde::Serialize;
 use trinav::scenario::{ScenarioQuery, parse_problem, parse_scenario};
-use trinav::{Path, PathError, PathOptions, PathScratch, Point};
+use trinav::{Path, PathError, PathMode, PathOptions, PathScratch, Point};
 
 use crate::{load_mesh, print};
 
@@ -20,9 +20,9 @@ pub(crate) struct BenchArgs {
     /// folder of any-angle maze `.problem` files (grid corners, read in name order).
     #[arg(long)]
     scen: PathBuf,
-    /// The path mode.
-    #[arg(long, value_parser = ["fast"], default_value = "fast")]
-    mode: String,
+    /// The search: `fast` (midpoint A* + funnel) or `optimal` (the exact shortest path).
+    #[arg(long, default_value = "fast", value_parser = crate::parse_mode)]
+    mode: PathMode,
     /// Write one JSON line per query, in file order: `{"i", "found", "length", "points"}`.
     #[arg(long, value_name = "OUT.jsonl")]
     paths: Option<PathBuf>,
@@ -111,6 +111,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     let mut lines = String::new();
     for (i, query) in queries.iter().enumerate() {
         let options = PathOptions::default()
+            .with_mode(args.mode)
             .with_sides(cell_side(query, grid, query.start), cell_side(query, grid, query.goal));
         let start = Instant::now();
         let result = mesh.find_path_into(query.start, query.goal, &options, &mut scratch, &mut path);
@@ -169,7 +170,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     let report = BenchReport {
         mesh: args.mesh.display().to_string(),
         scenario: scen_name,
-        mode: args.mode.clone(),
+        mode: args.mode.name().to_string(),
         queries: queries.len(),
         found,
         not_found: queries.len() - found,

@@ -17,8 +17,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 use trinav::{
-    BakeSettings, MeshParts, NavMesh, PathError, PathOptions, PathScratch, Point, Triangulation, format,
-    validate,
+    BakeSettings, MeshParts, NavMesh, PathError, PathMode, PathOptions, PathScratch, Point, Triangulation,
+    format, validate,
 };
 use trinav_bake::import::{ImportOptions, InputFormat, bake_source, import};
 
@@ -139,6 +139,10 @@ struct PathArgs {
     /// Move an off-mesh start or goal to the nearest walkable point instead of failing.
     #[arg(long)]
     snap: bool,
+    /// The search: `fast` (midpoint A* + funnel, the default) or `optimal` (the exact
+    /// shortest path).
+    #[arg(long, default_value = "fast", value_parser = parse_mode)]
+    mode: PathMode,
     /// Print one JSON object instead of a line of text.
     #[arg(long)]
     json: bool,
@@ -160,6 +164,15 @@ struct RenderArgs {
     /// Move an off-mesh start or goal to the nearest walkable point instead of failing.
     #[arg(long, requires = "from")]
     snap: bool,
+    /// The search: `fast` (midpoint A* + funnel, the default) or `optimal` (the exact
+    /// shortest path).
+    #[arg(long, requires = "from", default_value = "fast", value_parser = parse_mode)]
+    mode: PathMode,
+}
+
+/// Parses a path mode: `fast` or `optimal`.
+pub(crate) fn parse_mode(text: &str) -> Result<PathMode, String> {
+    text.parse()
 }
 
 /// Parses `X,Y` (two finite numbers separated by a comma, spaces allowed around them).
@@ -440,8 +453,9 @@ fn query_path(
     from: Point,
     to: Point,
     snap: bool,
+    mode: PathMode,
 ) -> Result<Result<trinav::Path, String>> {
-    let options = PathOptions::default().with_snap(snap);
+    let options = PathOptions::default().with_snap(snap).with_mode(mode);
     match mesh.find_path_with(from, to, &options, &mut PathScratch::new()) {
         Ok(path) => Ok(Ok(path)),
         Err(PathError::Unreachable) => Ok(Err(unreachable_reason(mesh, from, to, snap))),
@@ -481,7 +495,7 @@ struct PathReport {
 
 fn run_path(args: &PathArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
-    let outcome = query_path(&mesh, &args.mesh, args.from, args.to, args.snap)?;
+    let outcome = query_path(&mesh, &args.mesh, args.from, args.to, args.snap, args.mode)?;
     let report = match &outcome {
         Ok(path) => PathReport {
             found: true,
@@ -516,7 +530,9 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
 fn run_render(args: &RenderArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
     let query = match (args.from, args.to) {
-        (Some(from), Some(to)) => Some((from, to, query_path(&mesh, &args.mesh, from, to, args.snap)?)),
+        (Some(from), Some(to)) => {
+            Some((from, to, query_path(&mesh, &args.mesh, from, to, args.snap, args.mode)?))
+        }
         _ => None,
     };
     let (triangles, islands) = (mesh.triangle_count(), mesh.island_count());

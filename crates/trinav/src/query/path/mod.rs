@@ -12,6 +12,7 @@
 //! the mesh.
 
 mod funnel;
+mod optimal;
 mod search;
 
 use std::collections::BinaryHeap;
@@ -21,6 +22,8 @@ use crate::ids::TriangleId;
 use crate::mesh::NavMesh;
 
 pub(crate) use funnel::string_pull;
+use optimal::OptimalScratch;
+pub(crate) use optimal::turning_corners;
 use search::OpenNode;
 
 /// A path: the points from start to goal (turns at mesh vertices in between), and its length.
@@ -75,13 +78,40 @@ pub enum PathError {
     Unreachable,
 }
 
-/// The search method. Only the fast mode exists so far.
+/// The search method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PathMode {
     /// A* over edge midpoints, then the funnel: the taut path through the corridor found.
+    /// Usually the shortest path, sometimes a little longer (see the README's measurements).
     #[default]
     Fast,
+    /// The exact Euclidean shortest path within the walkable area: an interval search over
+    /// the triangles (Polyanya's design), slower than the fast mode on long paths.
+    Optimal,
+}
+
+impl PathMode {
+    /// The mode's name, as the command line spells it: `fast` or `optimal`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PathMode::Fast => "fast",
+            PathMode::Optimal => "optimal",
+        }
+    }
+}
+
+impl std::str::FromStr for PathMode {
+    type Err = String;
+
+    /// Parses `fast` or `optimal`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "fast" => Ok(PathMode::Fast),
+            "optimal" => Ok(PathMode::Optimal),
+            _ => Err(format!("unknown path mode {s:?} (expected fast or optimal)")),
+        }
+    }
 }
 
 /// Options of a path query.
@@ -110,6 +140,18 @@ pub struct PathOptions {
 }
 
 impl PathOptions {
+    /// These options with the search method `mode`.
+    ///
+    /// ```
+    /// use trinav::{PathMode, PathOptions};
+    /// let options = PathOptions::default().with_mode(PathMode::Optimal);
+    /// assert_eq!(options.mode, PathMode::Optimal);
+    /// ```
+    pub fn with_mode(mut self, mode: PathMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
     /// These options with snapping on or off.
     pub fn with_snap(mut self, snap: bool) -> Self {
         self.snap = snap;
@@ -143,6 +185,8 @@ pub struct PathScratch {
     /// Triangles containing the start and the goal.
     starts: Vec<TriangleId>,
     goals: Vec<TriangleId>,
+    /// The optimal mode's state.
+    optimal: OptimalScratch,
 }
 
 impl PathScratch {
@@ -230,18 +274,17 @@ impl NavMesh {
                 self.keep_fan_towards(list, point, side);
             }
         }
-        let result = self.route(from, &starts, to, &goals, scratch, out);
+        let result = self.route((from, &starts), (to, &goals), options.mode, scratch, out);
         (scratch.starts, scratch.goals) = (starts, goals);
         result
     }
 
-    /// Finds the path between points lying in the triangles `starts` and `goals`.
+    /// Finds the path between two points, each given with the triangles it lies in.
     fn route(
         &self,
-        from: Point,
-        starts: &[TriangleId],
-        to: Point,
-        goals: &[TriangleId],
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        mode: PathMode,
         scratch: &mut PathScratch,
         out: &mut Path,
     ) -> Result<(), PathError> {
@@ -262,7 +305,17 @@ impl NavMesh {
             return Ok(());
         }
         let connected = starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)));
-        if !connected || !self.search_corridor(from, starts, to, goals, scratch) {
+        if !connected {
+            return Err(PathError::Unreachable);
+        }
+        if mode == PathMode::Optimal {
+            if !self.search_optimal(from, starts, to, goals, &mut scratch.optimal, &mut out.points) {
+                return Err(PathError::Unreachable);
+            }
+            out.length = out.points.windows(2).map(|w| w[0].distance(w[1])).sum();
+            return Ok(());
+        }
+        if !self.search_corridor(from, starts, to, goals, scratch) {
             return Err(PathError::Unreachable);
         }
         scratch.portals.clear();

@@ -12,13 +12,14 @@ use crate::query::path::PathScratch;
 /// "No parent": the node was reached from the start point.
 pub(crate) const FROM_START: u32 = u32::MAX;
 
-/// An open-list entry (16 bytes): a half-edge (`3 * triangle + edge`) with its f as the bits of
-/// a non-negative f64, which order like the numbers. An entry is stale when its f is no longer
-/// the half-edge's current one (a better g was found and pushed since).
+/// An open-list entry (16 bytes): an item (here a half-edge, `3 * triangle + edge`; in the
+/// optimal search a node index) with its f as the bits of a non-negative f64, which order like
+/// the numbers. An entry is stale when its f is no longer the half-edge's current one (a better
+/// g was found and pushed since).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OpenNode {
-    f_bits: u64,
-    half_edge: u32,
+    pub(crate) f_bits: u64,
+    pub(crate) item: u32,
 }
 
 impl PartialEq for OpenNode {
@@ -35,10 +36,10 @@ impl PartialOrd for OpenNode {
 }
 
 impl Ord for OpenNode {
-    /// Reversed, so that `BinaryHeap` pops the smallest f first (ties: the lowest half-edge).
+    /// Reversed, so that `BinaryHeap` pops the smallest f first (ties: the lowest item).
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        other.f_bits.cmp(&self.f_bits).then(other.half_edge.cmp(&self.half_edge))
+        other.f_bits.cmp(&self.f_bits).then(other.item.cmp(&self.item))
     }
 }
 
@@ -75,7 +76,7 @@ impl NavMesh {
             scratch.g[h] = g;
             scratch.f_bits[h] = f_bits;
             scratch.parent[h] = parent;
-            scratch.open.push(OpenNode { f_bits, half_edge });
+            scratch.open.push(OpenNode { f_bits, item: half_edge });
         };
         for &start in starts {
             for (i, n) in self.neighbours(start).iter().enumerate() {
@@ -91,19 +92,19 @@ impl NavMesh {
             if f64::from_bits(node.f_bits) >= goal_g {
                 break;
             }
-            let h = node.half_edge as usize;
+            let h = node.item as usize;
             if scratch.closed[h] == generation || node.f_bits != scratch.f_bits[h] {
                 continue;
             }
             scratch.closed[h] = generation;
             let g = scratch.g[h];
-            let came_from = TriangleId(node.half_edge / 3);
+            let came_from = TriangleId(node.item / 3);
             let here = self.neighbours(came_from)[h % 3];
-            let position = self.half_edge_midpoint(node.half_edge);
+            let position = self.half_edge_midpoint(node.item);
             if goals.contains(&here) {
                 let total = g + position.distance(to);
                 if total < goal_g {
-                    (goal_g, goal_parent) = (total, node.half_edge);
+                    (goal_g, goal_parent) = (total, node.item);
                 }
                 continue;
             }
@@ -113,7 +114,7 @@ impl NavMesh {
                 }
                 let h2 = here.0 * 3 + j as u32;
                 let m2 = self.half_edge_midpoint(h2);
-                push(scratch, h2, g + position.distance(m2), node.half_edge, m2);
+                push(scratch, h2, g + position.distance(m2), node.item, m2);
             }
         }
         if goal_parent == FROM_START {

@@ -1,0 +1,490 @@
+//! Optimal mode: the exact Euclidean shortest path, by an interval search over the triangles
+//! (the design of Polyanya: Cui, Harabor and Grastien, IJCAI 2017).
+//!
+//! A search node stands for every path that leaves a *root* (the start, or a mesh vertex where
+//! paths turn) in a straight line through an interval of a mesh edge, into the triangle
+//! beyond. Its g is the shortest known distance from the start to the root; its h the distance
+//! from the root through the interval to the goal (mirrored across the edge when on the root's
+//! side), so f never overestimates.
+//!
+//! The interval is cut from its edge by two lines through the root, each held as two exact
+//! points (the start, or mesh vertices). Every decision (which side of a line a vertex lies on,
+//! whether an interval ends exactly at a vertex) is therefore an exact orientation test; only
+//! the costs and the heuristic are computed in floating point, and the path's points are the
+//! query points and mesh vertices themselves.
+//!
+//! Expanding a node projects its two lines across the triangle: the part of the far edges the
+//! root sees keeps the root (observable successors). Where the interval ends exactly at a
+//! *turning corner* (a boundary vertex whose fan of triangles spans more than a half turn), the
+//! region behind that corner, hidden from the root, gets the corner as its new root
+//! (non-observable successors), in the triangle itself and in the fan triangles around the
+//! corner up to a half turn. Paths never pass through a vertex from one fan to another (where
+//! obstacles touch corner to corner), just as they never cross a boundary edge.
+//!
+//! Pruning: a root reached again by a longer route is not expanded again (its region is
+//! covered from the shorter route); a node with a single successor of the same root is
+//! expanded at once instead of going through the open list; a triangle with two boundary edges
+//! is not entered unless it holds the goal. The goal is a final node whose f is the exact
+//! length: when it leaves the open list, no shorter path exists.
+
+use std::collections::BinaryHeap;
+
+use crate::geometry::{Orientation, Point, orient};
+use crate::ids::TriangleId;
+use crate::mesh::NavMesh;
+use crate::query::path::search::OpenNode;
+
+/// The start as a root or a point of a line (mesh vertices are their ids).
+const START: u32 = u32::MAX;
+/// The `crossing` of a final node: its root sees the goal.
+const FINAL: u32 = u32::MAX;
+/// Relative slack when comparing two distances to the same root: routes of equal length can
+/// differ in their last bits, and both must survive (each covers the region behind the corner
+/// on its own side). Only the amount of work depends on it, never the path.
+const ROOT_SLACK: f64 = 1e-9;
+
+/// A search node (40 bytes).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Distance from the start to the root.
+    g: f64,
+    /// The root: [`START`] or a vertex id.
+    root: u32,
+    /// The line bounding the interval on the left as seen from the root (two point ids).
+    left: [u32; 2],
+    /// The line bounding it on the right.
+    right: [u32; 2],
+    /// The half-edge crossed (`3 * triangle + edge` of the triangle left behind), or [`FINAL`].
+    crossing: u32,
+}
+
+/// Per-query state of the optimal search, reused across queries (no allocation once grown).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OptimalScratch {
+    generation: u32,
+    /// Generation in which a vertex was last reached as a root.
+    root_seen: Vec<u32>,
+    /// Best known distance from the start to each root.
+    root_g: Vec<f64>,
+    /// The root each root is reached from on its best route ([`START`] for the start).
+    root_parent: Vec<u32>,
+    nodes: Vec<Node>,
+    open: BinaryHeap<OpenNode>,
+    /// Successors of the node being expanded.
+    successors: Vec<Node>,
+}
+
+impl OptimalScratch {
+    /// Starts a query over `vertices` vertices.
+    fn begin(&mut self, vertices: usize) {
+        if self.root_seen.len() < vertices {
+            self.root_seen.resize(vertices, 0);
+            self.root_g.resize(vertices, 0.0);
+            self.root_parent.resize(vertices, START);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.root_seen.fill(0);
+            self.generation = 1;
+        }
+        self.nodes.clear();
+        self.open.clear();
+    }
+}
+
+/// Which side of an interval.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Left,
+    Right,
+}
+
+/// One query's search.
+struct Search<'a> {
+    mesh: &'a NavMesh,
+    from: Point,
+    to: Point,
+    goals: &'a [TriangleId],
+    scratch: &'a mut OptimalScratch,
+}
+
+impl NavMesh {
+    /// Whether corner `k` (0..3) of triangle `t` is a turning corner: a boundary vertex whose
+    /// fan containing `t` spans more than a half turn.
+    #[inline]
+    fn is_turning(&self, t: TriangleId, k: usize) -> bool {
+        self.turning[t.index()] & (1 << k) != 0
+    }
+
+    /// The exact shortest path from `from` (in every triangle of `starts`) to `to` (in every
+    /// triangle of `goals`; the two sets do not meet), written into `points`. False when the
+    /// goal cannot be reached.
+    pub(crate) fn search_optimal(
+        &self,
+        from: Point,
+        starts: &[TriangleId],
+        to: Point,
+        goals: &[TriangleId],
+        scratch: &mut OptimalScratch,
+        points: &mut Vec<Point>,
+    ) -> bool {
+        scratch.begin(self.vertices().len());
+        let mut search = Search { mesh: self, from, to, goals, scratch };
+        for &start in starts {
+            let tri = self.triangles()[start.index()];
+            for e in 0..3 {
+                let (a, b) = (tri[e].0, tri[(e + 1) % 3].0);
+                // An edge through the start is seen edge-on: the triangle across holds the
+                // start too, and searches from there.
+                if self.neighbours(start)[e].is_none()
+                    || orient(search.point(a), search.point(b), from) == Orientation::Collinear
+                {
+                    continue;
+                }
+                let node = Node { g: 0.0, root: START, left: [START, b], right: [START, a], crossing: 0 };
+                search.scratch.successors.push(Node { crossing: start.0 * 3 + e as u32, ..node });
+            }
+        }
+        search.push_successors();
+        while let Some(entry) = search.scratch.open.pop() {
+            let node = search.scratch.nodes[entry.item as usize];
+            if node.crossing == FINAL {
+                search.write_path(node.root, points);
+                return true;
+            }
+            if !search.is_stale(&node) {
+                search.expand_chain(node);
+            }
+        }
+        false
+    }
+}
+
+impl Search<'_> {
+    /// The position of a root or line point.
+    #[inline]
+    fn point(&self, id: u32) -> Point {
+        if id == START { self.from } else { self.mesh.vertices()[id as usize] }
+    }
+
+    /// Which side of `line` the point `p` lies on (exact).
+    #[inline]
+    fn side(&self, line: [u32; 2], p: Point) -> Orientation {
+        orient(self.point(line[0]), self.point(line[1]), p)
+    }
+
+    /// Whether a better route to the node's root has been found since it was made.
+    fn is_stale(&self, node: &Node) -> bool {
+        node.root != START && node.g > self.scratch.root_g[node.root as usize] * (1.0 + ROOT_SLACK)
+    }
+
+    /// Records that vertex `root` is reached at distance `g` from `parent`; false when a
+    /// clearly shorter route to it is already known (the caller then drops what it found).
+    fn reach_root(&mut self, root: u32, g: f64, parent: u32) -> bool {
+        let s = &mut *self.scratch;
+        let k = root as usize;
+        if s.root_seen[k] == s.generation {
+            if g > s.root_g[k] * (1.0 + ROOT_SLACK) {
+                return false;
+            }
+            if g >= s.root_g[k] {
+                return true;
+            }
+        }
+        s.root_seen[k] = s.generation;
+        s.root_g[k] = g;
+        s.root_parent[k] = parent;
+        true
+    }
+
+    /// Expands `node`, and while it has a single successor of the same root, that successor in
+    /// turn; the last successors go to the open list.
+    fn expand_chain(&mut self, mut node: Node) {
+        loop {
+            self.scratch.successors.clear();
+            self.expand(&node);
+            match self.scratch.successors[..] {
+                [next] if next.root == node.root => node = next,
+                _ => break,
+            }
+        }
+        self.push_successors();
+    }
+
+    /// Moves the successors to the node arena and the open list, with f = g + h.
+    fn push_successors(&mut self) {
+        for k in 0..self.scratch.successors.len() {
+            let node = self.scratch.successors[k];
+            let f = node.g + self.heuristic(&node);
+            self.push(node, f);
+        }
+        self.scratch.successors.clear();
+    }
+
+    fn push(&mut self, node: Node, f: f64) {
+        let s = &mut *self.scratch;
+        let item = s.nodes.len() as u32;
+        s.nodes.push(node);
+        s.open.push(OpenNode { f_bits: f.to_bits(), item });
+    }
+
+    /// A final node: the goal seen from `root`, `length` from the start.
+    fn push_final(&mut self, root: u32, length: f64) {
+        let node = Node { g: length, root, left: [START; 2], right: [START; 2], crossing: FINAL };
+        self.push(node, length);
+    }
+
+    /// The successors of `node` in the triangle it enters.
+    fn expand(&mut self, node: &Node) {
+        let mesh = self.mesh;
+        let (behind, e) = (TriangleId(node.crossing / 3), (node.crossing % 3) as usize);
+        let here = mesh.neighbours(behind)[e];
+        let p_id = mesh.triangles()[behind.index()][(e + 1) % 3];
+        let tri = mesh.triangles()[here.index()];
+        // Corners of `here`: p (left end of the entry edge), q (right end), v (opposite).
+        let i = tri.iter().position(|&v| v == p_id).expect("neighbours share their edge");
+        let (qi, vi) = ((i + 1) % 3, (i + 2) % 3);
+        let (p, q, v) = (tri[i].0, tri[qi].0, tri[vi].0);
+        let (p_at, q_at, v_at) = (self.point(p), self.point(q), self.point(v));
+        // Whether the interval ends exactly at a turning corner.
+        let left_corner = mesh.is_turning(here, i) && self.side(node.left, p_at) == Orientation::Collinear;
+        let right_corner = mesh.is_turning(here, qi) && self.side(node.right, q_at) == Orientation::Collinear;
+        if self.goals.contains(&here) {
+            self.reach_goal(node, (p, left_corner), (q, right_corner));
+        }
+        let v_left = self.side(node.left, v_at);
+        let v_right = self.side(node.right, v_at);
+        if v_left == Orientation::Clockwise && v_right == Orientation::CounterClockwise {
+            // v inside the interval's cone: both far edges are seen, split at v.
+            self.successor(node.root, node.g, node.left, node.right, here, vi);
+            self.successor(node.root, node.g, node.left, node.right, here, qi);
+        } else if v_left != Orientation::Clockwise {
+            // v left of (or on) the left line: only the far edge q-v is seen.
+            self.successor(node.root, node.g, node.left, node.right, here, qi);
+            if left_corner {
+                self.turn(node, here, i, Side::Left, v_left == Orientation::CounterClockwise);
+            }
+        } else {
+            // v right of (or on) the right line: only the far edge v-p is seen.
+            self.successor(node.root, node.g, node.left, node.right, here, vi);
+            if right_corner {
+                self.turn(node, here, qi, Side::Right, v_right == Orientation::Clockwise);
+            }
+        }
+    }
+
+    /// Adds the successor of `root` through edge `k` of triangle `t`, between the lines `left`
+    /// and `right` (tightened to the edge's ends where they lie inside), unless the triangle
+    /// across is missing or leads nowhere.
+    fn successor(&mut self, root: u32, g: f64, left: [u32; 2], right: [u32; 2], t: TriangleId, k: usize) {
+        let mesh = self.mesh;
+        let next = mesh.neighbours(t)[k];
+        if next.is_none() {
+            return;
+        }
+        let dead_end = mesh.neighbours(next).iter().filter(|n| n.is_none()).count() == 2;
+        if dead_end && !self.goals.contains(&next) {
+            return;
+        }
+        let tri = mesh.triangles()[t.index()];
+        // Seen from the root (on the left of edge k as `t` holds it), the edge's left end is
+        // its vertex k + 1.
+        let (a, b) = (tri[(k + 1) % 3].0, tri[k].0);
+        let left = if self.side(left, self.point(a)) == Orientation::Clockwise { [root, a] } else { left };
+        let right =
+            if self.side(right, self.point(b)) == Orientation::CounterClockwise { [root, b] } else { right };
+        self.scratch.successors.push(Node { g, root, left, right, crossing: t.0 * 3 + k as u32 });
+    }
+
+    /// The node's interval ends at turning corner `k` of triangle `here`, on `side`: the region
+    /// behind the corner, hidden from the node's root, is searched from the corner. `shadow`:
+    /// whether that region reaches into `here` itself (the line continues through it).
+    fn turn(&mut self, node: &Node, here: TriangleId, k: usize, side: Side, shadow: bool) {
+        let mesh = self.mesh;
+        let tri = mesh.triangles()[here.index()];
+        let corner = tri[k].0;
+        let corner_at = self.point(corner);
+        let g = node.g + self.point(node.root).distance(corner_at);
+        if !self.reach_root(corner, g, node.root) {
+            return;
+        }
+        let line = if side == Side::Left { node.left } else { node.right };
+        // The hidden part of the edge opposite the corner, between the node's line (through
+        // the corner) and the corner's edge to the opposite vertex.
+        if shadow {
+            let (left, right) = match side {
+                Side::Left => ([corner, tri[(k + 2) % 3].0], line),
+                Side::Right => (line, [corner, tri[(k + 1) % 3].0]),
+            };
+            self.successor(corner, g, left, right, here, (k + 1) % 3);
+        }
+        // The fan triangles beyond, rotating away from the root (counter-clockwise around a
+        // left corner, clockwise around a right one) up to a half turn past the line.
+        let (mut t, mut edge) = (here, if side == Side::Left { (k + 2) % 3 } else { k });
+        let mut first = true;
+        loop {
+            let next = mesh.neighbours(t)[edge];
+            if next.is_none() || next == here {
+                break;
+            }
+            let around = mesh.triangles()[next.index()];
+            let j = around.iter().position(|&w| w.0 == corner).expect("the fan shares the corner");
+            let (x, y) = (around[(j + 1) % 3].0, around[(j + 2) % 3].0);
+            let (leading, hidden) = match side {
+                Side::Left => (x, Orientation::CounterClockwise),
+                Side::Right => (y, Orientation::Clockwise),
+            };
+            if !first && self.side(line, self.point(leading)) != hidden {
+                break;
+            }
+            first = false;
+            if self.goals.contains(&next) {
+                self.push_final(corner, g + corner_at.distance(self.to));
+            }
+            self.successor(corner, g, [corner, y], [corner, x], next, (j + 1) % 3);
+            (t, edge) = (next, if side == Side::Left { (j + 2) % 3 } else { j });
+        }
+    }
+
+    /// The node enters a triangle holding the goal: the goal is reached straight from the root
+    /// when the interval's cone holds it, or around a turning corner the interval ends at.
+    fn reach_goal(&mut self, node: &Node, (p, left_corner): (u32, bool), (q, right_corner): (u32, bool)) {
+        let root_at = self.point(node.root);
+        let left = self.side(node.left, self.to);
+        let right = self.side(node.right, self.to);
+        let via = if left != Orientation::CounterClockwise && right != Orientation::Clockwise {
+            self.push_final(node.root, node.g + root_at.distance(self.to));
+            return;
+        } else if left == Orientation::CounterClockwise && left_corner {
+            p
+        } else if right == Orientation::Clockwise && right_corner {
+            q
+        } else {
+            return;
+        };
+        let via_at = self.point(via);
+        let g = node.g + root_at.distance(via_at);
+        if self.reach_root(via, g, node.root) {
+            self.push_final(via, g + via_at.distance(self.to));
+        }
+    }
+
+    /// A lower bound on the length of any path through `node` to the goal, minus its g: from
+    /// the root through the interval to the goal (mirrored across the edge when on the root's
+    /// side of it). Floating point: a bound, never a decision.
+    fn heuristic(&self, node: &Node) -> f64 {
+        let mesh = self.mesh;
+        let (t, e) = ((node.crossing / 3) as usize, (node.crossing % 3) as usize);
+        let tri = mesh.triangles()[t];
+        let (a, b) = (self.point(tri[(e + 1) % 3].0), self.point(tri[e].0));
+        let root = self.point(node.root);
+        let left = self.crossing_point(node.left, a, b, 0.0);
+        let right = self.crossing_point(node.right, a, b, 1.0);
+        // The root is on the left of b -> a; a goal on that side is mirrored to the other.
+        let mut goal = self.to;
+        if cross(b, a, goal) > 0.0 {
+            let (dx, dy) = (a.x - b.x, a.y - b.y);
+            let s = ((goal.x - b.x) * dx + (goal.y - b.y) * dy) / (dx * dx + dy * dy);
+            let foot = Point::new(b.x + s * dx, b.y + s * dy);
+            goal = Point::new(2.0 * foot.x - goal.x, 2.0 * foot.y - goal.y);
+        }
+        if cross(root, left, goal) > 0.0 {
+            root.distance(left) + left.distance(goal)
+        } else if cross(root, right, goal) < 0.0 {
+            root.distance(right) + right.distance(goal)
+        } else {
+            root.distance(goal)
+        }
+    }
+
+    /// Where `line` crosses the segment `a -> b`, as a point of the segment (`fallback` is the
+    /// parameter used when they are parallel).
+    fn crossing_point(&self, line: [u32; 2], a: Point, b: Point, fallback: f64) -> Point {
+        let (c, d) = (self.point(line[0]), self.point(line[1]));
+        let (ux, uy) = (d.x - c.x, d.y - c.y);
+        let denominator = ux * (a.y - b.y) - uy * (a.x - b.x);
+        let s = if denominator == 0.0 {
+            fallback
+        } else {
+            ((ux * (a.y - c.y) - uy * (a.x - c.x)) / denominator).clamp(0.0, 1.0)
+        };
+        Point::new(a.x + s * (b.x - a.x), a.y + s * (b.y - a.y))
+    }
+
+    /// Writes the path ending at the goal seen from `root`: the chain of best parents back to
+    /// the start, without repeated points or turns of exactly zero.
+    fn write_path(&self, root: u32, points: &mut Vec<Point>) {
+        points.clear();
+        points.push(self.to);
+        let mut r = root;
+        while r != START {
+            points.push(self.point(r));
+            r = self.scratch.root_parent[r as usize];
+        }
+        points.push(self.from);
+        points.reverse();
+        let mut kept = 1;
+        for k in 1..points.len() {
+            let p = points[k];
+            if p == points[kept - 1] {
+                continue;
+            }
+            if kept >= 2 && orient(points[kept - 2], points[kept - 1], p) == Orientation::Collinear {
+                // The previous point lies on the way straight on: drop it.
+                points[kept - 1] = p;
+                continue;
+            }
+            points[kept] = p;
+            kept += 1;
+        }
+        points.truncate(kept);
+    }
+}
+
+/// Twice the signed area of `o a b` in floating point (positive: `b` left of `o -> a`).
+#[inline]
+fn cross(o: Point, a: Point, b: Point) -> f64 {
+    (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+}
+
+/// Bit `k` of entry `t`: corner `k` of triangle `t` is a turning corner, a boundary vertex
+/// whose fan of triangles (joined through the edges at that vertex) spans more than a half
+/// turn. Shortest paths turn only at such corners.
+pub(crate) fn turning_corners(
+    vertices: &[Point],
+    triangles: &[[crate::ids::VertexId; 3]],
+    neighbours: &[[TriangleId; 3]],
+) -> Vec<u8> {
+    let mut flags = vec![0u8; triangles.len()];
+    let corner_of = |t: TriangleId, v: crate::ids::VertexId| {
+        triangles[t.index()].iter().position(|&w| w == v).expect("the fan shares the vertex")
+    };
+    for (t, tri) in triangles.iter().enumerate() {
+        for e in 0..3 {
+            if !neighbours[t][e].is_none() {
+                continue;
+            }
+            // Boundary edge a -> b: triangle t is the clockwise-most of a's fan. Walk the fan
+            // counter-clockwise to its other boundary edge a -> last.
+            let (a, first_direction) = (tri[e], tri[(e + 1) % 3]);
+            let walk = |mark: &mut dyn FnMut(TriangleId, usize)| {
+                let (mut cur, mut k) = (TriangleId::from_index(t), e);
+                for _ in 0..triangles.len() {
+                    mark(cur, k);
+                    let next = neighbours[cur.index()][(k + 2) % 3];
+                    if next.is_none() {
+                        break;
+                    }
+                    (cur, k) = (next, corner_of(next, a));
+                }
+                triangles[cur.index()][(k + 2) % 3]
+            };
+            let last_direction = walk(&mut |_, _| {});
+            let [pa, pf, pl] = [a, first_direction, last_direction].map(|v| vertices[v.index()]);
+            if orient(pa, pf, pl) == Orientation::Clockwise {
+                walk(&mut |cur, k| flags[cur.index()] |= 1 << k);
+            }
+        }
+    }
+    flags
+}
