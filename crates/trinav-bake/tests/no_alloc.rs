@@ -1,5 +1,5 @@
-//! Queries allocate nothing once warmed up: `find_path_into` with a reused scratch and path,
-//! `locate`, `nearest_point` and `raycast`.
+//! Queries allocate nothing once warmed up: `find_path_into` with a reused scratch and path
+//! (fast and optimal mode), `locate`, `nearest_point` and `raycast`.
 //!
 //! A counting global allocator wraps the system one and counts the allocations (alloc,
 //! alloc_zeroed, realloc) made on a thread while that thread's counting flag is on. The flag is
@@ -11,7 +11,7 @@ use std::cell::Cell;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use trinav::{BakeSettings, NavMesh, Path, PathOptions, PathScratch, Point};
+use trinav::{BakeSettings, NavMesh, Path, PathMode, PathOptions, PathScratch, Point};
 use trinav_bake::generate::{SplitMix64, scattered_obstacles};
 use trinav_bake::{Level, bake, settings_for};
 
@@ -102,29 +102,34 @@ fn queries(mesh: &NavMesh, count: usize) -> Queries {
 struct State {
     scratch: PathScratch,
     path: Path,
-    options: PathOptions,
 }
 
 /// Which kind of query a pass runs.
 #[derive(Clone, Copy, Debug)]
 enum Kind {
-    FindPathInto,
+    FindPathInto(PathMode),
     Locate,
     NearestPoint,
     Raycast,
 }
 
-const KINDS: [Kind; 4] = [Kind::FindPathInto, Kind::Locate, Kind::NearestPoint, Kind::Raycast];
+const KINDS: [Kind; 5] = [
+    Kind::FindPathInto(PathMode::Fast),
+    Kind::FindPathInto(PathMode::Optimal),
+    Kind::Locate,
+    Kind::NearestPoint,
+    Kind::Raycast,
+];
 
 /// Runs every query of `kind` once; returns a checksum so nothing is optimised away, and
 /// counts successful paths.
 fn pass(mesh: &NavMesh, q: &Queries, state: &mut State, kind: Kind) -> (f64, usize) {
     let (mut sum, mut ok) = (0.0, 0);
     match kind {
-        Kind::FindPathInto => {
+        Kind::FindPathInto(mode) => {
+            let options = PathOptions::default().with_mode(mode);
             for &(from, to) in &q.pairs {
-                if mesh.find_path_into(from, to, &state.options, &mut state.scratch, &mut state.path).is_ok()
-                {
+                if mesh.find_path_into(from, to, &options, &mut state.scratch, &mut state.path).is_ok() {
                     ok += 1;
                     sum += state.path.length;
                 }
@@ -158,15 +163,14 @@ fn warmed_up_queries_allocate_nothing() {
         ("town", bake(&town, &settings_for(&town, BakeSettings::default(), None)).expect("town bakes").mesh),
         ("generated 1k", bake(&generated, &BakeSettings::default()).expect("generated level bakes").mesh),
     ];
-    let mut state =
-        State { scratch: PathScratch::new(), path: Path::default(), options: PathOptions::default() };
+    let mut state = State { scratch: PathScratch::new(), path: Path::default() };
     let mut failures = Vec::new();
     for (name, mesh) in &meshes {
         let q = queries(mesh, 1_000);
         // Warm-up: all queries once (the scratch grows to this mesh, the path to its longest).
         for kind in KINDS {
             let (_, ok) = pass(mesh, &q, &mut state, kind);
-            if let Kind::FindPathInto = kind {
+            if let Kind::FindPathInto(_) = kind {
                 assert_eq!(
                     ok,
                     q.pairs.len(),

@@ -190,10 +190,11 @@ fn bench_data() -> Option<PathBuf> {
     dir.is_dir().then_some(dir)
 }
 
-/// On the scenario files whose references are exact optima, every query finds its path and
-/// none is shorter than the reference (beyond the references' own rounding).
+/// On the scenario files whose references are exact optima, every query finds its path; in
+/// fast mode none is shorter than the reference, in optimal mode every length equals it
+/// (within the references' own rounding).
 #[test]
-fn exact_optimum_scenarios_are_never_beaten() {
+fn exact_optimum_scenarios() {
     let Some(data) = bench_data() else {
         eprintln!("../shared/bench-data not present: skipped");
         return;
@@ -206,31 +207,75 @@ fn exact_optimum_scenarios_are_never_beaten() {
         ("iron-harvest/scene_mp_2p_01.mesh", "iron-harvest/scene_mp_2p_01.mesh.scen", 1e-6),
     ] {
         bake(data.join(input).to_str().unwrap(), &nav, &[]);
-        let lines = dir.path().join("p.jsonl");
-        let scen_path = data.join(scen);
+        for mode in ["fast", "optimal"] {
+            let lines = dir.path().join("p.jsonl");
+            let scen_path = data.join(scen);
+            let out = trinav(&[
+                "bench",
+                nav.to_str().unwrap(),
+                "--scen",
+                scen_path.to_str().unwrap(),
+                "--mode",
+                mode,
+                "--json",
+                "--paths",
+                lines.to_str().unwrap(),
+            ]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            let report = json(&out);
+            assert_eq!(report["found"], report["queries"], "{input}");
+            let references: Vec<f64> = std::fs::read_to_string(&scen_path)
+                .unwrap()
+                .lines()
+                .skip(1)
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| l.split_whitespace().nth(8).unwrap().parse().unwrap())
+                .collect();
+            for (row, reference) in std::fs::read_to_string(&lines).unwrap().lines().zip(references) {
+                let row: serde_json::Value = serde_json::from_str(row).unwrap();
+                let length = row["length"].as_f64().unwrap();
+                assert!(length >= reference * (1.0 - tolerance), "{input}: {row} shorter than {reference}");
+                if mode == "optimal" {
+                    assert!(
+                        length <= reference * (1.0 + tolerance),
+                        "{input}: {row} longer than {reference}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The any-angle mazes' `.problem` files hold visibility-graph optima (as float32): the
+/// optimal mode matches every one.
+#[test]
+fn maze_problems_are_solved_exactly_in_optimal_mode() {
+    let Some(data) = bench_data() else {
+        eprintln!("../shared/bench-data not present: skipped");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let nav = dir.path().join("maze.nav");
+    let mut mazes: Vec<_> =
+        std::fs::read_dir(data.join("mazes")).unwrap().map(|e| e.unwrap().path()).collect();
+    mazes.retain(|m| m.is_dir());
+    mazes.sort();
+    assert!(!mazes.is_empty());
+    for maze in mazes {
+        bake(maze.join("maze.txt").to_str().unwrap(), &nav, &[]);
         let out = trinav(&[
             "bench",
             nav.to_str().unwrap(),
             "--scen",
-            scen_path.to_str().unwrap(),
+            maze.to_str().unwrap(),
+            "--mode",
+            "optimal",
             "--json",
-            "--paths",
-            lines.to_str().unwrap(),
         ]);
         assert!(out.status.success(), "{}", stderr(&out));
         let report = json(&out);
-        assert_eq!(report["found"], report["queries"], "{input}");
-        let references: Vec<f64> = std::fs::read_to_string(&scen_path)
-            .unwrap()
-            .lines()
-            .skip(1)
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| l.split_whitespace().nth(8).unwrap().parse().unwrap())
-            .collect();
-        for (row, reference) in std::fs::read_to_string(&lines).unwrap().lines().zip(references) {
-            let row: serde_json::Value = serde_json::from_str(row).unwrap();
-            let length = row["length"].as_f64().unwrap();
-            assert!(length >= reference * (1.0 - tolerance), "{input}: {row} shorter than {reference}");
-        }
+        assert_eq!(report["found"], report["queries"], "{}", maze.display());
+        let (min, max) = (report["ratio_min"].as_f64().unwrap(), report["ratio_max"].as_f64().unwrap());
+        assert!(min >= 1.0 - 1e-6 && max <= 1.0 + 1e-6, "{}: {report}", maze.display());
     }
 }
