@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 use trinav::scenario::{ScenarioQuery, parse_scenario};
-use trinav::{BakeSettings, NavMesh, Path, PathOptions, PathScratch, Point, TriangleId};
+use trinav::{BakeSettings, NavMesh, Path, PathMode, PathOptions, PathScratch, Point, TriangleId};
 use trinav_bake::import::{ImportOptions, Source, bake_source, import};
 
 use stats::{SystemReport, summarize};
@@ -107,6 +107,12 @@ struct InputReport {
     /// p50 time ratios.
     time_ratio_trinav_detour: Option<f64>,
     time_ratio_trinav_polyanya: Option<f64>,
+    /// trinav optimal / Polyanya: p50 and p99 time ratios.
+    time_ratio_optimal_polyanya_p50: Option<f64>,
+    time_ratio_optimal_polyanya_p99: Option<f64>,
+    /// Queries where trinav optimal's length differs from Polyanya's by more than 1e-6
+    /// (relative), or only one of them found a path.
+    optimal_mismatches: Option<usize>,
     detour_details: Option<detour_details::Details>,
     polyanya_details: Option<peers::PolyanyaDetails>,
     /// Where the scenario's costs are exact optima: length / cost for Polyanya and trinav.
@@ -148,6 +154,7 @@ struct BakeComparison {
 struct ScenarioCheck {
     polyanya_vs_cost: Option<stats::RatioStats>,
     trinav_vs_cost: Option<stats::RatioStats>,
+    optimal_vs_cost: Option<stats::RatioStats>,
 }
 
 struct Args {
@@ -370,10 +377,15 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     let cell_side = |p: Point| grid.then(|| Point::new(p.x + 0.5, p.y + 0.5));
     let mut scratch = PathScratch::new();
     let mut path = Path::default();
-    let (trinav_times, trinav_lengths) = time_queries(&queries, |q| {
-        let options = PathOptions::default().with_sides(cell_side(q.start), cell_side(q.goal));
-        mesh.find_path_into(q.start, q.goal, &options, &mut scratch, &mut path).ok().map(|()| path.length)
-    });
+    let mut run_trinav = |mode: PathMode| {
+        time_queries(&queries, |q| {
+            let options =
+                PathOptions::default().with_mode(mode).with_sides(cell_side(q.start), cell_side(q.goal));
+            mesh.find_path_into(q.start, q.goal, &options, &mut scratch, &mut path).ok().map(|()| path.length)
+        })
+    };
+    let (trinav_times, trinav_lengths) = run_trinav(PathMode::Fast);
+    let (optimal_times, optimal_lengths) = run_trinav(PathMode::Optimal);
 
     let mut misses = [0usize; 3];
     let detour_run = detour.as_mut().map(|d| {
@@ -404,6 +416,49 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
         None => vec![None; queries.len()],
     };
     let trinav_fast = summarize(&trinav_times, &trinav_lengths, &reference);
+    let trinav_optimal = summarize(&optimal_times, &optimal_lengths, &reference);
+    let optimal_mismatches = polyanya_run.as_ref().map(|((_, lengths), _)| {
+        // At a double corner trinav applies the GPPC side rule (leave through the point's own
+        // cell) and Polyanya does not: those queries are counted apart.
+        let double_corner = |p: Point| match &source {
+            Source::Grid(g) if p.x.fract() == 0.0 && p.y.fract() == 0.0 => {
+                let (x, y) = (p.x as i64, p.y as i64);
+                let around = [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)].map(|(a, b)| g.is_blocked(a, b));
+                around == [true, false, false, true] || around == [false, true, true, false]
+            }
+            _ => false,
+        };
+        let (at_double, others): (Vec<usize>, Vec<usize>) =
+            (0..queries.len()).partition(|&i| double_corner(queries[i].start) || double_corner(queries[i].goal));
+        if !at_double.is_empty() {
+            let longer = at_double
+                .iter()
+                .filter(|&&i| matches!((lengths[i], optimal_lengths[i]), (Some(p), Some(t)) if t > p * (1.0 + 1e-6)))
+                .count();
+            notes.push(format!(
+                "{} queries start or end at a double corner, left out of the optimal mismatch count: there trinav \
+                 leaves through the point's own cell (GPPC) and Polyanya through either; {longer} of them are longer \
+                 in trinav",
+                at_double.len()
+            ));
+        }
+        let differ: Vec<usize> = others
+            .into_iter()
+            .filter(|&i| match (lengths[i], optimal_lengths[i]) {
+                (Some(p), Some(t)) => (t - p).abs() > 1e-6 * p.max(1.0),
+                (None, None) => false,
+                _ => true,
+            })
+            .collect();
+        for &i in differ.iter().take(5) {
+            let q = &queries[i];
+            notes.push(format!(
+                "trinav optimal differs from Polyanya on query {i}, ({}, {}) -> ({}, {}): {:?} vs {:?}",
+                q.start.x, q.start.y, q.goal.x, q.goal.y, optimal_lengths[i], lengths[i]
+            ));
+        }
+        differ.len()
+    });
     let detour_report = detour_run.as_ref().map(|(t, l)| summarize(t, l, &reference));
     let polyanya_report = polyanya_run.as_ref().map(|((t, l), _)| summarize(t, l, &reference));
     let polyanya_details = polyanya.as_ref().zip(polyanya_run.as_ref()).map(|(p, ((_, l), l32))| {
@@ -445,6 +500,7 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
         ScenarioCheck {
             polyanya_vs_cost: polyanya_run.as_ref().and_then(|((_, l), _)| stats::ratio_stats(l, &costs)),
             trinav_vs_cost: stats::ratio_stats(&trinav_lengths, &costs),
+            optimal_vs_cost: stats::ratio_stats(&optimal_lengths, &costs),
         }
     });
     let detour_details = detour.as_ref().map(|d| detour_details::Details {
@@ -473,10 +529,13 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
         queries: queries.len(),
         time_ratio_trinav_detour: ratio(&trinav_fast, detour_report.as_ref()),
         time_ratio_trinav_polyanya: ratio(&trinav_fast, polyanya_report.as_ref()),
+        time_ratio_optimal_polyanya_p50: ratio(&trinav_optimal, polyanya_report.as_ref()),
+        time_ratio_optimal_polyanya_p99: polyanya_report.as_ref().map(|p| trinav_optimal.p99_us / p.p99_us),
+        optimal_mismatches,
         trinav_fast,
         detour: detour_report,
         polyanya: polyanya_report,
-        trinav_optimal: None,
+        trinav_optimal: Some(trinav_optimal),
         bake: BakeComparison {
             trinav_ms: stats::median(&bake_times),
             trinav_verify_ms: stats::median(&verify_times),
@@ -521,12 +580,16 @@ fn markdown(r: &InputReport) -> String {
     s += &row("trinav fast", Some(&r.trinav_fast), "");
     s += &row("Detour", r.detour.as_ref(), "n/a (see notes)");
     s += &row("Polyanya", r.polyanya.as_ref(), "n/a (see notes)");
-    s += &row("trinav optimal", None, "not implemented yet");
+    s += &row("trinav optimal", r.trinav_optimal.as_ref(), "n/a");
     s += "\n";
     s += &format!(
-        "p50 time ratios: trinav/Detour {}, trinav/Polyanya {}\n\n",
+        "p50 time ratios: trinav/Detour {}, trinav/Polyanya {}; trinav optimal/Polyanya p50 {}, p99 {}; \
+         optimal lengths differing from Polyanya's: {}\n\n",
         opt(r.time_ratio_trinav_detour, 3),
-        opt(r.time_ratio_trinav_polyanya, 3)
+        opt(r.time_ratio_trinav_polyanya, 3),
+        opt(r.time_ratio_optimal_polyanya_p50, 3),
+        opt(r.time_ratio_optimal_polyanya_p99, 3),
+        r.optimal_mismatches.map_or("-".to_string(), |m| m.to_string())
     );
     let b = &r.bake;
     s += "| bake | ms | triangles | min angle (deg) |\n|---|---|---|---|\n";
@@ -551,9 +614,10 @@ fn markdown(r: &InputReport) -> String {
             })
         };
         s += &format!(
-            "Exact scenario costs: Polyanya / cost {}; trinav fast / cost {}\n\n",
+            "Exact scenario costs: Polyanya / cost {}; trinav fast / cost {}; trinav optimal / cost {}\n\n",
             f(&c.polyanya_vs_cost),
-            f(&c.trinav_vs_cost)
+            f(&c.trinav_vs_cost),
+            f(&c.optimal_vs_cost)
         );
     }
     if let Some(d) = &r.detour_details {
@@ -590,18 +654,22 @@ fn markdown(r: &InputReport) -> String {
 
 fn summary(reports: &[InputReport]) -> String {
     let mut s = String::from("### Summary (p50 µs per query; length ratio mean against Polyanya)\n\n");
-    s += "| input | queries | trinav p50 | Detour p50 | Polyanya p50 | trinav/Detour | trinav/Polyanya | trinav ratio | Detour ratio | trinav bake ms | trinav region ms | Polyanya build ms | trinav tris | Polyanya tris |\n";
-    s += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    s += "| input | queries | trinav p50 | Detour p50 | Polyanya p50 | optimal p50 | trinav/Detour | trinav/Polyanya | optimal/Polyanya p50 | optimal/Polyanya p99 | optimal mismatches | trinav ratio | Detour ratio | trinav bake ms | trinav region ms | Polyanya build ms | trinav tris | Polyanya tris |\n";
+    s += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for r in reports {
         s += &format!(
-            "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {} |\n",
+            "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {} |\n",
             r.name,
             r.queries,
             r.trinav_fast.p50_us,
             opt(r.detour.as_ref().map(|d| d.p50_us), 2),
             opt(r.polyanya.as_ref().map(|d| d.p50_us), 2),
+            opt(r.trinav_optimal.as_ref().map(|d| d.p50_us), 2),
             opt(r.time_ratio_trinav_detour, 3),
             opt(r.time_ratio_trinav_polyanya, 3),
+            opt(r.time_ratio_optimal_polyanya_p50, 3),
+            opt(r.time_ratio_optimal_polyanya_p99, 3),
+            r.optimal_mismatches.map_or("-".to_string(), |m| m.to_string()),
             opt(r.trinav_fast.len_ratio_mean, 4),
             opt(r.detour.as_ref().and_then(|d| d.len_ratio_mean), 4),
             r.bake.trinav_ms,
