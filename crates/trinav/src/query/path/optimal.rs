@@ -106,6 +106,9 @@ struct Search<'a> {
     to: Point,
     goals: &'a [TriangleId],
     scratch: &'a mut OptimalScratch,
+    /// The length of the shortest path to the goal found so far (a final node in the open
+    /// list): nodes that cannot beat it are dropped.
+    best_length: f64,
 }
 
 impl NavMesh {
@@ -129,7 +132,7 @@ impl NavMesh {
         points: &mut Vec<Point>,
     ) -> bool {
         scratch.begin(self.vertices().len());
-        let mut search = Search { mesh: self, from, to, goals, scratch };
+        let mut search = Search { mesh: self, from, to, goals, scratch, best_length: f64::INFINITY };
         for &start in starts {
             let tri = self.triangles()[start.index()];
             for e in 0..3 {
@@ -204,7 +207,14 @@ impl Search<'_> {
             self.scratch.successors.clear();
             self.expand(&node);
             match self.scratch.successors[..] {
-                [next] if next.root == node.root => node = next,
+                [next] if next.root == node.root => {
+                    // Cheap bound: the straight distance from the root to the goal.
+                    if next.g + self.point(next.root).distance(self.to) >= self.best_length {
+                        self.scratch.successors.clear();
+                        break;
+                    }
+                    node = next;
+                }
                 _ => break,
             }
         }
@@ -216,7 +226,9 @@ impl Search<'_> {
         for k in 0..self.scratch.successors.len() {
             let node = self.scratch.successors[k];
             let f = node.g + self.heuristic(&node);
-            self.push(node, f);
+            if f < self.best_length {
+                self.push(node, f);
+            }
         }
         self.scratch.successors.clear();
     }
@@ -230,8 +242,11 @@ impl Search<'_> {
 
     /// A final node: the goal seen from `root`, `length` from the start.
     fn push_final(&mut self, root: u32, length: f64) {
-        let node = Node { g: length, root, left: [START; 2], right: [START; 2], crossing: FINAL };
-        self.push(node, length);
+        if length < self.best_length {
+            self.best_length = length;
+            let node = Node { g: length, root, left: [START; 2], right: [START; 2], crossing: FINAL };
+            self.push(node, length);
+        }
     }
 
     /// The successors of `node` in the triangle it enters.
