@@ -12,7 +12,10 @@
 //!   to itself is clear;
 //! - a path starts and ends at the query points (or their snapped points), its length is
 //!   finite, equals the sum of its segments and is at least the straight distance; a clear
-//!   raycast gives the straight segment; `Unreachable` only between different islands.
+//!   raycast gives the straight segment; `Unreachable` only between different islands;
+//! - the optimal mode answers as the fast mode does (the same errors, a path when it finds
+//!   one), never longer than the fast mode's path, and every segment of its path passes a
+//!   raycast.
 
 #![no_main]
 
@@ -21,7 +24,7 @@ use std::sync::OnceLock;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use trinav::{
-    BakeSettings, NavMesh, PathError, PathOptions, PathScratch, Point, QueryError, RayHit, TriangleId,
+    BakeSettings, NavMesh, Path, PathError, PathMode, PathOptions, PathScratch, Point, QueryError, RayHit, TriangleId,
     Triangulation,
 };
 use trinav_bake::Level;
@@ -195,10 +198,36 @@ fn endpoint(mesh: &NavMesh, p: Point, snap: bool) -> Option<(Point, Vec<Triangle
     Some((q, if around.is_empty() { vec![t] } else { around }))
 }
 
+/// Checks the path query in both modes, and the optimal path against the fast one.
 fn check_path(mesh: &NavMesh, a: Point, b: Point, options: &PathOptions, scratch: &mut PathScratch) {
+    let fast = check_path_in(mesh, a, b, options, scratch);
+    let optimal = check_path_in(mesh, a, b, &options.with_mode(PathMode::Optimal), scratch);
+    match (&fast, &optimal) {
+        (Ok(fast), Ok(optimal)) => {
+            assert!(
+                optimal.length <= fast.length * (1.0 + 1e-9),
+                "optimal path {optimal:?} longer than the fast one {fast:?} for {a:?} -> {b:?}"
+            );
+            for w in optimal.points.windows(2) {
+                let hit = mesh.raycast(w[0], w[1]);
+                assert!(hit.is_ok_and(|h| h.is_clear()), "optimal segment {w:?} blocked: {hit:?}");
+            }
+        }
+        (fast, optimal) => assert_eq!(fast.as_ref().err(), optimal.as_ref().err(), "{a:?} -> {b:?}"),
+    }
+}
+
+/// Checks one path query against the API's promises; returns its result.
+fn check_path_in(
+    mesh: &NavMesh,
+    a: Point,
+    b: Point,
+    options: &PathOptions,
+    scratch: &mut PathScratch,
+) -> Result<Path, PathError> {
     let result = mesh.find_path_with(a, b, options, scratch);
     let (ea, eb) = (endpoint(mesh, a, options.snap), endpoint(mesh, b, options.snap));
-    match result {
+    match &result {
         Err(PathError::NonFinite { .. }) => {
             assert!(!a.in_range() || !b.in_range(), "NonFinite for in-range {a:?} -> {b:?}")
         }
@@ -240,6 +269,7 @@ fn check_path(mesh: &NavMesh, a: Point, b: Point, options: &PathOptions, scratch
             }
         }
     }
+    result
 }
 
 /// A blocked raycast's point is where its fraction puts it on the segment (up to rounding).

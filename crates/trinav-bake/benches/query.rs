@@ -39,12 +39,14 @@ use std::time::{Duration, Instant};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use trinav::{
-    BakeSettings, NavMesh, Orientation, Path, PathOptions, PathScratch, Point, RayHit, TriangleId,
+    BakeSettings, NavMesh, Orientation, Path, PathMode, PathOptions, PathScratch, Point, RayHit, TriangleId,
     Triangulation, VertexId, orient,
 };
 use trinav_bake::generate::{SplitMix64, scattered_obstacles};
 use trinav_bake::{bake, settings_for};
 
+/// The path modes measured, side by side.
+const MODES: [PathMode; 2] = [PathMode::Fast, PathMode::Optimal];
 /// Path pairs per mesh.
 const PAIRS: usize = 1_000;
 /// Points per mesh for `locate` and for `nearest_point`.
@@ -375,48 +377,53 @@ fn report(case: &Case) {
         case.pair_draws,
     );
 
-    let mut scratch = PathScratch::new();
-    let options = PathOptions::default();
-    let mut path = Path::default();
-    let mut paths = Vec::with_capacity(case.pairs.len());
-    let (mut failures, mut blocked_paths, mut corners) = (0, 0, 0);
-    let mut straight_ratios = Vec::new();
-    for &(from, to) in &case.pairs {
-        match mesh.find_path_into(from, to, &options, &mut scratch, &mut path) {
-            Ok(()) => {
-                corners += path.points.len().saturating_sub(2);
-                if path.points.windows(2).any(|w| !clear(mesh, w[0], w[1])) {
-                    blocked_paths += 1;
-                    if blocked_paths == 1 {
-                        println!(
-                            "  first path with a blocked segment: {from:?} -> {to:?}: {:?}",
-                            path.points
-                        );
+    let mut paths_by_mode = Vec::new();
+    for mode in MODES {
+        let mut scratch = PathScratch::new();
+        let options = PathOptions::default().with_mode(mode);
+        let mut path = Path::default();
+        let mut paths = Vec::with_capacity(case.pairs.len());
+        let (mut failures, mut blocked_paths, mut corners) = (0, 0, 0);
+        let mut straight_ratios = Vec::new();
+        for &(from, to) in &case.pairs {
+            match mesh.find_path_into(from, to, &options, &mut scratch, &mut path) {
+                Ok(()) => {
+                    corners += path.points.len().saturating_sub(2);
+                    if path.points.windows(2).any(|w| !clear(mesh, w[0], w[1])) {
+                        blocked_paths += 1;
+                        if blocked_paths == 1 {
+                            println!(
+                                "  first path with a blocked segment: {from:?} -> {to:?}: {:?}",
+                                path.points
+                            );
+                        }
                     }
+                    let straight = from.distance(to);
+                    if straight > 0.0 {
+                        straight_ratios.push(path.length / straight);
+                    }
+                    paths.push(Some(path.clone()));
                 }
-                let straight = from.distance(to);
-                if straight > 0.0 {
-                    straight_ratios.push(path.length / straight);
+                Err(e) => {
+                    failures += 1;
+                    if failures == 1 {
+                        println!("  first failed path: {from:?} -> {to:?}: {e}");
+                    }
+                    paths.push(None);
                 }
-                paths.push(Some(path.clone()));
-            }
-            Err(e) => {
-                failures += 1;
-                if failures == 1 {
-                    println!("  first failed path: {from:?} -> {to:?}: {e}");
-                }
-                paths.push(None);
             }
         }
+        let (mean, max) = mean_max(&straight_ratios);
+        let rays_clear = case.pairs.iter().filter(|&&(a, b)| clear(mesh, a, b)).count();
+        println!(
+            "  {} paths: {failures} failed, {blocked_paths} with a blocked segment, {:.2} turns on average; \
+             length / straight line: mean {mean:.4}, max {max:.4}; raycasts clear: {rays_clear} of {}",
+            mode.name(),
+            corners as f64 / (case.pairs.len() - failures) as f64,
+            case.pairs.len(),
+        );
+        paths_by_mode.push((mode, paths));
     }
-    let (mean, max) = mean_max(&straight_ratios);
-    let rays_clear = case.pairs.iter().filter(|&&(a, b)| clear(mesh, a, b)).count();
-    println!(
-        "  paths: {failures} failed, {blocked_paths} with a blocked segment, {:.2} turns on average; \
-         length / straight line: mean {mean:.4}, max {max:.4}; raycasts clear: {rays_clear} of {}",
-        corners as f64 / (case.pairs.len() - failures) as f64,
-        case.pairs.len(),
-    );
     let on_mesh = case.locate_points.iter().filter(|&&p| mesh.locate(p).is_some()).count();
     // `nearest_point` promises a triangle containing the point it returns; a path query with
     // snapping re-locates that point, so one that is off the mesh makes the snap fail.
@@ -446,49 +453,52 @@ fn report(case: &Case) {
     }
     let started = Instant::now();
     let graph = VisibilityGraph::new(mesh, &boundary);
-    let (mut optimal_ratios, mut exact, mut shorter, mut unreached) = (Vec::new(), 0, 0, 0);
-    let mut worst: Option<(f64, Path, Vec<Point>)> = None;
-    for (&(from, to), path) in case.pairs.iter().zip(&paths) {
-        let Some(path) = path else { continue };
-        let length = path.length;
-        let Some((optimal, optimal_points)) = graph.shortest(mesh, from, to) else {
-            unreached += 1;
-            continue;
-        };
-        if optimal == 0.0 {
-            exact += usize::from(length == 0.0);
-            continue;
+    for (mode, paths) in &paths_by_mode {
+        let (mut optimal_ratios, mut exact, mut shorter, mut unreached) = (Vec::new(), 0, 0, 0);
+        let mut worst: Option<(f64, Path, Vec<Point>)> = None;
+        for (&(from, to), path) in case.pairs.iter().zip(paths) {
+            let Some(path) = path else { continue };
+            let length = path.length;
+            let Some((optimal, optimal_points)) = graph.shortest(mesh, from, to) else {
+                unreached += 1;
+                continue;
+            };
+            if optimal == 0.0 {
+                exact += usize::from(length == 0.0);
+                continue;
+            }
+            let ratio = length / optimal;
+            optimal_ratios.push(ratio);
+            exact += usize::from((ratio - 1.0).abs() <= RELATIVE_TOLERANCE);
+            if ratio < 1.0 - RELATIVE_TOLERANCE {
+                shorter += 1;
+                println!(
+                    "  SHORTER THAN OPTIMAL: {from:?} -> {to:?}: path {length} {:?}, optimum {optimal} {optimal_points:?}",
+                    path.points
+                );
+            }
+            if worst.as_ref().is_none_or(|w| ratio > w.0) {
+                worst = Some((ratio, path.clone(), optimal_points));
+            }
         }
-        let ratio = length / optimal;
-        optimal_ratios.push(ratio);
-        exact += usize::from((ratio - 1.0).abs() <= RELATIVE_TOLERANCE);
-        if ratio < 1.0 - RELATIVE_TOLERANCE {
-            shorter += 1;
-            println!(
-                "  SHORTER THAN OPTIMAL: {from:?} -> {to:?}: path {length} {:?}, optimum {optimal} {optimal_points:?}",
-                path.points
-            );
+        let (mean, max) = mean_max(&optimal_ratios);
+        println!(
+            "  {} mode against the visibility graph ({} nodes + 2 ({} pinched vertices), {} directed edges, {} asymmetric raycast pairs, \
+             {} clear raycasts without a fan, built and solved in {:.1?}): length / optimum: mean {mean:.5}, max {max:.5}; optimal within 1e-9: {exact} \
+             of {}; shorter than optimal by > 1e-9 relative: {shorter}; not connected by the graph: {unreached}",
+            mode.name(),
+            graph.nodes.len(),
+            graph.nodes.len() - graph.vertices.len(),
+            graph.edge_count(),
+            graph.asymmetric,
+            graph.fanless,
+            started.elapsed(),
+            optimal_ratios.len(),
+        );
+        if let Some((ratio, path, optimal)) = worst {
+            println!("  worst pair (ratio {ratio:.5}): path {:.6} {:?}", path.length, path.points);
+            println!("    optimum {:?}", optimal);
         }
-        if worst.as_ref().is_none_or(|w| ratio > w.0) {
-            worst = Some((ratio, path.clone(), optimal_points));
-        }
-    }
-    let (mean, max) = mean_max(&optimal_ratios);
-    println!(
-        "  visibility graph ({} nodes + 2 ({} pinched vertices), {} directed edges, {} asymmetric raycast pairs, \
-         {} clear raycasts without a fan, built and solved in {:.1?}): length / optimum: mean {mean:.5}, max {max:.5}; optimal within 1e-9: {exact} \
-         of {}; shorter than optimal by > 1e-9 relative: {shorter}; not connected by the graph: {unreached}",
-        graph.nodes.len(),
-        graph.nodes.len() - graph.vertices.len(),
-        graph.edge_count(),
-        graph.asymmetric,
-        graph.fanless,
-        started.elapsed(),
-        optimal_ratios.len(),
-    );
-    if let Some((ratio, path, optimal)) = worst {
-        println!("  worst pair (ratio {ratio:.5}): path {:.6} {:?}", path.length, path.points);
-        println!("    optimum {:?}", optimal);
     }
 }
 
@@ -519,20 +529,9 @@ fn queries(c: &mut Criterion) {
         report(case);
     }
 
-    let mut group = configure(c, "find_path_into");
-    for case in &cases {
-        let mesh = &case.mesh;
-        let options = PathOptions::default();
-        let (mut scratch, mut path) = (PathScratch::new(), Path::default());
-        group.bench_function(BenchmarkId::from_parameter(&case.name), |b| {
-            b.iter(cycle(&case.pairs, |(from, to)| {
-                let result = mesh.find_path_into(from, to, &options, &mut scratch, &mut path);
-                black_box(&path);
-                result.is_ok()
-            }))
-        });
+    for mode in MODES {
+        find_path_group(c, &cases, mode);
     }
-    group.finish();
 
     let mut group = configure(c, "locate");
     for case in &cases {
@@ -554,6 +553,30 @@ fn queries(c: &mut Criterion) {
     for case in &cases {
         group.bench_function(BenchmarkId::from_parameter(&case.name), |b| {
             b.iter(cycle(&case.pairs, |(from, to)| case.mesh.raycast(from, to)))
+        });
+    }
+    group.finish();
+}
+
+/// `find_path_into` in one mode over every case's pairs (group `find_path_into` for the fast
+/// mode, `find_path_into_optimal` for the optimal one).
+fn find_path_group(c: &mut Criterion, cases: &[Case], mode: PathMode) {
+    let name = if mode == PathMode::Fast {
+        "find_path_into".to_string()
+    } else {
+        format!("find_path_into_{}", mode.name())
+    };
+    let mut group = configure(c, &name);
+    for case in cases {
+        let mesh = &case.mesh;
+        let options = PathOptions::default().with_mode(mode);
+        let (mut scratch, mut path) = (PathScratch::new(), Path::default());
+        group.bench_function(BenchmarkId::from_parameter(&case.name), |b| {
+            b.iter(cycle(&case.pairs, |(from, to)| {
+                let result = mesh.find_path_into(from, to, &options, &mut scratch, &mut path);
+                black_box(&path);
+                result.is_ok()
+            }))
         });
     }
     group.finish();

@@ -434,3 +434,37 @@ fn render_replaces_an_existing_file_only_on_success() {
     assert_eq!(svg.matches("<polyline class=\"path\"").count(), 1);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
 }
+
+#[test]
+fn optimal_mode_is_never_longer_and_bad_modes_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = bake(&dir, &level("town.json"), "town.nav");
+    let fast = json(&path_json(&nav, "5,5", "120,40", &[]));
+    let out = path_json(&nav, "5,5", "120,40", &["--mode", "optimal"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let optimal = json(&out);
+    let points = points_of(&optimal);
+    assert_eq!((points.first(), points.last()), (Some(&[5.0, 5.0]), Some(&[120.0, 40.0])));
+    let length = optimal["length"].as_f64().unwrap();
+    assert_close(length, polyline_length(&points), "length = sum of segments");
+    assert!(length <= fast["length"].as_f64().unwrap() * (1.0 + 1e-12), "{optimal} vs {fast}");
+    // Every turn of a shortest path is at a mesh vertex, here a corner of the town's
+    // buildings and roads: integer coordinates.
+    for [x, y] in &points[1..points.len() - 1] {
+        assert!(x.fract() == 0.0 && y.fract() == 0.0, "turn at ({x}, {y})");
+    }
+    // The same for `render`, which draws the optimal path.
+    let svg = temp_path(&dir, "town.svg");
+    let svg = svg.to_str().unwrap();
+    let out = trinav(&["render", &nav, "-o", svg, "--from", "5,5", "--to", "120,40", "--mode", "optimal"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let drawn: f64 = text.split("path length ").nth(1).expect(&text).trim().parse().unwrap();
+    assert_close(drawn, length, "rendered path length");
+    let bad_mode = ["--from", "5,5", "--to", "6,6", "--mode", "exact"];
+    for args in [["path", &nav].as_slice(), ["render", &nav, "-o", svg].as_slice()] {
+        let out = trinav(&[args, bad_mode.as_slice()].concat());
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains("unknown path mode \"exact\""), "{}", stderr(&out));
+    }
+}
