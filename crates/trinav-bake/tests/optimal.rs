@@ -153,6 +153,34 @@ fn obstacles_strategy(size: i32) -> impl Strategy<Value = Vec<Convex>> {
     })
 }
 
+/// Random triangles in general position: vertices on a 1/1024 grid (which the boolean
+/// operations' fixed-point grid keeps exact), kept when strictly apart from the ones before.
+fn triangles_strategy(size: f64) -> impl Strategy<Value = Vec<Convex>> {
+    // An anchor anywhere, the other two corners within 4 units of it.
+    let anchor = (1024..(size as u32 - 5) * 1024, 1024..(size as u32 - 5) * 1024);
+    let offsets = [0..4096u32, 0..4096u32, 0..4096u32, 0..4096u32];
+    prop::collection::vec((anchor, offsets), 1..16).prop_map(|triangles| {
+        let mut kept: Vec<Convex> = Vec::new();
+        for ((x, y), [dx0, dy0, dx1, dy1]) in triangles {
+            let at = |x: u32, y: u32| p(f64::from(x) / 1024.0, f64::from(y) / 1024.0);
+            let (a, b, c) = (at(x, y), at(x + dx0, y + dy1), at(x + dx1, y + dy0));
+            let poly = match orient(a, b, c) {
+                Orientation::CounterClockwise => vec![a, b, c],
+                Orientation::Clockwise => vec![a, c, b],
+                Orientation::Collinear => continue,
+            };
+            // Skip slivers: the bake would keep them, but they say nothing new.
+            if trinav::geometry::doubled_signed_area(poly[0], poly[1], poly[2]) < 0.5 {
+                continue;
+            }
+            if kept.iter().all(|k| apart(k, &poly)) {
+                kept.push(poly);
+            }
+        }
+        kept
+    })
+}
+
 /// Whether `q` is walkable: in the square and in no obstacle's interior.
 fn walkable(obstacles: &[Convex], size: f64, q: Point) -> bool {
     (0.0..=size).contains(&q.x)
@@ -188,6 +216,34 @@ proptest! {
                 "{from:?} -> {to:?}: optimal {} ({:?}), oracle {expected}", found.length, found.points);
             let fast = mesh.find_path(from, to, &mut scratch).unwrap();
             prop_assert!(fast.length >= found.length * (1.0 - 1e-12));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The same with triangles in general position and query points anywhere: lines through
+    /// vertices cross edges at arbitrary, sometimes grazing, angles.
+    #[test]
+    fn optimal_paths_match_the_visibility_graph_in_general_position(
+        obstacles in triangles_strategy(16.0),
+        points in prop::collection::vec((0..=16384u32, 0..=16384u32, 0..=16384u32, 0..=16384u32), 12),
+    ) {
+        let size = 16.0;
+        let mesh = bake(&level_of(&obstacles, size), &BakeSettings::default()).expect("level bakes").mesh;
+        let mut scratch = PathScratch::new();
+        for (x0, y0, x1, y1) in points {
+            let coordinate = |v: u32| f64::from(v) / 1024.0;
+            let (from, to) = (p(coordinate(x0), coordinate(y0)), p(coordinate(x1), coordinate(y1)));
+            if !walkable(&obstacles, size, from) || !walkable(&obstacles, size, to) {
+                continue;
+            }
+            let expected = oracle(&obstacles, from, to).expect("obstacles apart leave the square connected");
+            let found = mesh.find_path_with(from, to, &optimal(), &mut scratch).unwrap();
+            check_valid(&obstacles, size, from, to, &found);
+            prop_assert!((found.length - expected).abs() <= 1e-9 * expected.max(1.0),
+                "{from:?} -> {to:?}: optimal {} ({:?}), oracle {expected}", found.length, found.points);
         }
     }
 }
@@ -433,4 +489,25 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn fuzz_regression_start_nearly_on_an_edge_line() {
+    // Fuzzing found (courtyard): a start almost on the line of an edge of its triangle made
+    // the heuristic overestimate the way around the far corner, and the optimal mode came
+    // back longer than the fast mode. A square inflated by 0.5 (round corners) shows it.
+    let level = Level {
+        walkable: vec![PolygonInput::rect(0., 0., 60., 60.)],
+        obstacles: vec![PolygonInput::rect(15., 15., 45., 45.)],
+        agent_radius: Some(0.5),
+    };
+    let settings = trinav_bake::settings_for(&level, BakeSettings::default(), None);
+    let mesh = bake(&level, &settings).unwrap().mesh;
+    let (from, to) = (p(47.838561784116955, 47.54237756608707), p(0., 0.));
+    let mut scratch = PathScratch::new();
+    let fast = mesh.find_path(from, to, &mut scratch).unwrap();
+    let optimal = mesh.find_path_with(from, to, &optimal(), &mut scratch).unwrap();
+    // Around the bottom-right corner: down to (45.5, 15), round the arc, then straight on.
+    assert_eq!(optimal.points[1], p(45.5, 15.0), "{:?}", optimal.points);
+    assert!(optimal.length <= fast.length * (1.0 + 1e-12), "{} vs {}", optimal.length, fast.length);
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::geometry::{Aabb, Orientation, Point, doubled_signed_area, min_angle_deg, orient};
 use crate::ids::{AreaId, IslandId, TriangleId, VertexId};
-use crate::query::path::turning_corners;
+use crate::query::path::search_flags;
 use crate::settings::BakeSettings;
 use crate::spatial_index::SpatialGrid;
 use crate::topology::{build_adjacency, find_islands};
@@ -363,8 +363,9 @@ pub struct NavMesh {
     island_count: u32,
     bounds: Aabb,
     pub(crate) grid: SpatialGrid,
-    /// Per triangle, bit `k`: corner `k` is a turning corner (see the optimal search).
-    pub(crate) turning: Vec<u8>,
+    /// Per triangle: bits 0-2, its corners that are turning corners; bit 3, a dead end (two
+    /// boundary edges). See the optimal search.
+    pub(crate) search_flags: Vec<u8>,
 }
 
 /// Summary figures of a mesh.
@@ -403,8 +404,8 @@ impl NavMesh {
         let boxes: Vec<Aabb> =
             parts.triangles.iter().map(|t| Aabb::from_points(t.map(|v| parts.vertices[v.index()]))).collect();
         let grid = SpatialGrid::build(bounds, &boxes);
-        let turning = turning_corners(&parts.vertices, &parts.triangles, &parts.neighbours);
-        Ok(NavMesh { parts, island_count, bounds, grid, turning })
+        let search_flags = search_flags(&parts.vertices, &parts.triangles, &parts.neighbours);
+        Ok(NavMesh { parts, island_count, bounds, grid, search_flags })
     }
 
     /// The stored arrays.

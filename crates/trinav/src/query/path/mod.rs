@@ -23,7 +23,7 @@ use crate::mesh::NavMesh;
 
 pub(crate) use funnel::string_pull;
 use optimal::OptimalScratch;
-pub(crate) use optimal::turning_corners;
+pub(crate) use optimal::search_flags;
 use search::OpenNode;
 
 /// A path: the points from start to goal (turns at mesh vertices in between), and its length.

@@ -116,7 +116,13 @@ impl NavMesh {
     /// fan containing `t` spans more than a half turn.
     #[inline]
     fn is_turning(&self, t: TriangleId, k: usize) -> bool {
-        self.turning[t.index()] & (1 << k) != 0
+        self.search_flags[t.index()] & (1 << k) != 0
+    }
+
+    /// Whether triangle `t` is a dead end: two of its edges are boundary.
+    #[inline]
+    fn is_dead_end(&self, t: TriangleId) -> bool {
+        self.search_flags[t.index()] & DEAD_END != 0
     }
 
     /// The exact shortest path from `from` (in every triangle of `starts`) to `to` (in every
@@ -297,8 +303,7 @@ impl Search<'_> {
         if next.is_none() {
             return;
         }
-        let dead_end = mesh.neighbours(next).iter().filter(|n| n.is_none()).count() == 2;
-        if dead_end && !self.goals.contains(&next) {
+        if mesh.is_dead_end(next) && !self.goals.contains(&next) {
             return;
         }
         let tri = mesh.triangles()[t.index()];
@@ -391,10 +396,11 @@ impl Search<'_> {
         let mesh = self.mesh;
         let (t, e) = ((node.crossing / 3) as usize, (node.crossing % 3) as usize);
         let tri = mesh.triangles()[t];
-        let (a, b) = (self.point(tri[(e + 1) % 3].0), self.point(tri[e].0));
+        let ends = (tri[(e + 1) % 3].0, tri[e].0);
+        let (a, b) = (self.point(ends.0), self.point(ends.1));
         let root = self.point(node.root);
-        let left = self.crossing_point(node.left, a, b, 0.0);
-        let right = self.crossing_point(node.right, a, b, 1.0);
+        let left = self.crossing_point(node.left, ends, Side::Left);
+        let right = self.crossing_point(node.right, ends, Side::Right);
         // The root is on the left of b -> a; a goal on that side is mirrored to the other.
         let mut goal = self.to;
         if cross(b, a, goal) > 0.0 {
@@ -412,17 +418,36 @@ impl Search<'_> {
         }
     }
 
-    /// Where `line` crosses the segment `a -> b`, as a point of the segment (`fallback` is the
-    /// parameter used when they are parallel).
-    fn crossing_point(&self, line: [u32; 2], a: Point, b: Point, fallback: f64) -> Point {
+    /// Where `line` crosses the edge from vertex `a` to vertex `b`, as a point of the edge: the
+    /// vertex itself when the line passes through it, otherwise rounded outwards (towards `a`
+    /// for the interval's left line, `b` for its right one) by the computation's error bound,
+    /// so that the interval never shrinks and the heuristic stays a lower bound even where the
+    /// line runs nearly parallel to the edge.
+    fn crossing_point(&self, line: [u32; 2], (a_id, b_id): (u32, u32), side: Side) -> Point {
+        let (a, b) = (self.point(a_id), self.point(b_id));
+        if line.contains(&a_id) {
+            return a;
+        }
+        if line.contains(&b_id) {
+            return b;
+        }
         let (c, d) = (self.point(line[0]), self.point(line[1]));
         let (ux, uy) = (d.x - c.x, d.y - c.y);
-        let denominator = ux * (a.y - b.y) - uy * (a.x - b.x);
-        let s = if denominator == 0.0 {
-            fallback
+        let (ex, ey) = (a.x - b.x, a.y - b.y);
+        let (ax, ay) = (a.x - c.x, a.y - c.y);
+        let denominator = ux * ey - uy * ex;
+        let numerator = ux * ay - uy * ax;
+        // Each product above is off by at most a few ulps of its size.
+        let length = ux.hypot(uy);
+        let error = 8.0 * f64::EPSILON * length * (ex.hypot(ey) + ax.hypot(ay));
+        let s = if denominator.abs() <= 2.0 * error {
+            if side == Side::Left { 0.0 } else { 1.0 }
         } else {
-            ((ux * (a.y - c.y) - uy * (a.x - c.x)) / denominator).clamp(0.0, 1.0)
-        };
+            let s = numerator / denominator;
+            let slack = error * (1.0 + s.abs()) / (denominator.abs() - error);
+            if side == Side::Left { s - slack } else { s + slack }
+        }
+        .clamp(0.0, 1.0);
         Point::new(a.x + s * (b.x - a.x), a.y + s * (b.y - a.y))
     }
 
@@ -462,10 +487,13 @@ fn cross(o: Point, a: Point, b: Point) -> f64 {
     (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
 }
 
-/// Bit `k` of entry `t`: corner `k` of triangle `t` is a turning corner, a boundary vertex
-/// whose fan of triangles (joined through the edges at that vertex) spans more than a half
-/// turn. Shortest paths turn only at such corners.
-pub(crate) fn turning_corners(
+/// The search flags of a triangle: dead end (two boundary edges: a path never passes through).
+const DEAD_END: u8 = 1 << 3;
+
+/// Per triangle `t`: bit `k` (0..3) when corner `k` is a turning corner, a boundary vertex whose
+/// fan of triangles (joined through the edges at that vertex) spans more than a half turn
+/// (shortest paths turn only at such corners); [`DEAD_END`] when two of its edges are boundary.
+pub(crate) fn search_flags(
     vertices: &[Point],
     triangles: &[[crate::ids::VertexId; 3]],
     neighbours: &[[TriangleId; 3]],
@@ -500,6 +528,29 @@ pub(crate) fn turning_corners(
                 walk(&mut |cur, k| flags[cur.index()] |= 1 << k);
             }
         }
+        if neighbours[t].iter().filter(|n| n.is_none()).count() == 2 {
+            flags[t] |= DEAD_END;
+        }
     }
     flags
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::VertexId;
+    use crate::topology::build_adjacency;
+
+    #[test]
+    fn flags_mark_the_reflex_corner_of_an_l_and_its_dead_ends() {
+        // The L of [0, 2]² minus [1, 2]²: only (1, 1) is reflex (270° walkable).
+        let vertices =
+            [(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)].map(|(x, y)| Point::new(x, y));
+        let triangles = [[0, 1, 2], [0, 2, 3], [0, 3, 5], [3, 4, 5]].map(|t| t.map(VertexId));
+        let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
+        let flags = search_flags(&vertices, &triangles, &neighbours);
+        // Vertex 3 is corner 2, 1 and 0 of triangles 1, 2 and 3; triangles 0 and 3 have two
+        // boundary edges each.
+        assert_eq!(flags, vec![DEAD_END, 1 << 2, 1 << 1, DEAD_END | 1]);
+    }
 }
