@@ -44,4 +44,4 @@ pub use query::nearest::closest_point_on_triangle;
 pub use query::path::{Endpoint, Path, PathError, PathMode, PathOptions, PathScratch};
 pub use query::raycast::RayHit;
 pub use settings::{BakeSettings, Triangulation};
-pub use topology::{TopologyError, build_adjacency, find_islands};
+pub use topology::{Pocket, TopologyError, build_adjacency, find_islands, find_pockets};

@@ -11,7 +11,7 @@ use crate::ids::{AreaId, IslandId, TriangleId, VertexId};
 use crate::query::path::search_flags;
 use crate::settings::BakeSettings;
 use crate::spatial_index::SpatialGrid;
-use crate::topology::{build_adjacency, find_islands};
+use crate::topology::{Pocket, build_adjacency, find_islands, find_pockets};
 
 /// The stored arrays of a mesh, as the baker produces them and the file format holds them,
 /// before validation. [`NavMesh::from_parts`] checks them and derives the rest.
@@ -363,9 +363,10 @@ pub struct NavMesh {
     island_count: u32,
     bounds: Aabb,
     pub(crate) grid: SpatialGrid,
-    /// Per triangle: bits 0-2, its corners that are turning corners; bit 3, a dead end (two
-    /// boundary edges). See the optimal search.
+    /// Per triangle, bit `k`: corner `k` is a turning corner (see the optimal search).
     pub(crate) search_flags: Vec<u8>,
+    /// Per triangle: in the core, or in a pocket (see [`find_pockets`]).
+    pockets: Vec<Pocket>,
 }
 
 /// Summary figures of a mesh.
@@ -393,7 +394,7 @@ pub struct MeshStats {
 
 impl NavMesh {
     /// Validates `parts` (see [`validate`]) and derives islands count, bounds, the
-    /// point-location grid and the turning corners (where shortest paths may turn).
+    /// point-location grid, the pockets and the turning corners (where shortest paths may turn).
     pub fn from_parts(parts: MeshParts) -> Result<NavMesh, InvalidMesh> {
         let problems = validate(&parts);
         if !problems.is_empty() {
@@ -405,7 +406,8 @@ impl NavMesh {
             parts.triangles.iter().map(|t| Aabb::from_points(t.map(|v| parts.vertices[v.index()]))).collect();
         let grid = SpatialGrid::build(bounds, &boxes);
         let search_flags = search_flags(&parts.vertices, &parts.triangles, &parts.neighbours);
-        Ok(NavMesh { parts, island_count, bounds, grid, search_flags })
+        let pockets = find_pockets(&parts.neighbours);
+        Ok(NavMesh { parts, island_count, bounds, grid, search_flags, pockets })
     }
 
     /// The stored arrays.
@@ -459,6 +461,13 @@ impl NavMesh {
     #[inline]
     pub fn island(&self, t: TriangleId) -> IslandId {
         self.parts.islands[t.index()]
+    }
+
+    /// Whether triangle `t` is in the core or in a pocket (a dead-end tree of triangles that
+    /// paths enter only to reach a point inside; see [`find_pockets`]).
+    #[inline]
+    pub fn pocket(&self, t: TriangleId) -> Pocket {
+        self.pockets[t.index()]
     }
 
     /// Number of islands.

@@ -141,6 +141,59 @@ pub fn find_islands(neighbours: &[[TriangleId; 3]]) -> (Vec<IslandId>, u32) {
     (islands, count)
 }
 
+/// Where a triangle stands in the dead-end structure of the mesh (see [`find_pockets`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pocket {
+    /// On a cycle of the adjacency graph, or on a chain between two cycles: paths may pass
+    /// through.
+    Core,
+    /// In a pocket, a tree of triangles hanging off the core through a single edge: paths enter
+    /// it only to reach a point inside. The triangle one step towards the core.
+    Towards(TriangleId),
+    /// The last triangle of an island that is all pocket (its adjacency graph is a tree).
+    Root,
+}
+
+/// The pockets of a mesh: repeatedly removing triangles with at most one remaining neighbour
+/// peels every tree of triangles that hangs off the rest through a single edge (dead-end
+/// corridors, alcoves, a whole maze without loops). A shortest path never enters such a tree
+/// unless its start or goal lies inside, so searches skip them.
+///
+/// ```
+/// use trinav::{build_adjacency, find_pockets, Pocket, TriangleId, VertexId};
+/// // A strip of three triangles: the ends peel towards the middle, which is the root.
+/// let tris = [[0, 1, 2], [1, 3, 2], [2, 3, 4]].map(|t| t.map(VertexId));
+/// let pockets = find_pockets(&build_adjacency(&tris, 5)?);
+/// assert_eq!(pockets[0], Pocket::Towards(TriangleId(1)));
+/// assert_eq!(pockets[2], Pocket::Towards(TriangleId(1)));
+/// assert_eq!(pockets[1], Pocket::Root);
+/// # Ok::<(), trinav::TopologyError>(())
+/// ```
+pub fn find_pockets(neighbours: &[[TriangleId; 3]]) -> Vec<Pocket> {
+    let n = neighbours.len();
+    let linked = |t: usize| neighbours[t].iter().filter(|u| !u.is_none() && u.index() < n);
+    let mut degree: Vec<u8> = (0..n).map(|t| linked(t).count() as u8).collect();
+    let mut peeled = vec![false; n];
+    let mut pockets = vec![Pocket::Core; n];
+    // First in, first out: trees peel from their leaves inwards, level by level.
+    let mut queue: std::collections::VecDeque<usize> = (0..n).filter(|&t| degree[t] <= 1).collect();
+    while let Some(t) = queue.pop_front() {
+        peeled[t] = true;
+        pockets[t] = match linked(t).find(|u| !peeled[u.index()]) {
+            Some(u) => {
+                let k = u.index();
+                degree[k] -= 1;
+                if degree[k] == 1 {
+                    queue.push_back(k);
+                }
+                Pocket::Towards(*u)
+            }
+            None => Pocket::Root,
+        };
+    }
+    pockets
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +224,23 @@ mod tests {
             assert_eq!(n[2], TriangleId(((i + 1) % 4) as u32));
         }
         assert_eq!(find_islands(&adj).1, 1);
+    }
+
+    #[test]
+    fn pockets_peel_trees_and_keep_cycles() {
+        // A fan of four around vertex 0 (a cycle), with a strip of two hanging off triangle 0's
+        // outer edge 1-2: the strip is a pocket, the fan the core.
+        let t = tris(&[[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 1], [2, 1, 5], [5, 1, 6]]);
+        let adj = build_adjacency(&t, 7).unwrap();
+        let pockets = find_pockets(&adj);
+        assert_eq!(&pockets[..4], &[Pocket::Core; 4]);
+        assert_eq!(pockets[4], Pocket::Towards(TriangleId(0)));
+        assert_eq!(pockets[5], Pocket::Towards(TriangleId(4)));
+        // Lone triangles and pairs are roots of their own trees.
+        let adj = build_adjacency(&tris(&[[0, 1, 2], [3, 4, 5], [4, 3, 6]]), 7).unwrap();
+        let pockets = find_pockets(&adj);
+        assert_eq!(pockets[0], Pocket::Root);
+        assert_eq!((pockets[1], pockets[2]), (Pocket::Towards(TriangleId(2)), Pocket::Root));
     }
 
     #[test]

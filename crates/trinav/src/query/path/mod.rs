@@ -20,6 +20,7 @@ use std::collections::BinaryHeap;
 use crate::geometry::Point;
 use crate::ids::TriangleId;
 use crate::mesh::NavMesh;
+use crate::topology::Pocket;
 
 pub(crate) use funnel::string_pull;
 use optimal::OptimalScratch;
@@ -187,6 +188,46 @@ pub struct PathScratch {
     goals: Vec<TriangleId>,
     /// The optimal mode's state.
     optimal: OptimalScratch,
+    /// The pocket triangles this query may enter.
+    pass: PocketPass,
+}
+
+/// The pocket triangles a query may enter: those on the way from its start and goal triangles
+/// to the core (marked with a generation counter). Every other pocket is a dead end for it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PocketPass {
+    generation: u32,
+    marks: Vec<u32>,
+}
+
+impl PocketPass {
+    /// Marks the way out of the pockets holding `ends` (a new generation).
+    fn open(&mut self, mesh: &NavMesh, ends: [&[TriangleId]; 2]) {
+        if self.marks.len() < mesh.triangle_count() {
+            self.marks.resize(mesh.triangle_count(), 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.marks.fill(0);
+            self.generation = 1;
+        }
+        for &start in ends.iter().copied().flatten() {
+            let mut t = start;
+            while self.marks[t.index()] != self.generation {
+                self.marks[t.index()] = self.generation;
+                match mesh.pocket(t) {
+                    Pocket::Towards(next) => t = next,
+                    Pocket::Core | Pocket::Root => break,
+                }
+            }
+        }
+    }
+
+    /// Whether a search may enter triangle `t`.
+    #[inline]
+    pub(crate) fn allows(&self, mesh: &NavMesh, t: TriangleId) -> bool {
+        mesh.pocket(t) == Pocket::Core || self.marks[t.index()] == self.generation
+    }
 }
 
 impl PathScratch {
@@ -274,6 +315,7 @@ impl NavMesh {
                 self.keep_fan_towards(list, point, side);
             }
         }
+        scratch.pass.open(self, [&starts, &goals]);
         let result = self.route((from, &starts), (to, &goals), options.mode, scratch, out);
         (scratch.starts, scratch.goals) = (starts, goals);
         result
@@ -309,7 +351,14 @@ impl NavMesh {
             return Err(PathError::Unreachable);
         }
         if mode == PathMode::Optimal {
-            if !self.search_optimal(from, starts, to, goals, &mut scratch.optimal, &mut out.points) {
+            if !self.search_optimal(
+                from,
+                starts,
+                to,
+                goals,
+                (&mut scratch.optimal, &scratch.pass),
+                &mut out.points,
+            ) {
                 return Err(PathError::Unreachable);
             }
             out.length = out.points.windows(2).map(|w| w[0].distance(w[1])).sum();

@@ -23,8 +23,9 @@
 //!
 //! Pruning: a root reached again by a longer route is not expanded again (its region is
 //! covered from the shorter route); a node with a single successor of the same root is
-//! expanded at once instead of going through the open list; a triangle with two boundary edges
-//! is not entered unless it holds the goal. The goal is a final node whose f is the exact
+//! expanded at once instead of going through the open list; a pocket (a dead-end tree of
+//! triangles, see [`find_pockets`](crate::find_pockets)) is not entered unless it holds the
+//! start or the goal. The goal is a final node whose f is the exact
 //! length: when it leaves the open list, no shorter path exists.
 
 use std::collections::BinaryHeap;
@@ -32,6 +33,7 @@ use std::collections::BinaryHeap;
 use crate::geometry::{Orientation, Point, orient};
 use crate::ids::TriangleId;
 use crate::mesh::NavMesh;
+use crate::query::path::PocketPass;
 use crate::query::path::search::OpenNode;
 
 /// The start as a root or a point of a line (mesh vertices are their ids).
@@ -106,6 +108,8 @@ struct Search<'a> {
     to: Point,
     goals: &'a [TriangleId],
     scratch: &'a mut OptimalScratch,
+    /// The pocket triangles this query may enter.
+    pass: &'a PocketPass,
     /// The length of the shortest path to the goal found so far (a final node in the open
     /// list): nodes that cannot beat it are dropped.
     best_length: f64,
@@ -119,12 +123,6 @@ impl NavMesh {
         self.search_flags[t.index()] & (1 << k) != 0
     }
 
-    /// Whether triangle `t` is a dead end: two of its edges are boundary.
-    #[inline]
-    fn is_dead_end(&self, t: TriangleId) -> bool {
-        self.search_flags[t.index()] & DEAD_END != 0
-    }
-
     /// The exact shortest path from `from` (in every triangle of `starts`) to `to` (in every
     /// triangle of `goals`; the two sets do not meet), written into `points`. False when the
     /// goal cannot be reached.
@@ -134,11 +132,11 @@ impl NavMesh {
         starts: &[TriangleId],
         to: Point,
         goals: &[TriangleId],
-        scratch: &mut OptimalScratch,
+        (scratch, pass): (&mut OptimalScratch, &PocketPass),
         points: &mut Vec<Point>,
     ) -> bool {
         scratch.begin(self.vertices().len());
-        let mut search = Search { mesh: self, from, to, goals, scratch, best_length: f64::INFINITY };
+        let mut search = Search { mesh: self, from, to, goals, scratch, pass, best_length: f64::INFINITY };
         for &start in starts {
             let tri = self.triangles()[start.index()];
             for e in 0..3 {
@@ -303,7 +301,7 @@ impl Search<'_> {
         if next.is_none() {
             return;
         }
-        if mesh.is_dead_end(next) && !self.goals.contains(&next) {
+        if !self.pass.allows(mesh, next) {
             return;
         }
         let tri = mesh.triangles()[t.index()];
@@ -487,12 +485,9 @@ fn cross(o: Point, a: Point, b: Point) -> f64 {
     (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
 }
 
-/// The search flags of a triangle: dead end (two boundary edges: a path never passes through).
-const DEAD_END: u8 = 1 << 3;
-
 /// Per triangle `t`: bit `k` (0..3) when corner `k` is a turning corner, a boundary vertex whose
 /// fan of triangles (joined through the edges at that vertex) spans more than a half turn
-/// (shortest paths turn only at such corners); [`DEAD_END`] when two of its edges are boundary.
+/// (shortest paths turn only at such corners).
 pub(crate) fn search_flags(
     vertices: &[Point],
     triangles: &[[crate::ids::VertexId; 3]],
@@ -528,9 +523,6 @@ pub(crate) fn search_flags(
                 walk(&mut |cur, k| flags[cur.index()] |= 1 << k);
             }
         }
-        if neighbours[t].iter().filter(|n| n.is_none()).count() == 2 {
-            flags[t] |= DEAD_END;
-        }
     }
     flags
 }
@@ -542,15 +534,14 @@ mod tests {
     use crate::topology::build_adjacency;
 
     #[test]
-    fn flags_mark_the_reflex_corner_of_an_l_and_its_dead_ends() {
+    fn flags_mark_the_reflex_corner_of_an_l() {
         // The L of [0, 2]² minus [1, 2]²: only (1, 1) is reflex (270° walkable).
         let vertices =
             [(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)].map(|(x, y)| Point::new(x, y));
         let triangles = [[0, 1, 2], [0, 2, 3], [0, 3, 5], [3, 4, 5]].map(|t| t.map(VertexId));
         let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
         let flags = search_flags(&vertices, &triangles, &neighbours);
-        // Vertex 3 is corner 2, 1 and 0 of triangles 1, 2 and 3; triangles 0 and 3 have two
-        // boundary edges each.
-        assert_eq!(flags, vec![DEAD_END, 1 << 2, 1 << 1, DEAD_END | 1]);
+        // Vertex 3 is corner 2, 1 and 0 of triangles 1, 2 and 3.
+        assert_eq!(flags, vec![0, 1 << 2, 1 << 1, 1]);
     }
 }

@@ -71,6 +71,11 @@ impl NavMesh {
             if scratch.closed[h] == generation || (scratch.seen[h] == generation && scratch.g[h] <= g) {
                 return;
             }
+            // A pocket without the start or goal is a dead end.
+            let into = self.neighbours(TriangleId(half_edge / 3))[h % 3];
+            if !scratch.pass.allows(self, into) {
+                return;
+            }
             scratch.seen[h] = generation;
             let f_bits = (g + position.distance(to)).to_bits();
             scratch.g[h] = g;
