@@ -1,11 +1,14 @@
-//! Paths: A* over shared edges ([`search`]), then the funnel ([`funnel`]).
+//! Paths in two modes: fast (A* over triangles, module `search`, then the funnel, `funnel`) and
+//! optimal (an interval search, `optimal`).
 //!
 //! Fast mode, the default: when the straight segment is clear (a raycast) it is the path;
-//! otherwise the search runs over the edges the path may cross, positioned at their midpoints,
-//! and the corridor of triangles it finds is string-pulled into the taut path through that
-//! corridor. That is the shortest path within its corridor, not always the shortest path: on
-//! meshes with long thin triangles the midpoints mislead the search (see the README for
-//! measured ratios). A point on an edge or vertex starts (or ends) in every triangle around it.
+//! otherwise A* runs over the triangles, each placed at the midpoint of the edge it is entered
+//! through, and the corridor of triangles it finds is string-pulled into the taut path through
+//! that corridor. That is the shortest path within its corridor, not always the shortest path:
+//! the midpoints can mislead the search into a longer corridor (see the README for measured
+//! ratios). Optimal mode: the exact shortest path. In both, a point on an edge or vertex starts
+//! (or ends) in every triangle around it, and pockets (dead-end trees of triangles, see
+//! [`find_pockets`](crate::find_pockets)) without the start or goal are never entered.
 //!
 //! All per-query state lives in a [`PathScratch`]: reuse one per thread, and queries neither
 //! clear arrays (a generation counter marks what is current) nor allocate once it has grown to
@@ -172,13 +175,16 @@ impl PathOptions {
 #[derive(Clone, Debug, Default)]
 pub struct PathScratch {
     generation: u32,
-    /// Generation in which a half-edge's `g` and `parent` were last set.
+    /// Generation in which a triangle's `g`, `f_bits` and `parent` were last set.
     seen: Vec<u32>,
-    /// Generation in which a half-edge was closed.
+    /// Generation in which a triangle was closed (expanded, or a start).
     closed: Vec<u32>,
+    /// Distance from the start to the triangle's node (the midpoint of its entry edge).
     g: Vec<f64>,
-    /// The f of a half-edge's latest open-list entry (older entries are stale).
+    /// The f of a triangle's latest open-list entry (older entries are stale).
     f_bits: Vec<u64>,
+    /// The half-edge a triangle was entered through (`3 * triangle + edge` of the triangle
+    /// before it).
     parent: Vec<u32>,
     open: BinaryHeap<OpenNode>,
     corridor: Vec<u32>,
@@ -236,7 +242,7 @@ impl PathScratch {
         Self::default()
     }
 
-    /// Starts a query over `nodes` half-edges: grows the arrays if needed and moves to a new
+    /// Starts a query over `nodes` triangles: grows the arrays if needed and moves to a new
     /// generation (clearing only when the counter wraps).
     fn begin(&mut self, nodes: usize) {
         if self.seen.len() < nodes {

