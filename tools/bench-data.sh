@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Bakes every map and mesh of ../shared/bench-data and runs its scenarios with `trinav bench`,
-# printing the README's table (markdown). Usage: tools/bench-data.sh [BENCH_DATA_DIR]
+# Bakes every map and mesh of ../shared/bench-data and runs its scenarios with `trinav bench`
+# in both path modes, printing the README's table (markdown). Usage: tools/bench-data.sh [BENCH_DATA_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/bench-data}
@@ -13,17 +13,20 @@ row() { # name input scenario
   local name=$1 input=$2 scen=$3
   "$trinav" bake "$input" -o "$out/m.nav" --json > "$out/bake.json"
   "$trinav" bench "$out/m.nav" --scen "$scen" --json > "$out/bench.json"
-  python3 - "$name" "$out/bake.json" "$out/bench.json" <<'PY'
+  "$trinav" bench "$out/m.nav" --scen "$scen" --mode optimal --json > "$out/optimal.json"
+  python3 - "$name" "$out/bake.json" "$out/bench.json" "$out/optimal.json" <<'PY'
 import json, sys
-name, bake, bench = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+name = sys.argv[1]
+bake, bench, optimal = (json.load(open(path)) for path in sys.argv[2:5])
 f = lambda v, d: "-" if v is None else f"{v:.{d}f}"
 print(f"| {name} | {bake['bake_ms']:.1f} | {bake['triangles']} | {bench['queries']} | {bench['found']} | "
-      f"{bench['p50_us']:.1f} | {f(bench['ratio_mean'], 4)} | {f(bench['ratio_max'], 4)} | {bench['shorter_than_reference']} |")
+      f"{bench['p50_us']:.1f} | {f(bench['ratio_mean'], 4)} | {f(bench['ratio_max'], 4)} | {bench['shorter_than_reference']} | "
+      f"{optimal['found']} | {optimal['p50_us']:.1f} | {f(optimal['ratio_mean'], 4)} | {f(optimal['ratio_max'], 4)} |")
 PY
 }
 
-echo "| input (scenario) | bake ms | triangles | queries | found | p50 µs | mean ratio | max ratio | shorter (>1e-6) |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| input (scenario) | bake ms | triangles | queries | fast found | fast p50 µs | fast mean ratio | fast max ratio | fast shorter (>1e-6) | optimal found | optimal p50 µs | optimal mean ratio | optimal max ratio |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for map in arena den011d lak303d AR0304SR maze512-32-0 random512-10-0 8room_000; do
   row "movingai/$map.map ($map.map.scen)" "$data/movingai/$map.map" "$data/movingai/$map.map.scen"
 done
