@@ -45,7 +45,7 @@ const FINAL: u32 = u32::MAX;
 /// on its own side). Only the amount of work depends on it, never the path.
 const ROOT_SLACK: f64 = 1e-9;
 
-/// A search node (40 bytes).
+/// A search node (32 bytes).
 #[derive(Clone, Copy, Debug)]
 struct Node {
     /// Distance from the start to the root.
@@ -59,6 +59,8 @@ struct Node {
     /// The half-edge crossed (`3 * triangle + edge` of the triangle left behind), or [`FINAL`].
     crossing: u32,
 }
+
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
 
 /// Per-query state of the optimal search, reused across queries (no allocation once grown).
 #[derive(Clone, Debug, Default)]
@@ -143,13 +145,16 @@ impl NavMesh {
                 let (a, b) = (tri[e].0, tri[(e + 1) % 3].0);
                 // An edge through the start is seen edge-on: the triangle across holds the
                 // start too, and searches from there.
-                if self.neighbours(start)[e].is_none()
+                let next = self.neighbours(start)[e];
+                if next.is_none()
+                    || !pass.allows(self, next)
                     || orient(search.point(a), search.point(b), from) == Orientation::Collinear
                 {
                     continue;
                 }
-                let node = Node { g: 0.0, root: START, left: [START, b], right: [START, a], crossing: 0 };
-                search.scratch.successors.push(Node { crossing: start.0 * 3 + e as u32, ..node });
+                let crossing = start.0 * 3 + e as u32;
+                let node = Node { g: 0.0, root: START, left: [START, b], right: [START, a], crossing };
+                search.scratch.successors.push(node);
             }
         }
         search.push_successors();
