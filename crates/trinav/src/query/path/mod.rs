@@ -278,6 +278,31 @@ impl NavMesh {
     }
 
     /// The path from `from` to `to` with `options`.
+    ///
+    /// ```
+    /// use trinav::{BakeSettings, MeshParts, NavMesh, PathMode, PathOptions, PathScratch, Point};
+    /// use trinav::{AreaId, IslandId, VertexId};
+    /// // An L: [0, 2]² without [1, 2]², as four triangles; (1, 1) is its inner corner.
+    /// let triangles = [[0, 1, 2], [0, 2, 3], [0, 3, 5], [3, 4, 5]].map(|t| t.map(VertexId)).to_vec();
+    /// let parts = MeshParts {
+    ///     settings: BakeSettings::default(),
+    ///     vertices: [(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)]
+    ///         .map(|(x, y)| Point::new(x, y))
+    ///         .to_vec(),
+    ///     neighbours: trinav::build_adjacency(&triangles, 6)?,
+    ///     areas: vec![AreaId(0); 4],
+    ///     islands: vec![IslandId(0); 4],
+    ///     triangles,
+    /// };
+    /// let mesh = NavMesh::from_parts(parts)?;
+    /// let options = PathOptions::default().with_mode(PathMode::Optimal);
+    /// let (from, to) = (Point::new(1.75, 0.5), Point::new(0.5, 1.75));
+    /// let path = mesh.find_path_with(from, to, &options, &mut PathScratch::new())?;
+    /// // Around the inner corner: 2 · √(0.75² + 0.5²).
+    /// assert_eq!(path.points, vec![from, Point::new(1.0, 1.0), to]);
+    /// assert!((path.length - 2.0 * 0.8125f64.sqrt()).abs() < 1e-12);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn find_path_with(
         &self,
         from: Point,
