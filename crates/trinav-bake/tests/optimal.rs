@@ -248,6 +248,41 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Far from the origin (2^20 away, where the coordinates still hold exactly), every optimal
+    /// length is the same as at the origin: the search's decisions do not depend on the
+    /// magnitude of the coordinates.
+    #[test]
+    fn optimal_lengths_do_not_change_far_from_the_origin(
+        obstacles in triangles_strategy(16.0),
+        points in prop::collection::vec((0..=16384u32, 0..=16384u32, 0..=16384u32, 0..=16384u32), 8),
+    ) {
+        let size = 16.0;
+        let (dx, dy) = (1_048_576.0, -1_048_576.0);
+        let shifted: Vec<Convex> =
+            obstacles.iter().map(|o| o.iter().map(|q| p(q.x + dx, q.y + dy)).collect()).collect();
+        let mut far_level = level_of(&shifted, size);
+        far_level.walkable = vec![PolygonInput::rect(dx, dy, dx + size, dy + size)];
+        let near = bake(&level_of(&obstacles, size), &BakeSettings::default()).expect("level bakes").mesh;
+        let far = bake(&far_level, &BakeSettings::default()).expect("level bakes").mesh;
+        let mut scratch = PathScratch::new();
+        for (x0, y0, x1, y1) in points {
+            let coordinate = |v: u32| f64::from(v) / 1024.0;
+            let (from, to) = (p(coordinate(x0), coordinate(y0)), p(coordinate(x1), coordinate(y1)));
+            if !walkable(&obstacles, size, from) || !walkable(&obstacles, size, to) {
+                continue;
+            }
+            let here = near.find_path_with(from, to, &optimal(), &mut scratch).unwrap();
+            let shift = |q: Point| p(q.x + dx, q.y + dy);
+            let there = far.find_path_with(shift(from), shift(to), &optimal(), &mut scratch).unwrap();
+            prop_assert!((here.length - there.length).abs() <= 1e-12 * here.length.max(1.0),
+                "{from:?} -> {to:?}: {} near the origin, {} far from it", here.length, there.length);
+        }
+    }
+}
+
 /// A mesh of `obstacles` in a 20 × 10 room.
 fn room(obstacles: Vec<PolygonInput>) -> NavMesh {
     let level = Level { walkable: vec![PolygonInput::rect(0., 0., 20., 10.)], obstacles, agent_radius: None };
