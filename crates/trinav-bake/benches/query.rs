@@ -7,8 +7,9 @@
 //! For each mesh a fixed set of queries is drawn with a splitmix64 generator:
 //!
 //! - `PAIRS` path pairs: points uniform in the mesh bounds, kept when both are on the mesh and on
-//!   the same island (so every pair is connected). `find_path_into` (reused scratch and path)
-//!   and `raycast` run over these pairs.
+//!   the same island (so every pair is connected). `find_path_into` (reused scratch and path;
+//!   group `find_path_into` in fast mode, `find_path_into_optimal` in optimal mode) and
+//!   `raycast` run over these pairs.
 //! - `POINTS` points uniform in the bounds, for `locate`.
 //! - `POINTS` points uniform in the bounds grown by 5% of its size on each side (10% larger in
 //!   all), for `nearest_point`.
@@ -16,8 +17,8 @@
 //! Every benchmark runs one query per iteration, cycling through its set, so criterion's time
 //! is the time of one query (`Throughput::Elements(1)`: its throughput is queries per second).
 //!
-//! Before measuring, each mesh's figures are printed: triangles, pairs, the ratio of path
-//! length to straight-line distance (mean, max), how many path segments a raycast finds
+//! Before measuring, each mesh's figures are printed, for each path mode: triangles, pairs, the
+//! ratio of path length to straight-line distance (mean, max), how many path segments a raycast finds
 //! blocked (must be 0), and, for meshes with at most `VISIBILITY_GRAPH_LIMIT` boundary
 //! vertices, the ratio of the path length to the exact shortest path, computed with a
 //! visibility graph (nodes: start, goal and every boundary vertex, one node per fan where
