@@ -25,8 +25,9 @@
 //! covered from the shorter route); a node with a single successor of the same root is
 //! expanded at once instead of going through the open list; a pocket (a dead-end tree of
 //! triangles, see [`find_pockets`](crate::find_pockets)) is not entered unless it holds the
-//! start or the goal. The goal is a final node whose f is the exact
-//! length: when it leaves the open list, no shorter path exists.
+//! start or the goal; a node that cannot beat the best path found so far is dropped. The goal
+//! is a final node whose f is the exact length: when it leaves the open list, no shorter path
+//! exists.
 
 use std::collections::BinaryHeap;
 
@@ -242,6 +243,7 @@ impl Search<'_> {
         self.scratch.successors.clear();
     }
 
+    /// Stores `node` and puts it on the open list with priority `f`.
     fn push(&mut self, node: Node, f: f64) {
         let s = &mut *self.scratch;
         let item = s.nodes.len() as u32;
@@ -298,8 +300,8 @@ impl Search<'_> {
     }
 
     /// Adds the successor of `root` through edge `k` of triangle `t`, between the lines `left`
-    /// and `right` (tightened to the edge's ends where they lie inside), unless the triangle
-    /// across is missing or leads nowhere.
+    /// and `right` (tightened to the edge's ends where they lie inside), unless there is no
+    /// triangle across or it is in a pocket the query has no business in.
     fn successor(&mut self, root: u32, g: f64, left: [u32; 2], right: [u32; 2], t: TriangleId, k: usize) {
         let mesh = self.mesh;
         let next = mesh.neighbours(t)[k];
