@@ -4,7 +4,7 @@
 //! segment between them enters no obstacle's interior, gives the exact optimum. Segment tests
 //! use only exact orientation predicates.
 
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use proptest::prelude::*;
@@ -52,35 +52,19 @@ fn apart(s: &Convex, t: &Convex) -> bool {
     separates(s, t) || separates(t, s)
 }
 
-#[derive(PartialEq)]
-struct Queued(f64, usize);
-impl Eq for Queued {}
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Queued {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.0.total_cmp(&self.0).then(other.1.cmp(&self.1))
-    }
-}
-
-/// The exact shortest distance from `from` to `to` among `obstacles` (inside a convex outer
-/// boundary holding everything), or `None` if the goal cannot be reached.
-fn oracle(obstacles: &[Convex], from: Point, to: Point) -> Option<f64> {
-    let mut nodes = vec![from, to];
-    nodes.extend(obstacles.iter().flatten().copied());
-    let clear = |a: Point, b: Point| obstacles.iter().all(|o| misses_interior(a, b, o));
+/// The shortest distance from `nodes[0]` to `nodes[1]` over segments between nodes that
+/// `clear` accepts (Dijkstra), or `None` if the goal cannot be reached.
+fn shortest_through(nodes: &[Point], clear: impl Fn(Point, Point) -> bool) -> Option<f64> {
     let mut dist = vec![f64::INFINITY; nodes.len()];
     let mut done = vec![false; nodes.len()];
-    let mut heap = BinaryHeap::from([Queued(0.0, 0)]);
+    // Non-negative distances order like their bits; `Reverse` pops the smallest first.
+    let mut heap = BinaryHeap::from([Reverse((0f64.to_bits(), 0))]);
     dist[0] = 0.0;
-    while let Some(Queued(d, u)) = heap.pop() {
-        if done[u] {
+    while let Some(Reverse((bits, u))) = heap.pop() {
+        if std::mem::replace(&mut done[u], true) {
             continue;
         }
-        done[u] = true;
+        let d = f64::from_bits(bits);
         if u == 1 {
             return Some(d);
         }
@@ -89,12 +73,20 @@ fn oracle(obstacles: &[Convex], from: Point, to: Point) -> Option<f64> {
                 let nd = d + nodes[u].distance(nodes[v]);
                 if nd < dist[v] {
                     dist[v] = nd;
-                    heap.push(Queued(nd, v));
+                    heap.push(Reverse((nd.to_bits(), v)));
                 }
             }
         }
     }
     None
+}
+
+/// The exact shortest distance from `from` to `to` among `obstacles` (inside a convex outer
+/// boundary holding everything), or `None` if the goal cannot be reached.
+fn oracle(obstacles: &[Convex], from: Point, to: Point) -> Option<f64> {
+    let mut nodes = vec![from, to];
+    nodes.extend(obstacles.iter().flatten().copied());
+    shortest_through(&nodes, |a, b| obstacles.iter().all(|o| misses_interior(a, b, o)))
 }
 
 /// Everything a path must satisfy: it joins the query points and every segment stays out of
@@ -108,6 +100,28 @@ fn check_valid(obstacles: &[Convex], size: f64, from: Point, to: Point, path: &P
     assert!(path.points.iter().all(|q| (0.0..=size).contains(&q.x) && (0.0..=size).contains(&q.y)));
     let sum: f64 = path.points.windows(2).map(|w| w[0].distance(w[1])).sum();
     assert!((path.length - sum).abs() <= 1e-9 * sum.max(1.0));
+}
+
+/// The optimal path from `from` to `to`, checked: valid, and as long as the oracle's shortest
+/// path (within 1e-9 relative).
+fn check_against_oracle(
+    mesh: &NavMesh,
+    obstacles: &[Convex],
+    size: f64,
+    from: Point,
+    to: Point,
+    scratch: &mut PathScratch,
+) -> Result<Path, TestCaseError> {
+    let expected = oracle(obstacles, from, to).expect("obstacles apart leave the square connected");
+    let found = mesh.find_path_with(from, to, &optimal(), scratch).unwrap();
+    check_valid(obstacles, size, from, to, &found);
+    prop_assert!(
+        (found.length - expected).abs() <= 1e-9 * expected.max(1.0),
+        "{from:?} -> {to:?}: optimal {} ({:?}), oracle {expected}",
+        found.length,
+        found.points
+    );
+    Ok(found)
 }
 
 fn level_of(obstacles: &[Convex], size: f64) -> Level {
@@ -209,11 +223,7 @@ proptest! {
             if !walkable(&obstacles, size, from) || !walkable(&obstacles, size, to) {
                 continue;
             }
-            let expected = oracle(&obstacles, from, to).expect("obstacles apart leave the square connected");
-            let found = mesh.find_path_with(from, to, &optimal(), &mut scratch).unwrap();
-            check_valid(&obstacles, size, from, to, &found);
-            prop_assert!((found.length - expected).abs() <= 1e-9 * expected.max(1.0),
-                "{from:?} -> {to:?}: optimal {} ({:?}), oracle {expected}", found.length, found.points);
+            let found = check_against_oracle(&mesh, &obstacles, size, from, to, &mut scratch)?;
             let fast = mesh.find_path(from, to, &mut scratch).unwrap();
             prop_assert!(fast.length >= found.length * (1.0 - 1e-12));
         }
@@ -239,11 +249,7 @@ proptest! {
             if !walkable(&obstacles, size, from) || !walkable(&obstacles, size, to) {
                 continue;
             }
-            let expected = oracle(&obstacles, from, to).expect("obstacles apart leave the square connected");
-            let found = mesh.find_path_with(from, to, &optimal(), &mut scratch).unwrap();
-            check_valid(&obstacles, size, from, to, &found);
-            prop_assert!((found.length - expected).abs() <= 1e-9 * expected.max(1.0),
-                "{from:?} -> {to:?}: optimal {} ({:?}), oracle {expected}", found.length, found.points);
+            check_against_oracle(&mesh, &obstacles, size, from, to, &mut scratch)?;
         }
     }
 }
@@ -389,6 +395,19 @@ impl GridOracle {
         x < 0 || y < 0 || x >= self.width || y >= self.height || self.blocked[(y * self.width + x) as usize]
     }
 
+    /// Whether the four cells around corner point (`x`, `y`) are blocked: top-left, top-right,
+    /// bottom-left, bottom-right.
+    fn around(&self, x: i64, y: i64) -> [bool; 4] {
+        [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)].map(|(cx, cy)| self.is_blocked(cx, cy))
+    }
+
+    /// Whether corner point (`x`, `y`) is a double corner: two diagonal cells blocked, the other
+    /// two free.
+    fn is_double_corner(&self, x: i64, y: i64) -> bool {
+        let around = self.around(x, y);
+        around == [true, false, false, true] || around == [false, true, true, false]
+    }
+
     fn square(x: i64, y: i64) -> Convex {
         let (x, y) = (x as f64, y as f64);
         vec![p(x, y), p(x + 1.0, y), p(x + 1.0, y + 1.0), p(x, y + 1.0)]
@@ -427,13 +446,9 @@ impl GridOracle {
                     return false;
                 }
                 // A double corner at the square's bottom-right or bottom-left corner.
-                for (dx, corner) in
-                    [(1, p(x as f64 + 1.0, y as f64 + 1.0)), (-1, p(x as f64, y as f64 + 1.0))]
-                {
-                    let double = self.is_blocked(x + dx, y + 1)
-                        && !self.is_blocked(x + dx, y)
-                        && !self.is_blocked(x, y + 1);
-                    if double && corner != a && corner != b && on_segment(corner) {
+                for (cx, cy) in [(x + 1, y + 1), (x, y + 1)] {
+                    let corner = p(cx as f64, cy as f64);
+                    if self.is_double_corner(cx, cy) && corner != a && corner != b && on_segment(corner) {
                         return false;
                     }
                 }
@@ -448,36 +463,13 @@ impl GridOracle {
         let mut nodes = vec![from, to];
         for y in 0..=self.height {
             for x in 0..=self.width {
-                let around =
-                    [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)].map(|(cx, cy)| self.is_blocked(cx, cy));
-                let double = around == [true, false, false, true] || around == [false, true, true, false];
-                if around.iter().any(|&b| b) && !around.iter().all(|&b| b) && !double {
+                let around = self.around(x, y);
+                if around.iter().any(|&b| b) && !around.iter().all(|&b| b) && !self.is_double_corner(x, y) {
                     nodes.push(p(x as f64, y as f64));
                 }
             }
         }
-        let mut dist = vec![f64::INFINITY; nodes.len()];
-        let mut done = vec![false; nodes.len()];
-        let mut heap = BinaryHeap::from([Queued(0.0, 0)]);
-        dist[0] = 0.0;
-        while let Some(Queued(d, u)) = heap.pop() {
-            if std::mem::replace(&mut done[u], true) {
-                continue;
-            }
-            if u == 1 {
-                return Some(d);
-            }
-            for v in 0..nodes.len() {
-                if !done[v] && self.clear(nodes[u], nodes[v]) {
-                    let nd = d + nodes[u].distance(nodes[v]);
-                    if nd < dist[v] {
-                        dist[v] = nd;
-                        heap.push(Queued(nd, v));
-                    }
-                }
-            }
-        }
-        None
+        shortest_through(&nodes, |a, b| self.clear(a, b))
     }
 }
 
@@ -503,10 +495,7 @@ proptest! {
         let mut scratch = PathScratch::new();
         for (x0, y0, x1, y1) in ends {
             // GPPC query points: the top-left corner of a free cell, not a double corner.
-            let usable = |x: i64, y: i64| {
-                let around = [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)].map(|(cx, cy)| oracle.is_blocked(cx, cy));
-                !oracle.is_blocked(x, y) && around != [true, false, false, true] && around != [false, true, true, false]
-            };
+            let usable = |x: i64, y: i64| !oracle.is_blocked(x, y) && !oracle.is_double_corner(x, y);
             if !usable(x0, y0) || !usable(x1, y1) {
                 continue;
             }
