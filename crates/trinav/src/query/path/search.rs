@@ -129,7 +129,7 @@ impl NavMesh {
             // From the midpoint of entry edge i to that of exit edge j: half the third edge.
             let neighbours = self.neighbours(here);
             let came_from = TriangleId(entry / 3);
-            let i = neighbours.iter().position(|&n| n == came_from).unwrap_or(0);
+            let i = neighbours.iter().position(|&n| n == came_from).expect("entered from a neighbour");
             let halves = self.half_edge_lengths[here.index()];
             for (j, &next) in neighbours.iter().enumerate() {
                 if j != i && !next.is_none() {
