@@ -21,7 +21,7 @@ pub(crate) struct BenchArgs {
     #[arg(long)]
     scen: PathBuf,
     /// The search: `fast` (midpoint A* + funnel) or `optimal` (the exact shortest path).
-    #[arg(long, default_value = "fast", value_parser = crate::parse_mode)]
+    #[arg(long, default_value = "fast")]
     mode: PathMode,
     /// Write one JSON line per query, in file order: `{"i", "found", "length", "points"}`.
     #[arg(long, value_name = "OUT.jsonl")]

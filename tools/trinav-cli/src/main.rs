@@ -141,7 +141,7 @@ struct PathArgs {
     snap: bool,
     /// The search: `fast` (midpoint A* + funnel, the default) or `optimal` (the exact
     /// shortest path).
-    #[arg(long, default_value = "fast", value_parser = parse_mode)]
+    #[arg(long, default_value = "fast")]
     mode: PathMode,
     /// Print one JSON object instead of a line of text.
     #[arg(long)]
@@ -166,13 +166,8 @@ struct RenderArgs {
     snap: bool,
     /// The search: `fast` (midpoint A* + funnel, the default) or `optimal` (the exact
     /// shortest path).
-    #[arg(long, requires = "from", default_value = "fast", value_parser = parse_mode)]
+    #[arg(long, requires = "from", default_value = "fast")]
     mode: PathMode,
-}
-
-/// Parses a path mode: `fast` or `optimal`.
-pub(crate) fn parse_mode(text: &str) -> Result<PathMode, String> {
-    text.parse()
 }
 
 /// Parses `X,Y` (two finite numbers separated by a comma, spaces allowed around them).
