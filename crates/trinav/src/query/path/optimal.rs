@@ -191,23 +191,25 @@ impl Search<'_> {
         node.root != START && node.g > self.scratch.root_g[node.root as usize] * (1.0 + ROOT_SLACK)
     }
 
-    /// Records that vertex `root` is reached at distance `g` from `parent`; false when a
-    /// clearly shorter route to it is already known (the caller then drops what it found).
-    fn reach_root(&mut self, root: u32, g: f64, parent: u32) -> bool {
+    /// Makes vertex `corner` a root reached straight from `node`'s root: records its distance
+    /// from the start and returns it, or `None` when a clearly shorter route to it is already
+    /// known (the caller then drops what it found).
+    fn reach_root(&mut self, node: &Node, corner: u32) -> Option<f64> {
+        let g = node.g + self.point(node.root).distance(self.point(corner));
         let s = &mut *self.scratch;
-        let k = root as usize;
+        let k = corner as usize;
         if s.root_seen[k] == s.generation {
             if g > s.root_g[k] * (1.0 + ROOT_SLACK) {
-                return false;
+                return None;
             }
             if g >= s.root_g[k] {
-                return true;
+                return Some(g);
             }
         }
         s.root_seen[k] = s.generation;
         s.root_g[k] = g;
-        s.root_parent[k] = parent;
-        true
+        s.root_parent[k] = node.root;
+        Some(g)
     }
 
     /// Expands `node`, and while it has a single successor of the same root, that successor in
@@ -328,11 +330,10 @@ impl Search<'_> {
         let mesh = self.mesh;
         let tri = mesh.triangles()[here.index()];
         let corner = tri[k].0;
-        let corner_at = self.point(corner);
-        let g = node.g + self.point(node.root).distance(corner_at);
-        if !self.reach_root(corner, g, node.root) {
+        let Some(g) = self.reach_root(node, corner) else {
             return;
-        }
+        };
+        let corner_at = self.point(corner);
         let line = if side == Side::Left { node.left } else { node.right };
         // The hidden part of the edge opposite the corner, between the node's line (through
         // the corner) and the corner's edge to the opposite vertex.
@@ -374,11 +375,10 @@ impl Search<'_> {
     /// The node enters a triangle holding the goal: the goal is reached straight from the root
     /// when the interval's cone holds it, or around a turning corner the interval ends at.
     fn reach_goal(&mut self, node: &Node, (p, left_corner): (u32, bool), (q, right_corner): (u32, bool)) {
-        let root_at = self.point(node.root);
         let left = self.side(node.left, self.to);
         let right = self.side(node.right, self.to);
         let via = if left != Orientation::CounterClockwise && right != Orientation::Clockwise {
-            self.push_final(node.root, node.g + root_at.distance(self.to));
+            self.push_final(node.root, node.g + self.point(node.root).distance(self.to));
             return;
         } else if left == Orientation::CounterClockwise && left_corner {
             p
@@ -387,10 +387,8 @@ impl Search<'_> {
         } else {
             return;
         };
-        let via_at = self.point(via);
-        let g = node.g + root_at.distance(via_at);
-        if self.reach_root(via, g, node.root) {
-            self.push_final(via, g + via_at.distance(self.to));
+        if let Some(g) = self.reach_root(node, via) {
+            self.push_final(via, g + self.point(via).distance(self.to));
         }
     }
 
