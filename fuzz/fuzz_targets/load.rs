@@ -7,6 +7,9 @@
 
 #![no_main]
 
+#[path = "checks.rs"]
+mod checks;
+
 use libfuzzer_sys::fuzz_target;
 use trinav::{NavMesh, PathOptions, PathScratch, Point, RayHit};
 
@@ -70,15 +73,7 @@ fn exercise(mesh: &NavMesh) {
         let (a, b) = (w[0], w[1]);
         if let Ok(RayHit::Blocked { point, fraction, .. }) = mesh.raycast(a, b) {
             assert!((0.0..=1.0).contains(&fraction), "raycast fraction {fraction}");
-            // The point is where the fraction puts it on the segment (up to rounding).
-            let (dx, dy) = (b.x - a.x, b.y - a.y);
-            let expected = Point::new(a.x + dx * fraction, a.y + dy * fraction);
-            let scale = |u: Point| u.x.abs().max(u.y.abs());
-            let tolerance = 1e-9 * dx.abs().max(dy.abs()) + 1e-12 * (scale(a) + scale(point));
-            assert!(
-                (point.x - expected.x).abs() <= tolerance && (point.y - expected.y).abs() <= tolerance,
-                "raycast {a:?} -> {b:?} blocked at {point:?}, but its fraction {fraction} puts that at {expected:?}"
-            );
+            checks::assert_on_segment(a, b, point, fraction);
         }
         let _ = mesh.find_path_with(a, b, &PathOptions::default().with_snap(true), &mut scratch);
     }

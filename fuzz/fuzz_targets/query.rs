@@ -19,13 +19,16 @@
 
 #![no_main]
 
+#[path = "checks.rs"]
+mod checks;
+
 use std::sync::OnceLock;
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use trinav::{
-    BakeSettings, NavMesh, Path, PathError, PathMode, PathOptions, PathScratch, Point, QueryError, RayHit, TriangleId,
-    Triangulation,
+    BakeSettings, NavMesh, Path, PathError, PathMode, PathOptions, PathScratch, Point, QueryError, RayHit,
+    TriangleId, Triangulation,
 };
 use trinav_bake::Level;
 
@@ -280,18 +283,6 @@ fn check_path_in(
     result
 }
 
-/// A blocked raycast's point is where its fraction puts it on the segment (up to rounding).
-fn assert_on_segment(a: Point, b: Point, point: Point, fraction: f64) {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let expected = Point::new(a.x + dx * fraction, a.y + dy * fraction);
-    let scale = |u: Point| u.x.abs().max(u.y.abs());
-    let tolerance = 1e-9 * dx.abs().max(dy.abs()) + 1e-12 * (scale(a) + scale(point));
-    assert!(
-        (point.x - expected.x).abs() <= tolerance && (point.y - expected.y).abs() <= tolerance,
-        "raycast {a:?} -> {b:?} blocked at {point:?}, but its fraction {fraction} puts that at {expected:?}"
-    );
-}
-
 fn check_raycast(mesh: &NavMesh, a: Point, b: Point) {
     match mesh.raycast(a, b) {
         Err(QueryError::NonFinite(_)) => assert!(!a.in_range() || !b.in_range()),
@@ -310,7 +301,7 @@ fn check_raycast(mesh: &NavMesh, a: Point, b: Point) {
             assert!((0.0..=1.0).contains(&fraction), "raycast fraction {fraction} for {a:?} -> {b:?}");
             assert!(edge < 3);
             assert!(point.is_finite(), "raycast hit point {point:?}");
-            assert_on_segment(a, b, point, fraction);
+            checks::assert_on_segment(a, b, point, fraction);
         }
     }
 }
