@@ -346,7 +346,6 @@ impl NavMesh {
                 self.keep_fan_towards(list, point, side);
             }
         }
-        scratch.pass.open(self, [&starts, &goals]);
         let result = self.route((from, &starts), (to, &goals), options.mode, scratch, out);
         (scratch.starts, scratch.goals) = (starts, goals);
         result
@@ -381,6 +380,7 @@ impl NavMesh {
         if !connected {
             return Err(PathError::Unreachable);
         }
+        scratch.pass.open(self, [starts, goals]);
         match mode {
             PathMode::Optimal => {
                 let state = (&mut scratch.optimal, &scratch.pass);
