@@ -134,7 +134,7 @@ fuzz_target!(|input: Input| {
             BakeSettings::default().with_triangulation(triangulation).with_agent_radius(input.radius);
         match trinav_bake::bake(&input.level, &settings) {
             Ok(baked) => {
-                let problems = trinav::validate(baked.mesh.parts());
+                let problems = baked.mesh.parts().find_problems();
                 assert!(problems.is_empty(), "{triangulation:?}: baked mesh is invalid: {problems:?}");
                 let error = baked.report.verification.relative_area_error;
                 assert!(error <= 1e-9, "{triangulation:?}: relative area error {error:e}");

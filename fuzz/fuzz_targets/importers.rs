@@ -24,7 +24,7 @@ fn log_enabled() -> bool {
 fn bake(what: &str, source: &Source, settings: &BakeSettings) {
     match bake_source(source, settings) {
         Ok(baked) => {
-            let problems = trinav::validate(baked.mesh.parts());
+            let problems = baked.mesh.parts().find_problems();
             assert!(problems.is_empty(), "{what}: baked mesh is invalid: {problems:?}");
             let error = baked.report.verification.relative_area_error;
             assert!(error <= 1e-9, "{what}: relative area error {error:e}");
@@ -65,6 +65,6 @@ fuzz_target!(|data: &[u8]| {
         bake(what, &source, &default);
         bake(what, &source, &default.with_triangulation(Triangulation::EarClipping));
     }
-    let _ = trinav::scenario::parse_scenario(&text);
-    let _ = trinav::scenario::parse_problem(&text);
+    let _ = trinav_tools::scenario::parse_scenario(&text);
+    let _ = trinav_tools::scenario::parse_problem(&text);
 });

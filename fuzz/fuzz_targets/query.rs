@@ -246,6 +246,10 @@ fn check_path_in(
             assert!(!options.snap, "OffMesh with snapping");
             assert!(ea.is_none() || eb.is_none(), "OffMesh for {a:?} -> {b:?}, both on the mesh");
         }
+        Err(PathError::BudgetExhausted { budget }) => {
+            assert_eq!(options.node_budget, Some(*budget), "BudgetExhausted without that budget");
+            assert!(!options.partial, "BudgetExhausted with partial paths on");
+        }
         Err(PathError::Unreachable) => {
             let (Some((_, starts)), Some((_, goals))) = (ea, eb) else {
                 panic!("Unreachable for {a:?} -> {b:?}, but an endpoint is refused")

@@ -19,7 +19,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use trinav::{BakeSettings, NavMesh, Orientation, Point, TriangleId, Triangulation, orient};
+use trinav::geometry::{Orientation, orient};
+use trinav::{BakeSettings, NavMesh, Point, TriangleId, Triangulation};
 use trinav_bake::generate::{SplitMix64, scattered_obstacles};
 use trinav_bake::{bake, settings_for};
 

@@ -39,9 +39,10 @@ use std::time::{Duration, Instant};
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use trinav::geometry::{Orientation, orient};
 use trinav::{
-    BakeSettings, NavMesh, Orientation, Path, PathMode, PathOptions, PathScratch, Point, RayHit, TriangleId,
-    Triangulation, VertexId, orient,
+    BakeSettings, NavMesh, Path, PathMode, PathOptions, PathScratch, Point, RayHit, TriangleId,
+    Triangulation, VertexId,
 };
 use trinav_bake::generate::{SplitMix64, scattered_obstacles};
 use trinav_bake::{bake, settings_for};

@@ -5,12 +5,13 @@
 //! grid are derived by [`NavMesh::from_parts`], the same code that runs when a baked file is
 //! loaded, so a baked and a loaded mesh are built identically.
 
-use trinav::{AreaId, BakeSettings, InvalidMesh, MeshParts, NavMesh, find_islands};
+use trinav::build::{InvalidMesh, MeshParts, find_islands};
+use trinav::{AreaId, BakeSettings, NavMesh};
 
 use crate::weld::WeldedMesh;
 
 /// Runs stage 5. An error here is a bug in an earlier stage: the welded mesh breaks a rule of
-/// [`trinav::validate`].
+/// [`MeshParts::find_problems`].
 pub fn derive(welded: WeldedMesh, settings: &BakeSettings) -> Result<NavMesh, InvalidMesh> {
     let (islands, _) = find_islands(&welded.neighbours);
     let parts = MeshParts {

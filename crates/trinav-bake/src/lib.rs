@@ -42,7 +42,8 @@ pub mod weld;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use trinav::{BakeSettings, InvalidMesh, NavMesh};
+use trinav::build::InvalidMesh;
+use trinav::{BakeSettings, NavMesh, SettingsError};
 
 pub use level::{Level, LevelError, PolygonInput};
 pub use merge::{MergedPolygon, MergedRegion};
@@ -60,8 +61,16 @@ struct ReadmeDoctests;
 #[derive(Debug, thiserror::Error)]
 pub enum BakeError {
     /// The bake settings are out of range.
-    #[error("bad settings: {0}")]
-    Settings(String),
+    #[error("bad settings")]
+    Settings(#[from] SettingsError),
+    /// A mesh or polygon map was given an agent radius.
+    #[error(
+        "agent radius {agent_radius}: a mesh's outline is its walls, which the agent radius does not shrink: bake meshes with radius 0"
+    )]
+    RadiusOnMesh {
+        /// The radius asked for.
+        agent_radius: f64,
+    },
     /// An imported file could not be turned into geometry.
     #[error(transparent)]
     Import(#[from] import::ImportError),
@@ -152,14 +161,19 @@ fn timed<T>(slot: &mut Duration, stage: impl FnOnce() -> T) -> T {
 /// The settings for baking `level`: `base`, with the agent radius taken from `radius_override`,
 /// else from the level, else from `base`.
 pub fn settings_for(level: &Level, base: BakeSettings, radius_override: Option<f64>) -> BakeSettings {
-    let radius = radius_override.or(level.agent_radius).unwrap_or(base.agent_radius);
-    base.with_agent_radius(radius)
+    with_radius(base, level.agent_radius, radius_override)
+}
+
+/// The one rule for which agent radius a bake uses: the override (the command line), else the
+/// input's own, else the base settings'.
+fn with_radius(base: BakeSettings, own: Option<f64>, radius_override: Option<f64>) -> BakeSettings {
+    base.with_agent_radius(radius_override.or(own).unwrap_or(base.agent_radius))
 }
 
 /// Bakes a level into a verified navigation mesh, with the settings as given (see
 /// [`settings_for`] to honour the level's own agent radius).
 pub fn bake(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> {
-    settings.check().map_err(BakeError::Settings)?;
+    settings.check()?;
     let mut times = StageTimes::default();
     let validated = timed(&mut times.validate, || validate::validate(level))?;
     let region = timed(&mut times.merge, || merge::merge(&validated, settings))?;
@@ -172,7 +186,7 @@ pub fn bake(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> 
 /// Bakes a walkable region that is clean already (from an importer: simple rings meeting only
 /// at vertices), running stages 3 to 6.
 pub fn bake_region(mut region: MergedRegion, settings: &BakeSettings) -> Result<Baked, BakeError> {
-    settings.check().map_err(BakeError::Settings)?;
+    settings.check()?;
     merge::node_rings(&mut region.polygons);
     if region.polygons.is_empty() {
         return Err(BakeError::NothingWalkable { agent_radius: settings.agent_radius });

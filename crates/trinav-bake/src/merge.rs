@@ -18,7 +18,8 @@ use geo::algorithm::buffer::{BufferStyle, LineJoin};
 use geo::coordinate_position::{CoordPos, CoordinatePosition};
 use geo::orient::{Direction, Orient};
 use geo::{BooleanOps, Buffer, LineString, MultiPolygon, Polygon, unary_union};
-use trinav::{Aabb, BakeSettings, Orientation, Point, orient};
+use trinav::geometry::{Orientation, orient};
+use trinav::{Aabb, BakeSettings, Point};
 
 use crate::segment_points::SegmentPoints;
 use crate::validate::{CleanPolygon, Ring, ValidatedLevel};

@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 
-use trinav::{Aabb, Orientation, Point, orient};
+use trinav::geometry::{Orientation, orient};
+use trinav::{Aabb, Point};
 
 /// A set of points with payloads, bucketed in a uniform grid.
 pub(crate) struct SegmentPoints<T> {

@@ -9,7 +9,8 @@
 
 use spade::handles::FixedFaceHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
-use trinav::{Orientation, Point, Triangulation, orient};
+use trinav::geometry::{Orientation, orient};
+use trinav::{Point, Triangulation};
 
 use crate::merge::{MergedPolygon, MergedRegion, ring_area_with_error};
 use crate::validate::Ring;

@@ -1,7 +1,7 @@
 //! Stage 1, validate: check and clean the input rings.
 //!
 //! Rules, applied to every ring (outer rings and holes, walkable and obstacle polygons):
-//! - every coordinate is finite and within ±[`MAX_COORDINATE`], and 0 or at least 2^-142 in
+//! - every coordinate is finite and within ±[`MAX_LEVEL_COORDINATE`], and 0 or at least 2^-142 in
 //!   magnitude (below that the exact predicates would underflow);
 //! - a closing point equal to the first is dropped (rings may be open or closed);
 //! - **repairs**, always exact (no point is moved): a point equal to the one before it is
@@ -20,13 +20,15 @@ use std::fmt;
 
 use geo::algorithm::sweep::{Cross, Intersections};
 use geo::{Line, LineIntersection};
-use trinav::{Orientation, Point, orient};
+use trinav::Point;
+use trinav::geometry::{Orientation, orient};
 
 use crate::level::{Level, PolygonInput};
 
-/// Largest allowed coordinate magnitude, 2^28. Within it, integer coordinates pass through the
+/// Largest coordinate magnitude a level may have, 2^28 (meshes and queries allow up to
+/// [`trinav::geometry::MAX_COORDINATE`], 2^40). Within it, integer coordinates pass through the
 /// boolean operations' fixed-point grid exactly.
-pub const MAX_COORDINATE: f64 = 268_435_456.0;
+pub const MAX_LEVEL_COORDINATE: f64 = 268_435_456.0;
 
 /// Which list of the level a polygon is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,8 +103,8 @@ pub enum ValidationError {
         /// The offending value.
         value: f64,
     },
-    /// A coordinate is larger than [`MAX_COORDINATE`].
-    #[error("{ring}, point {vertex}: coordinate {value:e} exceeds the limit of ±{MAX_COORDINATE}")]
+    /// A coordinate is larger than [`MAX_LEVEL_COORDINATE`].
+    #[error("{ring}, point {vertex}: coordinate {value:e} exceeds the limit of ±{MAX_LEVEL_COORDINATE}")]
     TooLarge {
         /// The ring.
         ring: RingRef,
@@ -227,7 +229,7 @@ fn clean_ring(points: &[[f64; 2]], ring: RingRef) -> Result<(Ring, usize), Valid
             if !value.is_finite() {
                 return Err(ValidationError::NonFinite { ring, vertex, value });
             }
-            if value.abs() > MAX_COORDINATE {
+            if value.abs() > MAX_LEVEL_COORDINATE {
                 return Err(ValidationError::TooLarge { ring, vertex, value });
             }
             if value != 0.0 && value.abs() < trinav::geometry::MIN_COORDINATE {
@@ -249,7 +251,7 @@ fn clean_ring(points: &[[f64; 2]], ring: RingRef) -> Result<(Ring, usize), Valid
         kept.pop();
     }
     let distinct = {
-        let mut keys: Vec<(u64, u64)> = kept.iter().map(|&(p, _)| trinav::position_key(p)).collect();
+        let mut keys: Vec<(u64, u64)> = kept.iter().map(|&(p, _)| trinav::build::position_key(p)).collect();
         keys.sort_unstable();
         keys.dedup();
         keys.len()

@@ -12,7 +12,9 @@
 use std::collections::HashMap;
 
 use serde::Serialize;
-use trinav::{NavMesh, Orientation, Point, TriangleId, VertexId, orient, position_key};
+use trinav::build::position_key;
+use trinav::geometry::{Orientation, orient};
+use trinav::{NavMesh, Point, TriangleId, VertexId};
 
 use crate::merge::MergedRegion;
 use crate::validate::Ring;

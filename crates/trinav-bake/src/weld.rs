@@ -13,7 +13,8 @@
 
 use std::collections::HashMap;
 
-use trinav::{Point, TopologyError, TriangleId, VertexId, build_adjacency, position_key};
+use trinav::build::{TopologyError, build_adjacency, position_key};
+use trinav::{Point, TriangleId, VertexId};
 
 use crate::segment_points::SegmentPoints;
 

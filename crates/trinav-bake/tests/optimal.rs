@@ -8,9 +8,8 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use proptest::prelude::*;
-use trinav::{
-    BakeSettings, NavMesh, Orientation, Path, PathError, PathMode, PathOptions, PathScratch, Point, orient,
-};
+use trinav::geometry::{Orientation, orient};
+use trinav::{BakeSettings, NavMesh, Path, PathError, PathMode, PathOptions, PathScratch, Point};
 use trinav_bake::{Level, PolygonInput, bake};
 
 /// Optimal mode, no snapping.

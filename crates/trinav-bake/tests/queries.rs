@@ -4,9 +4,10 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
+use trinav::geometry::closest_point_on_triangle;
 use trinav::{
     BakeSettings, NavMesh, Path, PathError, PathOptions, PathScratch, Point, QueryError, RayHit, TriangleId,
-    Triangulation, closest_point_on_triangle,
+    Triangulation,
 };
 use trinav_bake::{Level, PolygonInput, bake, settings_for};
 

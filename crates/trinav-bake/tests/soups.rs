@@ -5,7 +5,7 @@
 //! fails verification. Paths on the result are valid.
 
 use proptest::prelude::*;
-use trinav::{BakeSettings, PathError, PathScratch, Point, Triangulation, validate};
+use trinav::{BakeSettings, PathError, PathScratch, Point, Triangulation};
 use trinav_bake::{BakeError, Level, PolygonInput, bake};
 
 /// One obstacle shape, in units of a coarse lattice (so that shapes often touch exactly).
@@ -148,7 +148,7 @@ proptest! {
             Err(BakeError::NothingWalkable { .. }) => return Ok(()),
             Err(e) => panic!("{e}\n{:#?}\nlevel: {}", e, level.to_json()),
         };
-        prop_assert!(validate(baked.mesh.parts()).is_empty());
+        prop_assert!(baked.mesh.parts().find_problems().is_empty());
         prop_assert!(baked.report.verification.relative_area_error <= 1e-9);
         let mesh = &baked.mesh;
         // Paths between triangle centroids: found exactly when the islands agree, and valid.
@@ -192,7 +192,7 @@ fn fuzz_regressions_bake_or_refuse() {
         let level = Level::load(dir.join(name)).unwrap();
         for triangulation in [Triangulation::EarClipping, Triangulation::ConstrainedDelaunay] {
             match bake(&level, &BakeSettings::default().with_triangulation(triangulation)) {
-                Ok(baked) => assert!(validate(baked.mesh.parts()).is_empty()),
+                Ok(baked) => assert!(baked.mesh.parts().find_problems().is_empty()),
                 Err(BakeError::Verification(_)) => {}
                 Err(e) => panic!("{name}: unexpected {e}"),
             }

@@ -1,4 +1,4 @@
-//! The baked file format (version 1).
+//! The baked file format (version 1); its public face is [`crate::file`].
 //!
 //! ```text
 //! offset  size  field
@@ -19,8 +19,7 @@
 
 use std::path::Path;
 
-use crate::fs::write_atomic;
-use crate::geometry::Point;
+use crate::Point;
 use crate::ids::{AreaId, IslandId, TriangleId, VertexId};
 use crate::mesh::{InvalidMesh, MeshParts, NavMesh};
 use crate::settings::BakeSettings;
@@ -78,33 +77,54 @@ pub enum LoadError {
         /// The CRC-32 of the contents.
         computed: u32,
     },
-    /// The counts in the header cannot fit in the payload, or differ from the decoded arrays.
-    #[error("header counts ({vertices} vertices, {triangles} triangles) do not match the payload: {detail}")]
-    CountMismatch {
+    /// The counts in the header need more bytes than the payload has (checked before
+    /// decoding, so that hostile counts allocate nothing).
+    #[error(
+        "header counts ({vertices} vertices, {triangles} triangles) need at least {minimum} payload bytes, the payload has {payload}"
+    )]
+    CountsExceedPayload {
         /// Declared vertices.
         vertices: u32,
         /// Declared triangles.
         triangles: u32,
-        /// What does not match.
-        detail: String,
+        /// Fewest bytes those counts take.
+        minimum: u64,
+        /// Bytes in the payload.
+        payload: u64,
+    },
+    /// A decoded array's length differs from the count the header declares.
+    #[error("the header declares {declared} {array}, the payload holds {found}")]
+    CountMismatch {
+        /// Which array (`vertices`, `triangles`, `neighbours`, `areas`, `islands`).
+        array: &'static str,
+        /// The count the header declares for it.
+        declared: u32,
+        /// Its length in the payload.
+        found: usize,
     },
     /// The payload does not decode.
-    #[error("corrupt payload: {0}")]
-    Corrupt(String),
+    #[error("corrupt payload")]
+    Corrupt(#[source] bincode::error::DecodeError),
+    /// The payload decodes but leaves bytes unread.
+    #[error("corrupt payload: {0} unused bytes after it")]
+    TrailingBytes(usize),
+    /// The payload is larger than any mesh this build can hold in memory.
+    #[error("payload of {0} bytes is too large")]
+    TooLarge(usize),
     /// The payload decodes but breaks a structural rule.
     #[error(transparent)]
     Invalid(#[from] InvalidMesh),
 }
 
-/// Why a mesh could not be saved.
+/// Why a mesh could not be encoded.
 #[derive(Debug, thiserror::Error)]
-pub enum SaveError {
-    /// Writing failed; no file was created and an existing file is unchanged.
-    #[error("cannot write file")]
-    Io(#[from] std::io::Error),
+pub enum EncodeError {
     /// More vertices or triangles than a u32 count holds.
     #[error("mesh too large for format version 1 ({0} elements)")]
     TooLarge(usize),
+    /// The payload encoder failed.
+    #[error("cannot encode the mesh")]
+    Encode(#[source] bincode::error::EncodeError),
 }
 
 #[derive(bincode::Encode, bincode::Decode)]
@@ -118,8 +138,8 @@ struct Payload {
 }
 
 /// Encodes mesh parts into the bytes of a baked file.
-pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, SaveError> {
-    let count = |n: usize| u32::try_from(n).map_err(|_| SaveError::TooLarge(n));
+pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, EncodeError> {
+    let count = |n: usize| u32::try_from(n).map_err(|_| EncodeError::TooLarge(n));
     let (vertex_count, triangle_count) = (count(parts.vertices.len())?, count(parts.triangles.len())?);
     let payload = Payload {
         settings: parts.settings,
@@ -129,8 +149,7 @@ pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, SaveError> {
         areas: parts.areas.iter().map(|a| a.0).collect(),
         islands: parts.islands.iter().map(|i| i.0).collect(),
     };
-    let body = bincode::encode_to_vec(&payload, bincode::config::standard())
-        .map_err(|e| SaveError::Io(std::io::Error::other(e)))?;
+    let body = bincode::encode_to_vec(&payload, bincode::config::standard()).map_err(EncodeError::Encode)?;
     let mut bytes = Vec::with_capacity(HEADER_LEN + body.len() + TRAILER_LEN);
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -169,12 +188,9 @@ pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
     if stored != computed {
         return Err(LoadError::ChecksumMismatch { stored, computed });
     }
-    let count_mismatch = |detail: String| LoadError::CountMismatch { vertices, triangles, detail };
     let minimum = u64::from(vertices) * MIN_VERTEX_BYTES + u64::from(triangles) * MIN_TRIANGLE_BYTES;
     if minimum > payload_len {
-        return Err(count_mismatch(format!(
-            "they need at least {minimum} payload bytes, the payload has {payload_len}"
-        )));
+        return Err(LoadError::CountsExceedPayload { vertices, triangles, minimum, payload: payload_len });
     }
     let payload = decode_bounded(&bytes[HEADER_LEN..body_end])?;
     let lengths = [
@@ -184,9 +200,9 @@ pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
         ("areas", payload.areas.len(), triangles),
         ("islands", payload.islands.len(), triangles),
     ];
-    for (array, found, expected) in lengths {
-        if found != expected as usize {
-            return Err(count_mismatch(format!("the payload holds {found} {array}")));
+    for (array, found, declared) in lengths {
+        if found != declared as usize {
+            return Err(LoadError::CountMismatch { array, declared, found });
         }
     }
     Ok(MeshParts {
@@ -216,22 +232,22 @@ fn decode_bounded(body: &[u8]) -> Result<Payload, LoadError> {
         };
     }
     try_tiers!(10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36);
-    Err(LoadError::Corrupt(format!("payload of {} bytes is too large", body.len())))
+    Err(LoadError::TooLarge(body.len()))
 }
 
 fn decode_with_limit<const LIMIT: usize>(body: &[u8]) -> Result<Payload, LoadError> {
     let config = bincode::config::standard().with_limit::<LIMIT>();
     let (payload, used): (Payload, usize) =
-        bincode::decode_from_slice(body, config).map_err(|e| LoadError::Corrupt(e.to_string()))?;
+        bincode::decode_from_slice(body, config).map_err(LoadError::Corrupt)?;
     if used != body.len() {
-        return Err(LoadError::Corrupt(format!("{} unused bytes after the payload", body.len() - used)));
+        return Err(LoadError::TrailingBytes(body.len() - used));
     }
     Ok(payload)
 }
 
 impl NavMesh {
     /// The bytes of this mesh's baked file.
-    pub fn to_bytes(&self) -> Result<Vec<u8>, SaveError> {
+    pub fn to_bytes(&self) -> Result<Vec<u8>, EncodeError> {
         encode(self.parts())
     }
 
@@ -250,20 +266,12 @@ impl NavMesh {
     pub fn load(path: impl AsRef<Path>) -> Result<NavMesh, LoadError> {
         NavMesh::from_bytes(&std::fs::read(path)?)
     }
-
-    /// Writes this mesh to `path` atomically: a temporary file in the same folder, then a
-    /// rename. On error nothing is left behind and an existing file is unchanged.
-    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), SaveError> {
-        let bytes = self.to_bytes()?;
-        write_atomic(path.as_ref(), &bytes)?;
-        Ok(())
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build_adjacency;
+    use crate::topology::build_adjacency;
 
     fn square_parts() -> MeshParts {
         let triangles = vec![[0, 1, 2].map(VertexId), [0, 2, 3].map(VertexId)];
@@ -333,7 +341,16 @@ mod tests {
         let mut bytes = encode(&square_parts()).unwrap();
         bytes[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
         reseal(&mut bytes);
-        assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::CountMismatch { .. })));
+        assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::CountsExceedPayload { .. })));
+        // A count that fits the payload but differs from the array decoded.
+        let mut bytes = encode(&square_parts()).unwrap();
+        bytes[16..20].copy_from_slice(&1u32.to_le_bytes());
+        reseal(&mut bytes);
+        let err = NavMesh::from_bytes(&bytes).unwrap_err();
+        assert!(
+            matches!(err, LoadError::CountMismatch { array: "triangles", declared: 1, found: 2 }),
+            "{err}"
+        );
     }
 
     #[test]
@@ -364,20 +381,12 @@ mod tests {
     }
 
     #[test]
-    fn save_and_load_round_trip_through_a_file() {
+    fn load_reads_a_file_and_names_io_errors() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("square.nav");
         let mesh = NavMesh::from_parts(square_parts()).unwrap();
-        mesh.save(&path).unwrap();
-        let loaded = NavMesh::load(&path).unwrap();
-        assert_eq!(loaded.parts(), mesh.parts());
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
-    }
-
-    #[test]
-    fn save_into_a_missing_folder_fails_cleanly() {
-        let dir = tempfile::tempdir().unwrap();
-        let mesh = NavMesh::from_parts(square_parts()).unwrap();
-        assert!(matches!(mesh.save(dir.path().join("missing/out.nav")), Err(SaveError::Io(_))));
+        std::fs::write(&path, mesh.to_bytes().unwrap()).unwrap();
+        assert_eq!(NavMesh::load(&path).unwrap().parts(), mesh.parts());
+        assert!(matches!(NavMesh::load(dir.path().join("missing.nav")), Err(LoadError::Io(_))));
     }
 }

@@ -1,10 +1,10 @@
-//! Points, boxes and the robust orientation predicate.
+//! Exact geometric predicates, the coordinate limits, and measurements of triangles.
 //!
 //! Every sidedness decision in trinav goes through [`orient`], which is exact for all finite
 //! `f64` inputs (Shewchuk's adaptive predicate from the `robust` crate). Nothing else compares a
 //! determinant to zero.
 
-use serde::{Deserialize, Serialize};
+pub(crate) use crate::point::{Aabb, Point};
 
 /// Largest coordinate magnitude a mesh vertex or query point may have, 2^40 (about 1.1e12):
 /// far beyond any level, and small enough that squared distances never overflow.
@@ -14,63 +14,6 @@ pub const MAX_COORDINATE: f64 = 1_099_511_627_776.0;
 /// (about 1.8e-43; spade's limit too): below it, products of coordinate differences underflow
 /// and the orientation predicate is no longer exact.
 pub const MIN_COORDINATE: f64 = 1.793662034335766e-43;
-
-/// A point (or vector) in the plane, in world units.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Point {
-    /// X coordinate.
-    pub x: f64,
-    /// Y coordinate.
-    pub y: f64,
-}
-
-impl Point {
-    /// A point at `(x, y)`.
-    #[inline]
-    pub const fn new(x: f64, y: f64) -> Self {
-        Self { x, y }
-    }
-
-    /// Whether both coordinates are finite (not NaN, not infinite).
-    #[inline]
-    pub fn is_finite(self) -> bool {
-        self.x.is_finite() && self.y.is_finite()
-    }
-
-    /// Whether both coordinates are 0 or have a magnitude between [`MIN_COORDINATE`] and
-    /// [`MAX_COORDINATE`] (so finite): the points meshes and queries accept.
-    #[inline]
-    pub fn in_range(self) -> bool {
-        let ok = |v: f64| v == 0.0 || (MIN_COORDINATE..=MAX_COORDINATE).contains(&v.abs());
-        ok(self.x) && ok(self.y)
-    }
-
-    /// Euclidean distance to `other`. (A plain square root, not `hypot`: coordinates are
-    /// bounded far below where the squares could overflow, and it is several times faster.)
-    #[inline]
-    pub fn distance(self, other: Point) -> f64 {
-        let (dx, dy) = (self.x - other.x, self.y - other.y);
-        (dx * dx + dy * dy).sqrt()
-    }
-
-    /// The midpoint of the segment from `self` to `other`.
-    #[inline]
-    pub fn midpoint(self, other: Point) -> Point {
-        Point::new((self.x + other.x) * 0.5, (self.y + other.y) * 0.5)
-    }
-}
-
-impl From<[f64; 2]> for Point {
-    fn from([x, y]: [f64; 2]) -> Self {
-        Point::new(x, y)
-    }
-}
-
-impl From<Point> for [f64; 2] {
-    fn from(p: Point) -> Self {
-        [p.x, p.y]
-    }
-}
 
 /// Which side of a directed line a point lies on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +29,8 @@ pub enum Orientation {
 /// The exact orientation of `c` relative to the directed line `a -> b`.
 ///
 /// ```
-/// use trinav::{orient, Orientation, Point};
+/// use trinav::Point;
+/// use trinav::geometry::{orient, Orientation};
 /// let (a, b) = (Point::new(0.0, 0.0), Point::new(1.0, 0.0));
 /// assert_eq!(orient(a, b, Point::new(0.5, 1.0)), Orientation::CounterClockwise);
 /// assert_eq!(orient(a, b, Point::new(3.0, 0.0)), Orientation::Collinear);
@@ -126,51 +70,43 @@ pub fn min_angle_deg(a: Point, b: Point, c: Point) -> f64 {
     angle_at(a, b, c).min(angle_at(b, c, a)).min(angle_at(c, a, b))
 }
 
-/// An axis-aligned bounding box.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Aabb {
-    /// The corner with the smallest coordinates.
-    pub min: Point,
-    /// The corner with the largest coordinates.
-    pub max: Point,
-}
-
-impl Aabb {
-    /// The empty box: contains nothing; growing it by a point gives that point's box.
-    pub const EMPTY: Aabb = Aabb {
-        min: Point::new(f64::INFINITY, f64::INFINITY),
-        max: Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
-    };
-
-    /// The smallest box holding all `points` ([`Aabb::EMPTY`] for none).
-    pub fn from_points(points: impl IntoIterator<Item = Point>) -> Aabb {
-        points.into_iter().fold(Aabb::EMPTY, Aabb::grown)
+/// The point of the closed triangle `[a, b, c]` closest to `p` (Ericson, Real-Time Collision
+/// Detection, 5.1.5: Voronoi regions of the corners, then of the edges, else the inside).
+pub fn closest_point_on_triangle(p: Point, [a, b, c]: [Point; 3]) -> Point {
+    let sub = |u: Point, v: Point| (u.x - v.x, u.y - v.y);
+    let dot = |u: (f64, f64), v: (f64, f64)| u.0 * v.0 + u.1 * v.1;
+    let at = |base: Point, dir: (f64, f64), s: f64| Point::new(base.x + dir.0 * s, base.y + dir.1 * s);
+    let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
+    let (d1, d2) = (dot(ab, ap), dot(ac, ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
     }
-
-    /// This box grown to hold `p`.
-    #[inline]
-    pub fn grown(self, p: Point) -> Aabb {
-        Aabb {
-            min: Point::new(self.min.x.min(p.x), self.min.y.min(p.y)),
-            max: Point::new(self.max.x.max(p.x), self.max.y.max(p.y)),
-        }
+    let bp = sub(p, b);
+    let (d3, d4) = (dot(ab, bp), dot(ac, bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
     }
-
-    /// Whether the box holds no point.
-    pub fn is_empty(&self) -> bool {
-        !(self.min.x <= self.max.x && self.min.y <= self.max.y)
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return at(a, ab, d1 / (d1 - d3));
     }
-
-    /// Whether `p` lies in the closed box.
-    #[inline]
-    pub fn contains(&self, p: Point) -> bool {
-        p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
+    let cp = sub(p, c);
+    let (d5, d6) = (dot(ab, cp), dot(ac, cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
     }
-
-    /// Width and height.
-    pub fn size(&self) -> (f64, f64) {
-        (self.max.x - self.min.x, self.max.y - self.min.y)
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return at(a, ac, d2 / (d2 - d6));
     }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return at(b, sub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    // Inside: `p` itself (the caller handles points on the mesh before this).
+    let denom = 1.0 / (va + vb + vc);
+    let (v, w) = (vb * denom, vc * denom);
+    Point::new(a.x + ab.0 * v + ac.0 * w, a.y + ab.1 * v + ac.1 * w)
 }
 
 #[cfg(test)]
@@ -196,13 +132,14 @@ mod tests {
     }
 
     #[test]
-    fn aabb_grows_and_contains() {
-        let b = Aabb::from_points([Point::new(1.0, 2.0), Point::new(-1.0, 5.0)]);
-        assert_eq!(b.min, Point::new(-1.0, 2.0));
-        assert_eq!(b.max, Point::new(1.0, 5.0));
-        assert!(b.contains(Point::new(0.0, 5.0)));
-        assert!(!b.contains(Point::new(0.0, 5.5)));
-        assert!(Aabb::EMPTY.is_empty());
-        assert!(Aabb::from_points([]).is_empty());
+    fn closest_point_regions() {
+        let tri = [Point::new(0.0, 0.0), Point::new(4.0, 0.0), Point::new(0.0, 4.0)];
+        assert_eq!(closest_point_on_triangle(Point::new(-1.0, -1.0), tri), tri[0]);
+        assert_eq!(closest_point_on_triangle(Point::new(6.0, -1.0), tri), tri[1]);
+        assert_eq!(closest_point_on_triangle(Point::new(2.0, -3.0), tri), Point::new(2.0, 0.0));
+        assert_eq!(closest_point_on_triangle(Point::new(-3.0, 1.0), tri), Point::new(0.0, 1.0));
+        assert_eq!(closest_point_on_triangle(Point::new(3.0, 3.0), tri), Point::new(2.0, 2.0));
+        let inside = closest_point_on_triangle(Point::new(1.0, 1.0), tri);
+        assert!((inside.x - 1.0).abs() < 1e-15 && (inside.y - 1.0).abs() < 1e-15);
     }
 }

@@ -67,6 +67,44 @@ id_type!(
 #[serde(transparent)]
 pub struct AreaId(pub u8);
 
+/// Edge `k` (0..3) of triangle `t`, as the triangle on its left sees it, in one number: `3 t + k`
+/// (edge `k` runs from corner `k` to corner `k + 1`). What both path searches record: the edge
+/// a path crosses, named by the triangle it leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HalfEdge(u32);
+
+impl HalfEdge {
+    /// The sentinel meaning "none" (for a path: it starts here).
+    pub(crate) const NONE: Self = Self(u32::MAX);
+    /// Most triangles a mesh may have so that every half-edge id fits below [`HalfEdge::NONE`].
+    pub(crate) const MAX_TRIANGLES: usize = (u32::MAX / 3) as usize;
+
+    /// Edge `k` of triangle `t`.
+    #[inline]
+    pub(crate) fn new(t: TriangleId, k: usize) -> Self {
+        debug_assert!(k < 3 && t.index() < Self::MAX_TRIANGLES);
+        Self(t.0 * 3 + k as u32)
+    }
+
+    /// The triangle on the edge's left.
+    #[inline]
+    pub(crate) fn triangle(self) -> TriangleId {
+        TriangleId(self.0 / 3)
+    }
+
+    /// The edge's index (0..3) in its triangle.
+    #[inline]
+    pub(crate) fn edge(self) -> usize {
+        (self.0 % 3) as usize
+    }
+
+    /// Whether this is the `NONE` sentinel.
+    #[inline]
+    pub(crate) fn is_none(self) -> bool {
+        self == Self::NONE
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +117,14 @@ mod tests {
         assert!(TriangleId::NONE.is_none());
         assert!(!TriangleId(0).is_none());
         assert_eq!(VertexId::from_index(7).index(), 7);
+    }
+
+    #[test]
+    fn half_edges_name_triangle_and_edge() {
+        let h = HalfEdge::new(TriangleId(5), 2);
+        assert_eq!((h.triangle(), h.edge()), (TriangleId(5), 2));
+        let last = HalfEdge::new(TriangleId::from_index(HalfEdge::MAX_TRIANGLES - 1), 2);
+        assert!(!last.is_none() && HalfEdge::NONE.is_none());
+        assert_eq!(std::mem::size_of::<HalfEdge>(), 4);
     }
 }

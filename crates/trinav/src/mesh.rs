@@ -6,15 +6,17 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::geometry::{Aabb, Orientation, Point, doubled_signed_area, min_angle_deg, orient};
-use crate::ids::{AreaId, IslandId, TriangleId, VertexId};
+use crate::geometry::{Aabb, Point};
+use crate::geometry::{Orientation, doubled_signed_area, min_angle_deg, orient};
+use crate::ids::{AreaId, HalfEdge, IslandId, TriangleId, VertexId};
 use crate::query::path::search_flags;
-use crate::settings::BakeSettings;
+use crate::settings::{BakeSettings, SettingsError};
 use crate::spatial_index::SpatialGrid;
-use crate::topology::{Pocket, build_adjacency, find_islands, find_pockets};
+use crate::topology::{Pocket, TopologyError, build_adjacency, find_islands, find_pockets};
 
 /// The stored arrays of a mesh, as the baker produces them and the file format holds them,
-/// before validation. [`NavMesh::from_parts`] checks them and derives the rest.
+/// before validation. [`NavMesh::from_parts`] checks them ([`MeshParts::find_problems`]) and
+/// derives the rest.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshParts {
     /// The settings the mesh was baked with.
@@ -36,7 +38,10 @@ pub struct MeshParts {
 #[derive(Clone, Debug, PartialEq)]
 pub enum MeshProblem {
     /// The stored bake settings are outside their documented ranges.
-    BadSettings(String),
+    BadSettings(SettingsError),
+    /// More triangles than a mesh may have (the path searches name each triangle edge by a
+    /// `u32`).
+    TooManyTriangles(usize),
     /// An array has the wrong length.
     LengthMismatch {
         /// Which array.
@@ -89,13 +94,18 @@ pub enum MeshProblem {
         /// The neighbour it names, which does not name it back across that edge.
         neighbour: TriangleId,
     },
-    /// The stored adjacency differs from the one the triangles imply (a shared edge marked as
-    /// boundary, or a non-manifold edge).
+    /// The triangles do not form a surface: an edge is used twice in the same direction (a
+    /// non-manifold or flipped neighbour).
+    NotASurface(TopologyError),
+    /// The stored neighbours of a triangle differ from the ones its shared edges imply (a
+    /// shared edge marked as boundary).
     AdjacencyMismatch {
         /// The triangle.
         triangle: TriangleId,
-        /// What is wrong.
-        detail: String,
+        /// Its stored neighbours.
+        stored: [TriangleId; 3],
+        /// The triangles across its edges.
+        implied: [TriangleId; 3],
     },
     /// A triangle's stored island differs from its connected component.
     IslandMismatch {
@@ -112,6 +122,9 @@ impl fmt::Display for MeshProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MeshProblem::BadSettings(why) => write!(f, "bake settings: {why}"),
+            MeshProblem::TooManyTriangles(n) => {
+                write!(f, "{n} triangles, more than the {} a mesh may have", HalfEdge::MAX_TRIANGLES)
+            }
             MeshProblem::LengthMismatch { array, expected, found } => {
                 write!(f, "{array} has {found} entries, expected {expected} (one per triangle)")
             }
@@ -138,9 +151,13 @@ impl fmt::Display for MeshProblem {
                 f,
                 "triangle {triangle} edge {edge} names neighbour {neighbour}, which does not name it back across that edge"
             ),
-            MeshProblem::AdjacencyMismatch { triangle, detail } => {
-                write!(f, "triangle {triangle}: {detail}")
-            }
+            MeshProblem::NotASurface(e) => write!(f, "{e}"),
+            MeshProblem::AdjacencyMismatch { triangle, stored, implied } => write!(
+                f,
+                "triangle {triangle}: stored neighbours {} differ from the shared edges {}",
+                neighbour_list(stored),
+                neighbour_list(implied)
+            ),
             MeshProblem::IslandMismatch { triangle, stored, expected } => {
                 write!(f, "triangle {triangle} is stored in island {stored} but belongs to island {expected}")
             }
@@ -162,6 +179,12 @@ impl InvalidMesh {
     pub const MAX_PROBLEMS: usize = 100;
 }
 
+/// `[3, none, 7]`.
+fn neighbour_list(neighbours: &[TriangleId; 3]) -> String {
+    let names = neighbours.map(|n| if n.is_none() { "none".to_string() } else { n.to_string() });
+    format!("[{}]", names.join(", "))
+}
+
 fn describe_problems(problems: &[MeshProblem]) -> String {
     match problems {
         [] => "invalid mesh".to_string(),
@@ -170,18 +193,29 @@ fn describe_problems(problems: &[MeshProblem]) -> String {
     }
 }
 
-/// Checks everything a mesh's arrays must satisfy; an empty list means valid.
-///
-/// Checks: bake settings in range, array lengths, finite and distinct vertices, every vertex used, vertex and neighbour
-/// ids in range, every triangle strictly counter-clockwise (exact predicate), adjacency
-/// symmetric and equal to the adjacency the triangles imply, islands equal to the connected
-/// components. Stops after [`InvalidMesh::MAX_PROBLEMS`] problems.
-pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
+impl MeshParts {
+    /// Everything wrong with these arrays; an empty list means a valid mesh.
+    ///
+    /// Checks: bake settings in range, array lengths, finite and distinct vertices, every
+    /// vertex used, vertex and neighbour ids in range, every triangle strictly
+    /// counter-clockwise (exact predicate), adjacency symmetric and equal to the adjacency the
+    /// triangles imply, islands equal to the connected components. Stops after
+    /// [`InvalidMesh::MAX_PROBLEMS`] problems.
+    pub fn find_problems(&self) -> Vec<MeshProblem> {
+        find_problems(self)
+    }
+}
+
+fn find_problems(parts: &MeshParts) -> Vec<MeshProblem> {
     let mut problems = Vec::new();
     if let Err(why) = parts.settings.check() {
         problems.push(MeshProblem::BadSettings(why));
     }
     let t_count = parts.triangles.len();
+    if t_count > HalfEdge::MAX_TRIANGLES {
+        problems.push(MeshProblem::TooManyTriangles(t_count));
+        return problems;
+    }
     for (array, len) in [
         ("neighbours", parts.neighbours.len()),
         ("areas", parts.areas.len()),
@@ -284,11 +318,7 @@ pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
 
     match build_adjacency(&parts.triangles, parts.vertices.len()) {
         Err(e) => {
-            let triangle = match &e {
-                crate::TopologyError::NonManifoldEdge { second, .. } => *second,
-                crate::TopologyError::VertexOutOfRange { triangle, .. } => *triangle,
-            };
-            problems.push(MeshProblem::AdjacencyMismatch { triangle, detail: e.to_string() });
+            problems.push(MeshProblem::NotASurface(e));
             return problems;
         }
         Ok(implied) => {
@@ -296,9 +326,8 @@ pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
                 if stored != implied {
                     problems.push(MeshProblem::AdjacencyMismatch {
                         triangle: TriangleId::from_index(t),
-                        detail: format!(
-                            "stored neighbours {stored:?} differ from the shared edges {implied:?}"
-                        ),
+                        stored: *stored,
+                        implied: *implied,
                     });
                     if full(&problems) {
                         return problems;
@@ -337,17 +366,18 @@ pub fn position_key(p: Point) -> (u64, u64) {
 
 /// An immutable navigation mesh. Cheap to share between threads (`Send + Sync`).
 ///
-/// Build one from baked [`MeshParts`] with [`NavMesh::from_parts`], or load a baked file with
-/// [`NavMesh::load`](crate::NavMesh::load) / [`NavMesh::from_bytes`](crate::NavMesh::from_bytes).
+/// Load a baked file with [`NavMesh::load`] / [`NavMesh::from_bytes`], or build one from a
+/// baker's [`MeshParts`] with [`NavMesh::from_parts`].
 ///
 /// ```
-/// use trinav::{BakeSettings, MeshParts, NavMesh, Point, VertexId, TriangleId, AreaId, IslandId};
+/// use trinav::build::{MeshParts, build_adjacency};
+/// use trinav::{AreaId, BakeSettings, IslandId, NavMesh, Point, TriangleId, VertexId};
 /// // The unit square as two triangles sharing the diagonal.
 /// let parts = MeshParts {
 ///     settings: BakeSettings::default(),
 ///     vertices: vec![Point::new(0., 0.), Point::new(1., 0.), Point::new(1., 1.), Point::new(0., 1.)],
 ///     triangles: vec![[0, 1, 2].map(VertexId), [0, 2, 3].map(VertexId)],
-///     neighbours: trinav::build_adjacency(&[[0, 1, 2].map(VertexId), [0, 2, 3].map(VertexId)], 4)?,
+///     neighbours: build_adjacency(&[[0, 1, 2].map(VertexId), [0, 2, 3].map(VertexId)], 4)?,
 ///     areas: vec![AreaId(0); 2],
 ///     islands: vec![IslandId(0); 2],
 /// };
@@ -396,10 +426,10 @@ pub struct MeshStats {
 }
 
 impl NavMesh {
-    /// Validates `parts` (see [`validate`]) and derives islands count, bounds, the
+    /// Validates `parts` (see [`MeshParts::find_problems`]) and derives islands count, bounds, the
     /// point-location grid, the pockets and the turning corners (where shortest paths may turn).
     pub fn from_parts(parts: MeshParts) -> Result<NavMesh, InvalidMesh> {
-        let problems = validate(&parts);
+        let problems = parts.find_problems();
         if !problems.is_empty() {
             return Err(InvalidMesh { problems });
         }
@@ -477,7 +507,7 @@ impl NavMesh {
     /// Whether triangle `t` is in the core or in a pocket (a dead-end tree of triangles that
     /// paths enter only to reach a point inside; see [`find_pockets`]).
     #[inline]
-    pub fn pocket(&self, t: TriangleId) -> Pocket {
+    pub(crate) fn pocket(&self, t: TriangleId) -> Pocket {
         self.pockets[t.index()]
     }
 
@@ -584,7 +614,7 @@ mod tests {
         let mut parts = sample_parts();
         parts.triangles[4] = [3, 7, 6].map(VertexId);
         parts.neighbours = build_adjacency(&parts.triangles, parts.vertices.len()).unwrap();
-        let problems = validate(&parts);
+        let problems = parts.find_problems();
         assert!(matches!(problems[0], MeshProblem::NotCounterClockwise { triangle: TriangleId(4), .. }));
     }
 
@@ -592,7 +622,7 @@ mod tests {
     fn asymmetric_adjacency_is_reported() {
         let mut parts = sample_parts();
         parts.neighbours[4][0] = TriangleId(2);
-        let problems = validate(&parts);
+        let problems = parts.find_problems();
         assert_eq!(
             problems,
             vec![MeshProblem::AsymmetricAdjacency {
@@ -611,12 +641,12 @@ mod tests {
         let back = parts.neighbours[n.index()].iter().position(|&x| x == TriangleId(0)).unwrap();
         parts.neighbours[t][e] = TriangleId::NONE;
         parts.neighbours[n.index()][back] = TriangleId::NONE;
-        assert!(matches!(validate(&parts)[0], MeshProblem::AdjacencyMismatch { .. }));
+        assert!(matches!(parts.find_problems()[0], MeshProblem::AdjacencyMismatch { .. }));
 
         let mut parts = sample_parts();
         parts.islands[4] = IslandId(0);
         assert_eq!(
-            validate(&parts),
+            parts.find_problems(),
             vec![MeshProblem::IslandMismatch {
                 triangle: TriangleId(4),
                 stored: IslandId(0),
@@ -630,18 +660,18 @@ mod tests {
         let mut parts = sample_parts();
         parts.vertices[7] = parts.vertices[0];
         assert_eq!(
-            validate(&parts)[0],
+            parts.find_problems()[0],
             MeshProblem::DuplicateVertex { vertex: VertexId(7), first: VertexId(0) }
         );
         let mut parts = sample_parts();
         parts.vertices[2].x = f64::NAN;
-        assert_eq!(validate(&parts)[0], MeshProblem::NonFiniteVertex(VertexId(2)));
+        assert_eq!(parts.find_problems()[0], MeshProblem::NonFiniteVertex(VertexId(2)));
         let mut parts = sample_parts();
         parts.triangles[0][1] = VertexId(99);
-        assert!(matches!(validate(&parts)[0], MeshProblem::VertexOutOfRange { .. }));
+        assert!(matches!(parts.find_problems()[0], MeshProblem::VertexOutOfRange { .. }));
         let mut parts = sample_parts();
         parts.areas.pop();
-        assert!(matches!(validate(&parts)[0], MeshProblem::LengthMismatch { array: "areas", .. }));
+        assert!(matches!(parts.find_problems()[0], MeshProblem::LengthMismatch { array: "areas", .. }));
     }
 
     #[test]

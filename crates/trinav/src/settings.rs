@@ -19,13 +19,65 @@ pub enum Triangulation {
 }
 
 impl Triangulation {
-    /// The name used on the command line and in JSON (`ear_clipping`, `constrained_delaunay`).
+    /// Every method, in the order the command line lists them.
+    pub const ALL: [Triangulation; 2] = [Triangulation::EarClipping, Triangulation::ConstrainedDelaunay];
+
+    /// The name used in JSON reports (`ear_clipping`, `constrained_delaunay`).
     pub fn name(self) -> &'static str {
         match self {
             Triangulation::EarClipping => "ear_clipping",
             Triangulation::ConstrainedDelaunay => "constrained_delaunay",
         }
     }
+
+    /// The command-line names of [`Triangulation::ALL`], in the same order.
+    pub const FLAG_NAMES: [&'static str; 2] = ["ear-clipping", "constrained-delaunay"];
+
+    /// The name used on the command line (`ear-clipping`, `constrained-delaunay`).
+    pub fn flag_name(self) -> &'static str {
+        Self::FLAG_NAMES[self as usize]
+    }
+}
+
+impl std::str::FromStr for Triangulation {
+    type Err = UnknownName;
+
+    /// Parses either spelling of a method's name (`ear-clipping` or `ear_clipping`).
+    ///
+    /// ```
+    /// use trinav::Triangulation;
+    /// assert_eq!("ear-clipping".parse(), Ok(Triangulation::EarClipping));
+    /// assert_eq!("constrained_delaunay".parse(), Ok(Triangulation::ConstrainedDelaunay));
+    /// assert!("delaunay".parse::<Triangulation>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Triangulation::ALL.into_iter().find(|t| t.name() == s || t.flag_name() == s).ok_or_else(|| {
+            UnknownName { what: "triangulation", name: s.to_string(), expected: &Triangulation::FLAG_NAMES }
+        })
+    }
+}
+
+/// A name that names no value of a choice (a path mode, a triangulation, a level format).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} {name:?} (expected {})", .expected.join(", "))]
+pub struct UnknownName {
+    /// What was being named.
+    pub what: &'static str,
+    /// The name given.
+    pub name: String,
+    /// The names accepted.
+    pub expected: &'static [&'static str],
+}
+
+/// A [`BakeSettings`] field outside its range.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum SettingsError {
+    /// The agent radius is negative, NaN or infinite.
+    #[error("agent radius must be finite and >= 0, got {0}")]
+    AgentRadius(f64),
+    /// The arc error is outside [`BakeSettings::MIN_ARC_ERROR`, `BakeSettings::MAX_ARC_ERROR`].
+    #[error("arc error must be in [{min}, {max}], got {0}", min = BakeSettings::MIN_ARC_ERROR, max = BakeSettings::MAX_ARC_ERROR)]
+    ArcError(f64),
 }
 
 /// Settings of one bake. All lengths are in world units.
@@ -77,19 +129,19 @@ impl BakeSettings {
         self
     }
 
-    /// Checks the ranges documented on each field; returns a description of the first
-    /// violation.
-    pub fn check(&self) -> Result<(), String> {
+    /// Checks the ranges documented on each field; returns the first violation.
+    ///
+    /// ```
+    /// use trinav::{BakeSettings, SettingsError};
+    /// let bad = BakeSettings::default().with_agent_radius(-1.0);
+    /// assert_eq!(bad.check(), Err(SettingsError::AgentRadius(-1.0)));
+    /// ```
+    pub fn check(&self) -> Result<(), SettingsError> {
         if !(self.agent_radius.is_finite() && self.agent_radius >= 0.0) {
-            return Err(format!("agent radius must be finite and >= 0, got {}", self.agent_radius));
+            return Err(SettingsError::AgentRadius(self.agent_radius));
         }
         if !(Self::MIN_ARC_ERROR..=Self::MAX_ARC_ERROR).contains(&self.arc_error) {
-            return Err(format!(
-                "arc error must be in [{}, {}], got {}",
-                Self::MIN_ARC_ERROR,
-                Self::MAX_ARC_ERROR,
-                self.arc_error
-            ));
+            return Err(SettingsError::ArcError(self.arc_error));
         }
         Ok(())
     }
@@ -108,9 +160,16 @@ mod tests {
     #[test]
     fn check_refuses_out_of_range_values() {
         assert!(BakeSettings::default().check().is_ok());
-        assert!(BakeSettings::default().with_agent_radius(-1.0).check().is_err());
-        assert!(BakeSettings::default().with_agent_radius(f64::NAN).check().is_err());
-        assert!(BakeSettings::default().with_arc_error(0.5).check().is_err());
-        assert!(BakeSettings::default().with_arc_error(0.0).check().is_err());
+        assert_eq!(
+            BakeSettings::default().with_agent_radius(-1.0).check(),
+            Err(SettingsError::AgentRadius(-1.0))
+        );
+        assert!(matches!(
+            BakeSettings::default().with_agent_radius(f64::NAN).check(),
+            Err(SettingsError::AgentRadius(r)) if r.is_nan()
+        ));
+        assert_eq!(BakeSettings::default().with_arc_error(0.5).check(), Err(SettingsError::ArcError(0.5)));
+        assert_eq!(BakeSettings::default().with_arc_error(0.0).check(), Err(SettingsError::ArcError(0.0)));
+        assert_eq!(SettingsError::ArcError(0.5).to_string(), "arc error must be in [0.0002, 0.07], got 0.5");
     }
 }

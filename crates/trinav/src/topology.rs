@@ -43,13 +43,14 @@ pub enum TopologyError {
 /// are bucketed by their start vertex and sorted by their end vertex.
 ///
 /// ```
-/// use trinav::{build_adjacency, TriangleId, VertexId};
+/// use trinav::build::build_adjacency;
+/// use trinav::{TriangleId, VertexId};
 /// // Two triangles of the unit square, sharing the diagonal 0-2.
 /// let tris = [[0, 1, 2], [0, 2, 3]].map(|t| t.map(VertexId));
 /// let adj = build_adjacency(&tris, 4)?;
 /// assert_eq!(adj[0], [TriangleId::NONE, TriangleId::NONE, TriangleId(1)]);
 /// assert_eq!(adj[1], [TriangleId(0), TriangleId::NONE, TriangleId::NONE]);
-/// # Ok::<(), trinav::TopologyError>(())
+/// # Ok::<(), trinav::build::TopologyError>(())
 /// ```
 pub fn build_adjacency(
     triangles: &[[VertexId; 3]],
@@ -143,7 +144,7 @@ pub fn find_islands(neighbours: &[[TriangleId; 3]]) -> (Vec<IslandId>, u32) {
 
 /// Where a triangle stands in the dead-end structure of the mesh (see [`find_pockets`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pocket {
+pub(crate) enum Pocket {
     /// On a cycle of the adjacency graph, or on a chain between two cycles: paths may pass
     /// through.
     Core,
@@ -158,18 +159,7 @@ pub enum Pocket {
 /// peels every tree of triangles that hangs off the rest through a single edge (dead-end
 /// corridors, alcoves, a whole maze without loops). A shortest path never enters such a tree
 /// unless its start or goal lies inside, so searches skip them.
-///
-/// ```
-/// use trinav::{build_adjacency, find_pockets, Pocket, TriangleId, VertexId};
-/// // A strip of three triangles: the ends peel towards the middle, which is the root.
-/// let tris = [[0, 1, 2], [1, 3, 2], [2, 3, 4]].map(|t| t.map(VertexId));
-/// let pockets = find_pockets(&build_adjacency(&tris, 5)?);
-/// assert_eq!(pockets[0], Pocket::Towards(TriangleId(1)));
-/// assert_eq!(pockets[2], Pocket::Towards(TriangleId(1)));
-/// assert_eq!(pockets[1], Pocket::Root);
-/// # Ok::<(), trinav::TopologyError>(())
-/// ```
-pub fn find_pockets(neighbours: &[[TriangleId; 3]]) -> Vec<Pocket> {
+pub(crate) fn find_pockets(neighbours: &[[TriangleId; 3]]) -> Vec<Pocket> {
     let n = neighbours.len();
     let linked = |t: usize| neighbours[t].iter().filter(|u| !u.is_none() && u.index() < n);
     let mut degree: Vec<u8> = (0..n).map(|t| linked(t).count() as u8).collect();
@@ -264,5 +254,13 @@ mod tests {
             build_adjacency(&t, 3),
             Err(TopologyError::VertexOutOfRange { vertex: VertexId(9), .. })
         ));
+    }
+
+    #[test]
+    fn a_strip_of_three_peels_towards_its_middle() {
+        // The ends peel towards the middle, which is the root.
+        let tris = [[0, 1, 2], [1, 3, 2], [2, 3, 4]].map(|t| t.map(VertexId));
+        let pockets = find_pockets(&build_adjacency(&tris, 5).unwrap());
+        assert_eq!(pockets, [Pocket::Towards(TriangleId(1)), Pocket::Root, Pocket::Towards(TriangleId(1))]);
     }
 }

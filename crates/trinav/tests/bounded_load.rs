@@ -18,11 +18,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use trinav::format::{HEADER_LEN, TRAILER_LEN, encode};
-use trinav::{
-    AreaId, BakeSettings, IslandId, LoadError, MeshParts, NavMesh, Point, TriangleId, VertexId,
-    build_adjacency, find_islands, validate,
-};
+use trinav::build::{MeshParts, build_adjacency, find_islands};
+use trinav::file::{HEADER_LEN, TRAILER_LEN, encode};
+use trinav::{AreaId, BakeSettings, IslandId, LoadError, NavMesh, Point, TriangleId, VertexId};
 
 // --- the tracking allocator ----------------------------------------------------------------
 
@@ -399,7 +397,7 @@ fn inconsistent_arrays_are_refused() {
     for (name, edit) in edits {
         let mut parts = base.clone();
         edit(&mut parts);
-        assert!(!validate(&parts).is_empty(), "{name}: the edit breaks a rule");
+        assert!(!parts.find_problems().is_empty(), "{name}: the edit breaks a rule");
         let file = encode(&parts).unwrap();
         failures.extend(check_refused(name, &file));
     }
@@ -459,7 +457,7 @@ fn random_mutations_never_panic_and_stay_bounded() {
                 // A resealed mutation may be a valid mesh (an area id, the bake settings, a
                 // vertex moved without breaking a rule): then it must be usable.
                 accepted += 1;
-                assert!(validate(mesh.parts()).is_empty());
+                assert!(mesh.parts().find_problems().is_empty());
                 let c = mesh.triangle_points(TriangleId(0));
                 let centre = Point::new((c[0].x + c[1].x + c[2].x) / 3.0, (c[0].y + c[1].y + c[2].y) / 3.0);
                 let _ = mesh.locate(centre);
@@ -516,19 +514,19 @@ fn out_of_range_settings_are_refused() {
 #[test]
 fn vertices_beyond_the_coordinate_limit_are_refused() {
     let triangles = vec![[0, 1, 2].map(trinav::VertexId)];
-    let parts = trinav::MeshParts {
+    let parts = MeshParts {
         settings: trinav::BakeSettings::default(),
         vertices: vec![
             trinav::Point::new(1e300, 0.0),
             trinav::Point::new(2e300, 0.0),
             trinav::Point::new(1e300, 1e300),
         ],
-        neighbours: trinav::build_adjacency(&triangles, 3).unwrap(),
+        neighbours: build_adjacency(&triangles, 3).unwrap(),
         triangles,
         areas: vec![trinav::AreaId(0)],
         islands: vec![trinav::IslandId(0)],
     };
-    let bytes = trinav::format::encode(&parts).unwrap();
+    let bytes = encode(&parts).unwrap();
     let err = trinav::NavMesh::from_bytes(&bytes).unwrap_err();
     assert!(err.to_string().contains("out-of-range"), "{err}");
 }

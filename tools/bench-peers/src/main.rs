@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use serde::Serialize;
-use trinav::scenario::{ScenarioQuery, parse_scenario};
+use trinav_tools::scenario::{ScenarioQuery, parse_scenario};
 use trinav::{BakeSettings, NavMesh, Path, PathMode, PathOptions, PathScratch, Point, TriangleId};
 use trinav_bake::import::{ImportOptions, Source, bake_source, import};
 
@@ -285,7 +285,6 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     let scen_path = data.join(spec.scen);
     let mut notes = Vec::new();
     let source = import(&input_path, None, &ImportOptions::default()).map_err(|e| e.to_string())?;
-    let grid = matches!(source, Source::Grid(_));
 
     // 1. trinav bake.
     let settings = BakeSettings::default();
@@ -374,13 +373,12 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     };
 
     // 3. Queries.
-    let cell_side = |p: Point| grid.then(|| Point::new(p.x + 0.5, p.y + 0.5));
     let mut scratch = PathScratch::new();
     let mut path = Path::default();
     let mut run_trinav = |mode: PathMode| {
         time_queries(&queries, |q| {
-            let options =
-                PathOptions::default().with_mode(mode).with_sides(cell_side(q.start), cell_side(q.goal));
+            let (start_side, goal_side) = q.sides();
+            let options = PathOptions::default().with_mode(mode).with_sides(start_side, goal_side);
             mesh.find_path_into(q.start, q.goal, &options, &mut scratch, &mut path).ok().map(|()| path.length)
         })
     };

@@ -1,6 +1,8 @@
 //! Quantiles and length ratios.
 
 use serde::Serialize;
+pub use trinav_tools::stats::median;
+use trinav_tools::stats::quantile;
 
 /// Lengths closer to the reference than this (relative) count as equal.
 pub const SHORTER_TOLERANCE: f64 = 1e-6;
@@ -33,16 +35,6 @@ pub struct RatioStats {
     pub max: f64,
 }
 
-/// The value at quantile `q` of sorted values (nearest rank, as `trinav bench`).
-pub fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() { 0.0 } else { sorted[((sorted.len() - 1) as f64 * q).round() as usize] }
-}
-
-pub fn median(values: &[f64]) -> f64 {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    quantile(&v, 0.5)
-}
 
 fn ratios(lengths: &[Option<f64>], reference: &[Option<f64>]) -> Vec<f64> {
     lengths.iter().zip(reference).filter_map(|(l, r)| Some(l.as_ref()? / r.as_ref()?)).collect()

@@ -7,8 +7,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
-use trinav::scenario::{ScenarioQuery, parse_problem, parse_scenario};
-use trinav::{Path, PathError, PathMode, PathOptions, PathScratch, Point};
+use trinav::{Path, PathError, PathMode, PathOptions, PathScratch};
+use trinav_tools::scenario::read_queries;
+use trinav_tools::stats::{mean, quantile};
+use trinav_tools::write_atomic;
 
 use crate::{load_mesh, print};
 
@@ -23,6 +25,10 @@ pub(crate) struct BenchArgs {
     /// The search: `fast` (midpoint A* + funnel) or `optimal` (the exact shortest path).
     #[arg(long, default_value = "fast")]
     mode: PathMode,
+    /// The most search nodes each query may expand; queries that run out count as not found
+    /// (`budget_exhausted` in the JSON).
+    #[arg(long, value_name = "N")]
+    node_budget: Option<u32>,
     /// Write one JSON line per query, in file order: `{"i", "found", "length", "points"}`.
     #[arg(long, value_name = "OUT.jsonl")]
     paths: Option<PathBuf>,
@@ -43,6 +49,12 @@ struct BenchReport {
     p50_us: f64,
     p99_us: f64,
     mean_us: f64,
+    /// Queries whose search ran out of its node budget.
+    budget_exhausted: usize,
+    /// Nodes expanded per query (triangles in fast mode, intervals in optimal mode).
+    expanded_mean: f64,
+    /// Time of all queries over the nodes they expanded: what a node of budget costs.
+    ns_per_node: Option<f64>,
     ratio_mean: Option<f64>,
     ratio_max: Option<f64>,
     ratio_min: Option<f64>,
@@ -60,43 +72,10 @@ struct PathLine<'a> {
     error: Option<&'a str>,
 }
 
-/// For grid scenarios (map column `*.map`, or maze problems): the centre of the cell whose
-/// top-left corner is `p`, so that a point on a double corner leaves through its own cell.
-fn cell_side(query: &ScenarioQuery, grid: bool, p: Point) -> Option<Point> {
-    (grid || query.map.ends_with(".map")).then(|| Point::new(p.x + 0.5, p.y + 0.5))
-}
-
-/// The queries of a scenario file, or of a folder of `.problem` files (then `true`: a grid).
-fn read_queries(path: &std::path::Path) -> Result<(Vec<ScenarioQuery>, bool)> {
-    let name = path.display().to_string();
-    if path.is_dir() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-            .with_context(|| format!("{name}: cannot read"))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "problem"))
-            .collect();
-        files.sort();
-        if files.is_empty() {
-            anyhow::bail!("{name}: a folder of scenarios must hold .problem files, this one holds none");
-        }
-        let queries = files
-            .iter()
-            .map(|f| {
-                let text =
-                    std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
-                parse_problem(&text).with_context(|| f.display().to_string())
-            })
-            .collect::<Result<Vec<_>>>()?;
-        return Ok((queries, true));
-    }
-    let text = std::fs::read_to_string(path).with_context(|| format!("{name}: cannot read"))?;
-    Ok((parse_scenario(&text).with_context(|| name.clone())?, false))
-}
-
 pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
     let scen_name = args.scen.display().to_string();
-    let (queries, grid) = read_queries(&args.scen)?;
+    let queries = read_queries(&args.scen)?;
 
     let progress = if std::io::stderr().is_terminal() && queries.len() >= 1000 {
         indicatif::ProgressBar::new(queries.len() as u64)
@@ -106,16 +85,21 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     let mut scratch = PathScratch::new();
     let mut path = Path::default();
     let mut times_us = Vec::with_capacity(queries.len());
+    let mut expanded = Vec::with_capacity(queries.len());
+    let mut exhausted = 0;
     let mut ratios = Vec::new();
     let (mut found, mut shorter, mut longer) = (0, 0, 0);
     let mut lines = String::new();
     for (i, query) in queries.iter().enumerate() {
+        let (start_side, goal_side) = query.sides();
         let options = PathOptions::default()
             .with_mode(args.mode)
-            .with_sides(cell_side(query, grid, query.start), cell_side(query, grid, query.goal));
+            .with_sides(start_side, goal_side)
+            .with_node_budget(args.node_budget);
         let start = Instant::now();
         let result = mesh.find_path_into(query.start, query.goal, &options, &mut scratch, &mut path);
         times_us.push(start.elapsed().as_secs_f64() * 1e6);
+        expanded.push(f64::from(scratch.expanded_nodes()));
         progress.inc(1);
         match &result {
             Ok(()) => {
@@ -131,6 +115,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
                 }
             }
             Err(PathError::Unreachable) => {}
+            Err(PathError::BudgetExhausted { .. }) => exhausted += 1,
             Err(e) => {
                 // Off-mesh or bad points are reported per query, not fatal to the run.
                 if args.paths.is_none() {
@@ -157,16 +142,12 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     }
     progress.finish_and_clear();
     if let Some(out) = &args.paths {
-        trinav::write_atomic(out, lines.as_bytes())
-            .with_context(|| format!("{}: cannot write", out.display()))?;
+        write_atomic(out, lines.as_bytes()).with_context(|| format!("{}: cannot write", out.display()))?;
     }
 
     let mut sorted = times_us.clone();
     sorted.sort_by(f64::total_cmp);
-    let quantile = |q: f64| {
-        if sorted.is_empty() { 0.0 } else { sorted[((sorted.len() - 1) as f64 * q).round() as usize] }
-    };
-    let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+    let total_nodes: f64 = expanded.iter().sum();
     let report = BenchReport {
         mesh: args.mesh.display().to_string(),
         scenario: scen_name,
@@ -174,9 +155,12 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         queries: queries.len(),
         found,
         not_found: queries.len() - found,
-        p50_us: quantile(0.5),
-        p99_us: quantile(0.99),
+        p50_us: quantile(&sorted, 0.5),
+        p99_us: quantile(&sorted, 0.99),
         mean_us: mean(&times_us).unwrap_or(0.0),
+        budget_exhausted: exhausted,
+        expanded_mean: mean(&expanded).unwrap_or(0.0),
+        ns_per_node: (total_nodes > 0.0).then(|| times_us.iter().sum::<f64>() * 1e3 / total_nodes),
         ratio_mean: mean(&ratios),
         ratio_max: ratios.iter().copied().reduce(f64::max),
         ratio_min: ratios.iter().copied().reduce(f64::min),
@@ -189,7 +173,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.6}"));
         print(&format!(
             "{} on {}: {} queries, {} found, {} not found\n\
-             time per query: p50 {:.2} us, p99 {:.2} us, mean {:.2} us\n\
+             time per query: p50 {:.2} us, p99 {:.2} us, mean {:.2} us; {:.1} nodes expanded per query{}\n\
              length / reference: mean {}, max {}, min {}; {} shorter than the reference, {} longer",
             report.scenario,
             report.mesh,
@@ -199,6 +183,8 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             report.p50_us,
             report.p99_us,
             report.mean_us,
+            report.expanded_mean,
+            report.ns_per_node.map_or(String::new(), |ns| format!(", {ns:.1} ns per node")),
             ratio(report.ratio_mean),
             ratio(report.ratio_max),
             ratio(report.ratio_min),

@@ -14,13 +14,13 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use serde::Serialize;
-use trinav::{
-    BakeSettings, MeshParts, NavMesh, PathError, PathMode, PathOptions, PathScratch, Point, Triangulation,
-    format, validate,
-};
+use trinav::build::MeshParts;
+use trinav::file::{FORMAT_VERSION, decode};
+use trinav::{BakeSettings, NavMesh, PathError, PathMode, PathOptions, PathScratch, Point, Triangulation};
 use trinav_bake::import::{ImportOptions, InputFormat, bake_source, import};
+use trinav_tools::write_atomic;
 
 #[derive(Parser)]
 #[command(name = "trinav", version, about = "Bake, inspect, query and draw 2D navigation meshes")]
@@ -77,9 +77,10 @@ enum Command {
 struct BakeArgs {
     /// The level file: .json (see the README), .map, an image, or .mesh.
     level: PathBuf,
-    /// The input format, instead of the one the extension names.
-    #[arg(long, value_parser = ["json", "map", "image", "png", "mesh", "poly", "maze"])]
-    format: Option<String>,
+    /// The input format, instead of the one the extension names: json, map, image (or png),
+    /// mesh, poly or maze.
+    #[arg(long)]
+    format: Option<InputFormat>,
     /// Bitmaps: pixels whose luminance (0-255) is at least this are walkable.
     #[arg(long, default_value_t = ImportOptions::default().threshold)]
     threshold: u8,
@@ -92,29 +93,12 @@ struct BakeArgs {
     /// Largest chord error of inflated corners, as a fraction of the agent radius.
     #[arg(long, default_value_t = BakeSettings::default().arc_error)]
     arc_error: f64,
-    /// Triangulation method.
-    #[arg(long, value_enum, default_value_t = TriangulationArg::ConstrainedDelaunay)]
-    triangulation: TriangulationArg,
+    /// Triangulation method: constrained-delaunay (spade) or ear-clipping (earcut).
+    #[arg(long, default_value = "constrained-delaunay")]
+    triangulation: Triangulation,
     /// Print one JSON object instead of a summary line.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum TriangulationArg {
-    /// Ear clipping (earcut).
-    EarClipping,
-    /// Constrained Delaunay (spade).
-    ConstrainedDelaunay,
-}
-
-impl From<TriangulationArg> for Triangulation {
-    fn from(arg: TriangulationArg) -> Self {
-        match arg {
-            TriangulationArg::EarClipping => Triangulation::EarClipping,
-            TriangulationArg::ConstrainedDelaunay => Triangulation::ConstrainedDelaunay,
-        }
-    }
 }
 
 #[derive(clap::Args)]
@@ -136,6 +120,16 @@ struct PathArgs {
     /// Goal point, `X,Y` in world units.
     #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]
     to: Point,
+    #[command(flatten)]
+    search: SearchFlags,
+    /// Print one JSON object instead of a line of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// How `path` and `render` search.
+#[derive(clap::Args)]
+struct SearchFlags {
     /// Move an off-mesh start or goal to the nearest walkable point instead of failing.
     #[arg(long)]
     snap: bool,
@@ -143,9 +137,25 @@ struct PathArgs {
     /// shortest path).
     #[arg(long, default_value = "fast")]
     mode: PathMode,
-    /// Print one JSON object instead of a line of text.
+    /// Partial paths: when the goal is on another island or off the mesh, or the node budget
+    /// runs out, return the path as close to it as the start's island allows (the exact
+    /// nearest point; see the README) instead of no path.
     #[arg(long)]
-    json: bool,
+    closest: bool,
+    /// The most search nodes the query may expand (triangles in fast mode, intervals in
+    /// optimal mode); without --closest, running out means no path (exit 1).
+    #[arg(long, value_name = "N")]
+    node_budget: Option<u32>,
+}
+
+impl SearchFlags {
+    fn options(&self) -> PathOptions {
+        PathOptions::default()
+            .with_snap(self.snap)
+            .with_mode(self.mode)
+            .with_partial(self.closest)
+            .with_node_budget(self.node_budget)
+    }
 }
 
 #[derive(clap::Args)]
@@ -161,13 +171,8 @@ struct RenderArgs {
     /// Goal of a path to draw, `X,Y` in world units (needs --from).
     #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true, requires = "from")]
     to: Option<Point>,
-    /// Move an off-mesh start or goal to the nearest walkable point instead of failing.
-    #[arg(long, requires = "from")]
-    snap: bool,
-    /// The search: `fast` (midpoint A* + funnel, the default) or `optimal` (the exact
-    /// shortest path).
-    #[arg(long, requires = "from", default_value = "fast")]
-    mode: PathMode,
+    #[command(flatten)]
+    search: SearchFlags,
 }
 
 /// Parses `X,Y` (two finite numbers separated by a comma, spaces allowed around them).
@@ -275,19 +280,16 @@ fn ms(d: std::time::Duration) -> f64 {
 
 fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
     let level_path = &args.level;
-    let format = args.format.as_deref().and_then(InputFormat::from_name);
     let options = ImportOptions::default().with_threshold(args.threshold);
     let start = Instant::now();
-    let source = import(level_path, format, &options)?;
+    let source = import(level_path, args.format, &options)?;
     let import_ms = ms(start.elapsed());
-    let base =
-        BakeSettings::default().with_arc_error(args.arc_error).with_triangulation(args.triangulation.into());
-    let settings = base.with_agent_radius(args.agent_radius.or(source.agent_radius()).unwrap_or(0.0));
+    let base = BakeSettings::default().with_arc_error(args.arc_error).with_triangulation(args.triangulation);
+    let settings = source.settings(base, args.agent_radius);
     let baked = bake_source(&source, &settings).with_context(|| level_path.display().to_string())?;
     let bake_ms = ms(start.elapsed());
     let bytes = baked.mesh.to_bytes().with_context(|| args.output.display().to_string())?;
-    trinav::write_atomic(&args.output, &bytes)
-        .with_context(|| format!("{}: cannot write", args.output.display()))?;
+    write_atomic(&args.output, &bytes).with_context(|| format!("{}: cannot write", args.output.display()))?;
 
     let stats = baked.mesh.stats();
     let times = &baked.report.times;
@@ -363,12 +365,12 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
     let path = &args.mesh;
     let name = path.display().to_string();
     let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read"))?;
-    let parts: MeshParts = format::decode(&bytes).with_context(|| name.clone())?;
-    let problems: Vec<String> = validate(&parts).iter().map(ToString::to_string).collect();
+    let parts: MeshParts = decode(&bytes).with_context(|| name.clone())?;
+    let problems: Vec<String> = parts.find_problems().iter().map(ToString::to_string).collect();
     let mut report = InspectReport {
         file: path,
         bytes: bytes.len(),
-        format_version: format::FORMAT_VERSION,
+        format_version: FORMAT_VERSION,
         vertices: parts.vertices.len(),
         triangles: parts.triangles.len(),
         islands: None,
@@ -439,23 +441,29 @@ fn load_mesh(path: &Path) -> Result<NavMesh> {
     NavMesh::from_bytes(&bytes).with_context(|| name.to_string())
 }
 
-/// Runs a path query. `Ok(Ok(path))`: found; `Ok(Err(reason))`: start and goal are not
-/// connected; `Err`: the query is invalid (a point off the mesh without snapping, or not
-/// finite), with a message naming the mesh file and the point.
+/// Runs a path query. `Ok(Ok(path))`: found (maybe partial); `Ok(Err(reason))`: no path (start
+/// and goal are not connected, or the node budget ran out); `Err`: the query is invalid (a
+/// point off the mesh without snapping, or not finite), with a message naming the mesh file and
+/// the point.
 fn query_path(
     mesh: &NavMesh,
     file: &Path,
     from: Point,
     to: Point,
-    snap: bool,
-    mode: PathMode,
+    options: &PathOptions,
 ) -> Result<Result<trinav::Path, String>> {
-    let options = PathOptions::default().with_snap(snap).with_mode(mode);
-    match mesh.find_path_with(from, to, &options, &mut PathScratch::new()) {
+    match mesh.find_path_with(from, to, options, &mut PathScratch::new()) {
         Ok(path) => Ok(Ok(path)),
-        Err(PathError::Unreachable) => Ok(Err(unreachable_reason(mesh, from, to, snap))),
+        Err(PathError::Unreachable) => Ok(Err(unreachable_reason(mesh, from, to, options.snap))),
+        Err(err @ PathError::BudgetExhausted { .. }) => {
+            Ok(Err(format!("{err} (--closest walks towards the goal)")))
+        }
         Err(err @ PathError::OffMesh { .. }) => {
-            bail!("{}: {err} (--snap moves it to the nearest walkable point)", file.display())
+            bail!(
+                "{}: {err} (--snap moves it to the nearest walkable point{})",
+                file.display(),
+                if options.partial { "" } else { "; for the goal, --closest walks as close as it can" }
+            )
         }
         Err(err) => bail!("{}: {err}", file.display()),
     }
@@ -482,25 +490,41 @@ fn point_text(p: Point) -> String {
 #[derive(Serialize)]
 struct PathReport {
     found: bool,
+    /// With --closest only: whether the path stops short of the goal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    partial: Option<bool>,
     length: Option<f64>,
     points: Vec<[f64; 2]>,
+    /// Why there is no path, or why a partial path stops short.
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
 }
 
+/// Why a partial path stops short of the goal, for people.
+fn partial_text(reason: trinav::PartialReason) -> String {
+    format!("{reason}; the path goes as near it as it can")
+}
+
 fn run_path(args: &PathArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
-    let outcome = query_path(&mesh, &args.mesh, args.from, args.to, args.snap, args.mode)?;
+    let options = args.search.options();
+    let outcome = query_path(&mesh, &args.mesh, args.from, args.to, &options)?;
+    let partial_flag = |partial: bool| args.search.closest.then_some(partial);
     let report = match &outcome {
         Ok(path) => PathReport {
             found: true,
+            partial: partial_flag(path.is_partial()),
             length: Some(path.length),
             points: path.points.iter().map(|&p| p.into()).collect(),
-            reason: None,
+            reason: path.partial.map(partial_text),
         },
-        Err(reason) => {
-            PathReport { found: false, length: None, points: Vec::new(), reason: Some(reason.clone()) }
-        }
+        Err(reason) => PathReport {
+            found: false,
+            partial: partial_flag(false),
+            length: None,
+            points: Vec::new(),
+            reason: Some(reason.clone()),
+        },
     };
     if args.json {
         print(&serde_json::to_string(&report)?)?;
@@ -509,8 +533,10 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
             Ok(path) => {
                 let n = path.points.len();
                 let points: Vec<String> = path.points.iter().map(|&p| point_text(p)).collect();
+                let partial =
+                    path.partial.map(|r| format!(" (partial: {})", partial_text(r))).unwrap_or_default();
                 print(&format!(
-                    "found: true, length {}, {n} point{}: {}",
+                    "found: true{partial}, length {}, {n} point{}: {}",
                     path.length,
                     if n == 1 { "" } else { "s" },
                     points.join(" ")
@@ -526,7 +552,7 @@ fn run_render(args: &RenderArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
     let query = match (args.from, args.to) {
         (Some(from), Some(to)) => {
-            Some((from, to, query_path(&mesh, &args.mesh, from, to, args.snap, args.mode)?))
+            Some((from, to, query_path(&mesh, &args.mesh, from, to, &args.search.options())?))
         }
         _ => None,
     };
@@ -537,8 +563,12 @@ fn run_render(args: &RenderArgs) -> Result<ExitCode> {
         let (from_text, to_text) = (point_text(*from), point_text(*to));
         match outcome {
             Ok(path) => {
-                title.push_str(&format!(", path from {from_text} to {to_text}, length {}", path.length));
-                summary.push_str(&format!(", path length {}", path.length));
+                let kind = if path.is_partial() { "partial path" } else { "path" };
+                title.push_str(&format!(", {kind} from {from_text} to {to_text}, length {}", path.length));
+                summary.push_str(&format!(", {kind} length {}", path.length));
+                if let (Some(reason), Some(end)) = (path.partial, path.end()) {
+                    title.push_str(&format!(" ({reason}; it ends at {})", point_text(end)));
+                }
             }
             Err(reason) => {
                 title.push_str(&format!(", no path from {from_text} to {to_text}: {reason}"));
@@ -552,7 +582,7 @@ fn run_render(args: &RenderArgs) -> Result<ExitCode> {
         outcome: outcome.as_ref().map_err(String::as_str),
     });
     let svg = render::svg(&mesh, &title, drawing.as_ref());
-    trinav::write_atomic(&args.output, svg.as_bytes())
+    write_atomic(&args.output, svg.as_bytes())
         .with_context(|| format!("{}: cannot write", args.output.display()))?;
     print(&summary)?;
     Ok(ExitCode::SUCCESS)

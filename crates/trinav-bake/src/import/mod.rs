@@ -49,9 +49,7 @@ pub enum ImportError {
         reason: String,
     },
     /// The extension names no known format.
-    #[error(
-        "{file}: unknown level format (extension `{extension}`); use --format json|map|image|mesh|poly|maze"
-    )]
+    #[error("{file}: unknown level format (extension `{extension}`); use --format {}", InputFormat::NAMES.join("|"))]
     UnknownFormat {
         /// The file.
         file: String,
@@ -97,7 +95,11 @@ impl InputFormat {
         })
     }
 
-    /// The format named `name` (`json`, `map`, `image`/`png`, `mesh`, `poly`, `maze`).
+    /// The names [`InputFormat::from_name`] accepts, as the command line lists them.
+    pub const NAMES: [&'static str; 7] = ["json", "map", "image", "png", "mesh", "poly", "maze"];
+
+    /// The format named `name` (one of [`InputFormat::NAMES`]: `json`, `map`, `image` or
+    /// `png`, `mesh`, `poly`, `maze`).
     pub fn from_name(name: &str) -> Option<InputFormat> {
         Some(match name {
             "json" => InputFormat::Json,
@@ -107,6 +109,25 @@ impl InputFormat {
             "poly" => InputFormat::Poly,
             "maze" => InputFormat::Maze,
             _ => return None,
+        })
+    }
+}
+
+impl std::str::FromStr for InputFormat {
+    type Err = trinav::UnknownName;
+
+    /// Parses one of [`InputFormat::NAMES`].
+    ///
+    /// ```
+    /// use trinav_bake::import::InputFormat;
+    /// assert_eq!("png".parse(), Ok(InputFormat::Image));
+    /// assert!("svg".parse::<InputFormat>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        InputFormat::from_name(s).ok_or_else(|| trinav::UnknownName {
+            what: "level format",
+            name: s.to_string(),
+            expected: &InputFormat::NAMES,
         })
     }
 }
@@ -152,6 +173,22 @@ impl Source {
             Source::Level(level) => level.agent_radius,
             _ => None,
         }
+    }
+
+    /// The settings for baking this source: `base`, with the agent radius taken from
+    /// `radius_override` (the command line), else from the source itself, else from `base`.
+    ///
+    /// ```
+    /// use trinav::BakeSettings;
+    /// use trinav_bake::Level;
+    /// use trinav_bake::import::Source;
+    /// let source = Source::Level(Level::from_json(r#"{"walkable": [], "agent_radius": 0.5}"#)?);
+    /// assert_eq!(source.settings(BakeSettings::default(), None).agent_radius, 0.5);
+    /// assert_eq!(source.settings(BakeSettings::default(), Some(2.0)).agent_radius, 2.0);
+    /// # Ok::<(), trinav_bake::LevelError>(())
+    /// ```
+    pub fn settings(&self, base: BakeSettings, radius_override: Option<f64>) -> BakeSettings {
+        crate::with_radius(base, self.agent_radius(), radius_override)
     }
 }
 
@@ -202,10 +239,7 @@ pub fn bake_source(source: &Source, settings: &BakeSettings) -> Result<Baked, Ba
         }
         Source::Region(region) => {
             if settings.agent_radius > 0.0 {
-                return Err(BakeError::Settings(
-                    "a mesh's outline is its walls, which the agent radius does not shrink: bake meshes with radius 0"
-                        .to_string(),
-                ));
+                return Err(BakeError::RadiusOnMesh { agent_radius: settings.agent_radius });
             }
             crate::bake_region(region.clone(), settings)
         }

@@ -37,10 +37,10 @@ impl<'a> Tokens<'a> {
 
     pub(crate) fn coordinate(&mut self, what: &str) -> Result<f64, ImportError> {
         let (line, v): (usize, f64) = self.next(what)?;
-        if !v.is_finite() || v.abs() > crate::validate::MAX_COORDINATE {
+        if !v.is_finite() || v.abs() > crate::validate::MAX_LEVEL_COORDINATE {
             return Err(self.error(
                 line,
-                format!("{what} {v} is not finite or exceeds ±{}", crate::validate::MAX_COORDINATE),
+                format!("{what} {v} is not finite or exceeds ±{}", crate::validate::MAX_LEVEL_COORDINATE),
             ));
         }
         Ok(v)

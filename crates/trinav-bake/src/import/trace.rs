@@ -8,7 +8,8 @@
 //! themselves; rings meeting at a pinch share the vertex, and the triangulation does not
 //! connect the two sides through it.
 
-use trinav::{Orientation, Point, orient};
+use trinav::Point;
+use trinav::geometry::{Orientation, orient};
 
 use crate::merge::{MergedPolygon, MergedRegion, ring_signed_area};
 

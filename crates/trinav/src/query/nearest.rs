@@ -1,7 +1,7 @@
 //! The closest walkable point to any point, through the grid.
 
-use crate::geometry::Point;
-use crate::ids::TriangleId;
+use crate::geometry::{Point, closest_point_on_triangle};
+use crate::ids::{IslandId, TriangleId};
 use crate::mesh::NavMesh;
 
 impl NavMesh {
@@ -26,10 +26,38 @@ impl NavMesh {
     /// # }
     /// ```
     pub fn nearest_point(&self, p: Point) -> Option<(Point, TriangleId)> {
+        self.nearest_point_where(p, |_| true)
+    }
+
+    /// The point of island `island` closest to `p`, with the triangle it belongs to; `p`
+    /// itself when it is on that island. `None` when the island does not exist, or for a `p`
+    /// that is not finite or out of range. Same search and precision as
+    /// [`NavMesh::nearest_point`]; the farther the island from `p`, the more grid cells it
+    /// visits.
+    ///
+    /// ```
+    /// # use trinav::{NavMesh, Point};
+    /// # fn demo(mesh: &NavMesh, start: Point, goal: Point) {
+    /// // Where an agent at `start` can get nearest to `goal`.
+    /// let island = mesh.island(mesh.locate(start).unwrap());
+    /// let (closest, t) = mesh.nearest_point_on_island(goal, island).unwrap();
+    /// assert_eq!(mesh.island(t), island);
+    /// # }
+    /// ```
+    pub fn nearest_point_on_island(&self, p: Point, island: IslandId) -> Option<(Point, TriangleId)> {
+        self.nearest_point_where(p, |t| self.island(t) == island)
+    }
+
+    /// The point closest to `p` of the triangles for which `allowed` holds.
+    pub(crate) fn nearest_point_where(
+        &self,
+        p: Point,
+        allowed: impl Fn(TriangleId) -> bool,
+    ) -> Option<(Point, TriangleId)> {
         if !p.in_range() || self.triangle_count() == 0 {
             return None;
         }
-        if let Some(t) = self.locate(p) {
+        if let Some(t) = self.locate_all(p).find(|&t| allowed(t)) {
             return Some((p, t));
         }
         let (cols, rows) = self.grid.dimensions();
@@ -47,7 +75,7 @@ impl NavMesh {
                 }
             }
             for (c, r) in ring_cells(c0, r0, ring, cols, rows) {
-                for &t in self.grid.cell_items(c, r) {
+                for &t in self.grid.cell_items(c, r).iter().filter(|&&t| allowed(t)) {
                     let q = closest_point_on_triangle(p, self.triangle_points(t));
                     let d2 = (q.x - p.x).powi(2) + (q.y - p.y).powi(2);
                     if best.is_none_or(|(best_d2, _, best_t)| d2 < best_d2 || (d2 == best_d2 && t < best_t)) {
@@ -77,60 +105,9 @@ fn ring_cells(
     top_bottom.chain(sides).filter(move |&cell| inside(cell)).map(|(c, r)| (c as usize, r as usize))
 }
 
-/// The point of the closed triangle `[a, b, c]` closest to `p` (Ericson, Real-Time Collision
-/// Detection, 5.1.5: Voronoi regions of the corners, then of the edges, else the inside).
-pub fn closest_point_on_triangle(p: Point, [a, b, c]: [Point; 3]) -> Point {
-    let sub = |u: Point, v: Point| (u.x - v.x, u.y - v.y);
-    let dot = |u: (f64, f64), v: (f64, f64)| u.0 * v.0 + u.1 * v.1;
-    let at = |base: Point, dir: (f64, f64), s: f64| Point::new(base.x + dir.0 * s, base.y + dir.1 * s);
-    let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
-    let (d1, d2) = (dot(ab, ap), dot(ac, ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return a;
-    }
-    let bp = sub(p, b);
-    let (d3, d4) = (dot(ab, bp), dot(ac, bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return b;
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return at(a, ab, d1 / (d1 - d3));
-    }
-    let cp = sub(p, c);
-    let (d5, d6) = (dot(ab, cp), dot(ac, cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return c;
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return at(a, ac, d2 / (d2 - d6));
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        return at(b, sub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)));
-    }
-    // Inside: `p` itself (the caller handles points on the mesh before this).
-    let denom = 1.0 / (va + vb + vc);
-    let (v, w) = (vb * denom, vc * denom);
-    Point::new(a.x + ab.0 * v + ac.0 * w, a.y + ab.1 * v + ac.1 * w)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn closest_point_regions() {
-        let tri = [Point::new(0.0, 0.0), Point::new(4.0, 0.0), Point::new(0.0, 4.0)];
-        assert_eq!(closest_point_on_triangle(Point::new(-1.0, -1.0), tri), tri[0]);
-        assert_eq!(closest_point_on_triangle(Point::new(6.0, -1.0), tri), tri[1]);
-        assert_eq!(closest_point_on_triangle(Point::new(2.0, -3.0), tri), Point::new(2.0, 0.0));
-        assert_eq!(closest_point_on_triangle(Point::new(-3.0, 1.0), tri), Point::new(0.0, 1.0));
-        assert_eq!(closest_point_on_triangle(Point::new(3.0, 3.0), tri), Point::new(2.0, 2.0));
-        let inside = closest_point_on_triangle(Point::new(1.0, 1.0), tri);
-        assert!((inside.x - 1.0).abs() < 1e-15 && (inside.y - 1.0).abs() < 1e-15);
-    }
 
     #[test]
     fn ring_cells_cover_each_cell_once() {

@@ -15,17 +15,20 @@
 //! the mesh.
 
 mod funnel;
+mod marks;
 mod optimal;
 mod search;
 
 use std::collections::BinaryHeap;
 
-use crate::geometry::Point;
-use crate::ids::TriangleId;
+use crate::geometry::{Point, closest_point_on_triangle};
+use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
+use crate::settings::UnknownName;
 use crate::topology::Pocket;
 
-pub(crate) use funnel::string_pull;
+use funnel::string_pull;
+pub(crate) use marks::GenerationSet;
 use optimal::OptimalScratch;
 pub(crate) use optimal::search_flags;
 use search::OpenNode;
@@ -33,10 +36,65 @@ use search::OpenNode;
 /// A path: the points from start to goal (turns at mesh vertices in between), and its length.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Path {
-    /// Start, turning points, goal. A single point when start and goal coincide.
+    /// Start, turning points, goal (or, for a partial path, the point it gets to). A single
+    /// point when start and end coincide.
     pub points: Vec<Point>,
     /// Sum of the segment lengths.
     pub length: f64,
+    /// `None` when the path ends at the goal. With [`PathOptions::partial`] on, why it ends
+    /// short of the goal, at its last point ([`Path::end`]).
+    pub partial: Option<PartialReason>,
+}
+
+impl Path {
+    /// The last point: the goal, or where a partial path gets to. `None` for an empty path.
+    pub fn end(&self) -> Option<Point> {
+        self.points.last().copied()
+    }
+
+    /// Whether the path stops short of the goal (see [`Path::partial`]).
+    pub fn is_partial(&self) -> bool {
+        self.partial.is_some()
+    }
+}
+
+/// Why a partial path stops short of the goal ([`PathOptions::partial`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PartialReason {
+    /// The goal is off the mesh: the path is the path (of the query's mode) to the point of
+    /// the start's island nearest the goal.
+    GoalOffMesh,
+    /// The goal is on another island: the path is the path (of the query's mode) to the point
+    /// of the start's island nearest the goal.
+    Unreachable,
+    /// The search expanded its [`PathOptions::node_budget`] before it was done: the path leads
+    /// to the point nearest the goal of the most promising part of the mesh reached (fast
+    /// mode: the triangle with the smallest estimate to the goal; optimal mode: the interval
+    /// nearest the goal, or the goal itself when a path to it was found but not yet proven
+    /// the shortest).
+    BudgetExhausted,
+}
+
+impl PartialReason {
+    /// A short name: `goal_off_mesh`, `unreachable`, `budget_exhausted`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PartialReason::GoalOffMesh => "goal_off_mesh",
+            PartialReason::Unreachable => "unreachable",
+            PartialReason::BudgetExhausted => "budget_exhausted",
+        }
+    }
+}
+
+impl std::fmt::Display for PartialReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PartialReason::GoalOffMesh => "the goal is off the mesh",
+            PartialReason::Unreachable => "the goal is not connected to the start",
+            PartialReason::BudgetExhausted => "the search ran out of its node budget",
+        })
+    }
 }
 
 /// Which end of a path query a problem is about.
@@ -80,6 +138,13 @@ pub enum PathError {
     /// Start and goal are on different islands, or the mesh is empty.
     #[error("no path: start and goal are not connected")]
     Unreachable,
+    /// The search expanded [`PathOptions::node_budget`] nodes without finishing (and partial
+    /// paths are off).
+    #[error("no path found within the search budget of {budget} nodes")]
+    BudgetExhausted {
+        /// The budget.
+        budget: u32,
+    },
 }
 
 /// The search method.
@@ -96,24 +161,30 @@ pub enum PathMode {
 }
 
 impl PathMode {
-    /// The mode's name, as the command line spells it: `fast` or `optimal`.
+    /// The names of the modes, as the command line spells them.
+    pub const NAMES: [&'static str; 2] = ["fast", "optimal"];
+
+    /// The mode's name: `fast` or `optimal`.
     pub fn name(self) -> &'static str {
-        match self {
-            PathMode::Fast => "fast",
-            PathMode::Optimal => "optimal",
-        }
+        Self::NAMES[self as usize]
     }
 }
 
 impl std::str::FromStr for PathMode {
-    type Err = String;
+    type Err = UnknownName;
 
     /// Parses `fast` or `optimal`.
+    ///
+    /// ```
+    /// use trinav::PathMode;
+    /// assert_eq!("optimal".parse(), Ok(PathMode::Optimal));
+    /// assert!("fastest".parse::<PathMode>().is_err());
+    /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "fast" => Ok(PathMode::Fast),
             "optimal" => Ok(PathMode::Optimal),
-            _ => Err(format!("unknown path mode {s:?} (expected fast or optimal)")),
+            _ => Err(UnknownName { what: "path mode", name: s.to_string(), expected: &PathMode::NAMES }),
         }
     }
 }
@@ -141,6 +212,19 @@ pub struct PathOptions {
     pub start_side: Option<Point>,
     /// The same for the goal: arrive only through triangles opening towards this point.
     pub goal_side: Option<Point>,
+    /// Partial paths: when the goal cannot be reached (it is on another island or off the
+    /// mesh, or the [`node_budget`](PathOptions::node_budget) runs out), return the path
+    /// towards it instead of an error: to the point of the start's island nearest the goal
+    /// (exact nearest, Euclidean), or towards the most promising node the search reached.
+    /// The answer says so in [`Path::partial`]. An error still comes for a bad start (off the
+    /// mesh without snapping, or not finite) or a goal that is not finite. Default false.
+    pub partial: bool,
+    /// The most search nodes one query may expand (fast mode: triangles; optimal mode:
+    /// intervals), bounding its cost; `None` (the default) for no bound. A search that runs
+    /// out fails with [`PathError::BudgetExhausted`], or with [`PathOptions::partial`] on,
+    /// returns a partial path. A straight path in sight of the start needs no search. See the
+    /// README for the time per node measured, to turn a budget in microseconds into nodes.
+    pub node_budget: Option<u32>,
 }
 
 impl PathOptions {
@@ -169,25 +253,48 @@ impl PathOptions {
         self.goal_side = goal_side;
         self
     }
+
+    /// These options with partial paths on or off (see [`PathOptions::partial`]).
+    ///
+    /// ```
+    /// use trinav::PathOptions;
+    /// assert!(PathOptions::default().with_partial(true).partial);
+    /// ```
+    pub fn with_partial(mut self, partial: bool) -> Self {
+        self.partial = partial;
+        self
+    }
+
+    /// These options with a node budget (a number of nodes, or `None` for no bound; see
+    /// [`PathOptions::node_budget`]).
+    ///
+    /// ```
+    /// use trinav::PathOptions;
+    /// assert_eq!(PathOptions::default().with_node_budget(500).node_budget, Some(500));
+    /// assert_eq!(PathOptions::default().with_node_budget(None).node_budget, None);
+    /// ```
+    pub fn with_node_budget(mut self, budget: impl Into<Option<u32>>) -> Self {
+        self.node_budget = budget.into();
+        self
+    }
 }
 
 /// Reusable per-query state: one per thread serves any number of queries on any mesh.
 #[derive(Clone, Debug, Default)]
 pub struct PathScratch {
-    generation: u32,
-    /// Generation in which a triangle's `g`, `f_bits` and `parent` were last set.
-    seen: Vec<u32>,
-    /// Generation in which a triangle was closed (expanded, or a start).
-    closed: Vec<u32>,
+    /// Triangles whose `g`, `f_bits` and `parent` are set in this query.
+    seen: GenerationSet,
+    /// Triangles closed (expanded, or a start) in this query.
+    closed: GenerationSet,
     /// Distance from the start to the triangle's node (the midpoint of its entry edge).
     g: Vec<f64>,
     /// The f of a triangle's latest open-list entry (older entries are stale).
     f_bits: Vec<u64>,
-    /// The half-edge a triangle was entered through (`3 * triangle + edge` of the triangle
-    /// before it).
-    parent: Vec<u32>,
+    /// The half-edge a triangle was entered through, or [`HalfEdge::NONE`] for a start.
+    parent: Vec<HalfEdge>,
     open: BinaryHeap<OpenNode>,
-    corridor: Vec<u32>,
+    /// The half-edges the path crosses, in order.
+    corridor: Vec<HalfEdge>,
     portals: Vec<funnel::Portal>,
     /// Triangles containing the start and the goal.
     starts: Vec<TriangleId>,
@@ -196,31 +303,27 @@ pub struct PathScratch {
     optimal: OptimalScratch,
     /// The pocket triangles this query may enter.
     pass: PocketPass,
+    /// Nodes the last query expanded.
+    expanded: u32,
+    /// The triangle a fast search closed with the smallest estimate to the goal.
+    best_reached: Option<TriangleId>,
 }
 
 /// The pocket triangles a query may enter: those on the way from its start and goal triangles
-/// to the core (marked with a generation counter). Every other pocket is a dead end for it.
+/// to the core. Every other pocket is a dead end for it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PocketPass {
-    generation: u32,
-    marks: Vec<u32>,
+    marks: GenerationSet,
 }
 
 impl PocketPass {
     /// Marks the way out of the pockets holding `ends` (a new generation).
     fn open(&mut self, mesh: &NavMesh, ends: [&[TriangleId]; 2]) {
-        if self.marks.len() < mesh.triangle_count() {
-            self.marks.resize(mesh.triangle_count(), 0);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.marks.fill(0);
-            self.generation = 1;
-        }
+        self.marks.clear(mesh.triangle_count());
         for &start in ends.iter().copied().flatten() {
             let mut t = start;
-            while self.marks[t.index()] != self.generation {
-                self.marks[t.index()] = self.generation;
+            while !self.marks.contains(t.index()) {
+                self.marks.insert(t.index());
                 match mesh.pocket(t) {
                     Pocket::Towards(next) => t = next,
                     Pocket::Core | Pocket::Root => break,
@@ -232,8 +335,19 @@ impl PocketPass {
     /// Whether a search may enter triangle `t`.
     #[inline]
     pub(crate) fn allows(&self, mesh: &NavMesh, t: TriangleId) -> bool {
-        mesh.pocket(t) == Pocket::Core || self.marks[t.index()] == self.generation
+        mesh.pocket(t) == Pocket::Core || self.marks.contains(t.index())
     }
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SearchEnd {
+    /// It found the path.
+    Found,
+    /// The goal cannot be reached.
+    Unreachable,
+    /// It expanded its budget of nodes first.
+    Exhausted,
 }
 
 impl PathScratch {
@@ -242,22 +356,23 @@ impl PathScratch {
         Self::default()
     }
 
-    /// Starts a query over `nodes` triangles: grows the arrays if needed and moves to a new
-    /// generation (clearing only when the counter wraps).
+    /// How many nodes the last path query expanded (fast mode: triangles; optimal mode:
+    /// intervals; 0 when the path was straight or the goal unreachable without a search).
+    /// Useful to choose a [`PathOptions::node_budget`].
+    pub fn expanded_nodes(&self) -> u32 {
+        self.expanded
+    }
+
+    /// Starts a fast-mode query over `nodes` triangles: grows the arrays if needed and empties
+    /// the sets.
     fn begin(&mut self, nodes: usize) {
-        if self.seen.len() < nodes {
-            self.seen.resize(nodes, 0);
-            self.closed.resize(nodes, 0);
+        if self.g.len() < nodes {
             self.g.resize(nodes, 0.0);
             self.f_bits.resize(nodes, 0);
-            self.parent.resize(nodes, 0);
+            self.parent.resize(nodes, HalfEdge::NONE);
         }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.seen.fill(0);
-            self.closed.fill(0);
-            self.generation = 1;
-        }
+        self.seen.clear(nodes);
+        self.closed.clear(nodes);
         self.open.clear();
     }
 }
@@ -280,8 +395,8 @@ impl NavMesh {
     /// The path from `from` to `to` with `options`.
     ///
     /// ```
-    /// use trinav::{BakeSettings, MeshParts, NavMesh, PathMode, PathOptions, PathScratch, Point};
-    /// use trinav::{AreaId, IslandId, VertexId};
+    /// use trinav::build::{MeshParts, build_adjacency};
+    /// use trinav::{AreaId, BakeSettings, IslandId, NavMesh, PathMode, PathOptions, PathScratch, Point, VertexId};
     /// // An L: [0, 2]² without [1, 2]², as four triangles; (1, 1) is its inner corner.
     /// let triangles = [[0, 1, 2], [0, 2, 3], [0, 3, 5], [3, 4, 5]].map(|t| t.map(VertexId)).to_vec();
     /// let parts = MeshParts {
@@ -289,7 +404,7 @@ impl NavMesh {
     ///     vertices: [(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)]
     ///         .map(|(x, y)| Point::new(x, y))
     ///         .to_vec(),
-    ///     neighbours: trinav::build_adjacency(&triangles, 6)?,
+    ///     neighbours: build_adjacency(&triangles, 6)?,
     ///     areas: vec![AreaId(0); 4],
     ///     islands: vec![IslandId(0); 4],
     ///     triangles,
@@ -327,28 +442,80 @@ impl NavMesh {
     ) -> Result<(), PathError> {
         out.points.clear();
         out.length = 0.0;
+        out.partial = None;
+        scratch.expanded = 0;
         let (from, from_snapped) = self.path_endpoint(from, Endpoint::Start, options)?;
-        let (to, to_snapped) = self.path_endpoint(to, Endpoint::Goal, options)?;
+        let goal = match self.path_endpoint(to, Endpoint::Goal, options) {
+            Ok(goal) => Some(goal),
+            Err(PathError::OffMesh { .. }) if options.partial => None,
+            Err(e) => return Err(e),
+        };
         let (mut starts, mut goals) =
             (std::mem::take(&mut scratch.starts), std::mem::take(&mut scratch.goals));
-        let ends = [
-            (&mut starts, from, from_snapped, options.start_side),
-            (&mut goals, to, to_snapped, options.goal_side),
-        ];
-        for (list, point, snapped, side) in ends {
-            list.clear();
-            list.extend(self.locate_all(point));
-            // A snapped point can round to just outside its triangle: use that triangle.
-            if list.is_empty() {
-                list.extend(snapped);
+        self.end_triangles(&mut starts, from, from_snapped, options.start_side);
+        let result = match goal {
+            Some((goal, goal_snapped)) => {
+                self.end_triangles(&mut goals, goal, goal_snapped, options.goal_side);
+                match self.route((from, &starts), (goal, &goals), options, scratch, out) {
+                    Err(PathError::Unreachable) if options.partial => {
+                        let reason = PartialReason::Unreachable;
+                        self.route_to_nearest((from, &starts), to, reason, options, scratch, &mut goals, out)
+                    }
+                    result => result,
+                }
             }
-            if let Some(side) = side.filter(|&side| side != point && list.len() > 1) {
-                self.keep_fan_towards(list, point, side);
+            None => {
+                let reason = PartialReason::GoalOffMesh;
+                self.route_to_nearest((from, &starts), to, reason, options, scratch, &mut goals, out)
             }
-        }
-        let result = self.route((from, &starts), (to, &goals), options.mode, scratch, out);
+        };
         (scratch.starts, scratch.goals) = (starts, goals);
         result
+    }
+
+    /// Fills `list` with the triangles a path end at `point` lies in (`snapped`: the triangle
+    /// a snapped point belongs to), keeping only the fan towards `side` where it matters.
+    fn end_triangles(
+        &self,
+        list: &mut Vec<TriangleId>,
+        point: Point,
+        snapped: Option<TriangleId>,
+        side: Option<Point>,
+    ) {
+        list.clear();
+        list.extend(self.locate_all(point));
+        // A snapped point can round to just outside its triangle: use that triangle.
+        if list.is_empty() {
+            list.extend(snapped);
+        }
+        if let Some(side) = side.filter(|&side| side != point && list.len() > 1) {
+            self.keep_fan_towards(list, point, side);
+        }
+    }
+
+    /// The partial path towards an unreachable `goal`: the path to the point of the start's
+    /// islands nearest to it, marked with `reason` (unless the budget ran out on the way).
+    #[allow(clippy::too_many_arguments)]
+    fn route_to_nearest(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        goal: Point,
+        reason: PartialReason,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        targets: &mut Vec<TriangleId>,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        let on_start_island = |t: TriangleId| starts.iter().any(|&s| self.island(s) == self.island(t));
+        let Some((target, triangle)) = self.nearest_point_where(goal, on_start_island) else {
+            return Err(PathError::Unreachable);
+        };
+        self.end_triangles(targets, target, Some(triangle), None);
+        // The nearest point may be a pinch shared with another island: stay on the start's.
+        targets.retain(|&t| on_start_island(t));
+        self.route((from, starts), (target, targets), options, scratch, out)?;
+        out.partial.get_or_insert(reason);
+        Ok(())
     }
 
     /// Finds the path between two points, each given with the triangles it lies in.
@@ -356,7 +523,7 @@ impl NavMesh {
         &self,
         (from, starts): (Point, &[TriangleId]),
         (to, goals): (Point, &[TriangleId]),
-        mode: PathMode,
+        options: &PathOptions,
         scratch: &mut PathScratch,
         out: &mut Path,
     ) -> Result<(), PathError> {
@@ -381,31 +548,78 @@ impl NavMesh {
             return Err(PathError::Unreachable);
         }
         scratch.pass.open(self, [starts, goals]);
-        match mode {
+        let budget = options.node_budget.unwrap_or(u32::MAX);
+        let end = match options.mode {
             PathMode::Optimal => {
                 let state = (&mut scratch.optimal, &scratch.pass);
-                if !self.search_optimal(from, starts, to, goals, state, &mut out.points) {
-                    return Err(PathError::Unreachable);
-                }
+                let limits = (budget, options.partial);
+                let end = self.search_optimal((from, starts), (to, goals), limits, state, &mut out.points);
+                scratch.expanded = scratch.optimal.expanded;
+                end
             }
             PathMode::Fast => {
-                if !self.search_corridor(from, starts, to, goals, scratch) {
-                    return Err(PathError::Unreachable);
+                let end = self.search_corridor(from, starts, to, goals, budget, scratch);
+                let end_point = match end {
+                    SearchEnd::Found => Some(to),
+                    SearchEnd::Exhausted if options.partial => {
+                        Some(self.partial_corridor(from, starts, to, scratch))
+                    }
+                    _ => None,
+                };
+                if let Some(end_point) = end_point {
+                    self.pull_corridor(from, end_point, scratch, &mut out.points);
                 }
-                scratch.portals.clear();
-                scratch.portals.push((from, from));
-                for &h in &scratch.corridor {
-                    let (t, i) = (TriangleId(h / 3), (h % 3) as usize);
-                    let corners = self.triangle_points(t);
-                    // Crossing edge p -> q out of a counter-clockwise triangle: q is on the left.
-                    scratch.portals.push((corners[(i + 1) % 3], corners[i]));
-                }
-                scratch.portals.push((to, to));
-                string_pull(&scratch.portals, &mut out.points);
+                end
             }
+        };
+        match end {
+            SearchEnd::Found => {}
+            SearchEnd::Unreachable => return Err(PathError::Unreachable),
+            SearchEnd::Exhausted if options.partial => out.partial = Some(PartialReason::BudgetExhausted),
+            SearchEnd::Exhausted => return Err(PathError::BudgetExhausted { budget }),
         }
         out.length = out.points.windows(2).map(|w| w[0].distance(w[1])).sum();
         Ok(())
+    }
+
+    /// String-pulls `scratch.corridor` from `from` to `to` (a point of the last triangle).
+    fn pull_corridor(&self, from: Point, to: Point, scratch: &mut PathScratch, points: &mut Vec<Point>) {
+        scratch.portals.clear();
+        scratch.portals.push((from, from));
+        for &crossing in &scratch.corridor {
+            let (corners, i) = (self.triangle_points(crossing.triangle()), crossing.edge());
+            // Crossing edge p -> q out of a counter-clockwise triangle: q is on the left.
+            scratch.portals.push((corners[(i + 1) % 3], corners[i]));
+        }
+        scratch.portals.push((to, to));
+        string_pull(&scratch.portals, points);
+    }
+
+    /// After a fast search ran out of budget: sets `scratch.corridor` to the way to the most
+    /// promising triangle it reached (the one closed with the smallest estimate to the goal),
+    /// or to none when a start triangle comes as near the goal; returns the point of that
+    /// triangle nearest `to`.
+    fn partial_corridor(
+        &self,
+        from: Point,
+        starts: &[TriangleId],
+        to: Point,
+        scratch: &mut PathScratch,
+    ) -> Point {
+        let nearest = |t: TriangleId| closest_point_on_triangle(to, self.triangle_points(t));
+        let mut end = from;
+        for &start in starts {
+            let q = nearest(start);
+            if q.distance(to) < end.distance(to) {
+                end = q;
+            }
+        }
+        if let Some(best) = scratch.best_reached.filter(|&t| nearest(t).distance(to) < end.distance(to)) {
+            self.corridor_to(best, scratch);
+            return nearest(best);
+        }
+        scratch.corridor.clear();
+        end
     }
 
     /// `triangles` all contain `point`. Where they form several fans around it (a pinch: pieces

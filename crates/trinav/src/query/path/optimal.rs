@@ -28,19 +28,22 @@
 //! start or the goal; a node that cannot beat the best path found so far is dropped. The goal
 //! is a final node whose f is the exact length: when it leaves the open list, no shorter path
 //! exists.
+//!
+//! A node budget bounds the expansions (each node of a single-successor chain counts); when it
+//! runs out, a partial path can be written from the nodes made so far.
 
 use std::collections::BinaryHeap;
 
 use crate::geometry::{Orientation, Point, orient};
-use crate::ids::TriangleId;
+use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
-use crate::query::path::PocketPass;
 use crate::query::path::search::OpenNode;
+use crate::query::path::{GenerationSet, PocketPass, SearchEnd};
 
 /// The start as a root or a point of a line (mesh vertices are their ids).
 const START: u32 = u32::MAX;
 /// The `crossing` of a final node: its root sees the goal.
-const FINAL: u32 = u32::MAX;
+const FINAL: HalfEdge = HalfEdge::NONE;
 /// Relative slack when comparing two distances to the same root: routes of equal length can
 /// differ in their last bits, and both must survive (each covers the region behind the corner
 /// on its own side). Only the amount of work depends on it, never the path.
@@ -57,8 +60,8 @@ struct Node {
     left: [u32; 2],
     /// The line bounding it on the right.
     right: [u32; 2],
-    /// The half-edge crossed (`3 * triangle + edge` of the triangle left behind), or [`FINAL`].
-    crossing: u32,
+    /// The half-edge crossed (named by the triangle left behind), or [`FINAL`].
+    crossing: HalfEdge,
 }
 
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
@@ -66,9 +69,8 @@ const _: () = assert!(std::mem::size_of::<Node>() == 32);
 /// Per-query state of the optimal search, reused across queries (no allocation once grown).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct OptimalScratch {
-    generation: u32,
-    /// Generation in which a vertex was last reached as a root.
-    root_seen: Vec<u32>,
+    /// Vertices reached as roots in this query.
+    root_seen: GenerationSet,
     /// Best known distance from the start to each root.
     root_g: Vec<f64>,
     /// The root each root is reached from on its best route ([`START`] for the start).
@@ -77,23 +79,21 @@ pub(crate) struct OptimalScratch {
     open: BinaryHeap<OpenNode>,
     /// Successors of the node being expanded.
     successors: Vec<Node>,
+    /// Nodes the last query expanded.
+    pub(crate) expanded: u32,
 }
 
 impl OptimalScratch {
     /// Starts a query over `vertices` vertices.
     fn begin(&mut self, vertices: usize) {
-        if self.root_seen.len() < vertices {
-            self.root_seen.resize(vertices, 0);
+        if self.root_g.len() < vertices {
             self.root_g.resize(vertices, 0.0);
             self.root_parent.resize(vertices, START);
         }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.root_seen.fill(0);
-            self.generation = 1;
-        }
+        self.root_seen.clear(vertices);
         self.nodes.clear();
         self.open.clear();
+        self.expanded = 0;
     }
 }
 
@@ -116,6 +116,8 @@ struct Search<'a> {
     /// The length of the shortest path to the goal found so far (a final node in the open
     /// list): nodes that cannot beat it are dropped.
     best_length: f64,
+    /// The most nodes the search may expand.
+    budget: u32,
 }
 
 impl NavMesh {
@@ -127,19 +129,20 @@ impl NavMesh {
     }
 
     /// The exact shortest path from `from` (in every triangle of `starts`) to `to` (in every
-    /// triangle of `goals`; the two sets do not meet), written into `points`. False when the
-    /// goal cannot be reached.
+    /// triangle of `goals`; the two sets do not meet), written into `points`, expanding at
+    /// most `budget` nodes. When the budget runs out first and `partial` is set, `points` gets
+    /// the partial path towards the most promising node (see [`Search::write_partial_path`]).
     pub(crate) fn search_optimal(
         &self,
-        from: Point,
-        starts: &[TriangleId],
-        to: Point,
-        goals: &[TriangleId],
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        (budget, partial): (u32, bool),
         (scratch, pass): (&mut OptimalScratch, &PocketPass),
         points: &mut Vec<Point>,
-    ) -> bool {
+    ) -> SearchEnd {
         scratch.begin(self.vertices().len());
-        let mut search = Search { mesh: self, from, to, goals, scratch, pass, best_length: f64::INFINITY };
+        let mut search =
+            Search { mesh: self, from, to, goals, scratch, pass, best_length: f64::INFINITY, budget };
         for &start in starts {
             let tri = self.triangles()[start.index()];
             for e in 0..3 {
@@ -153,7 +156,7 @@ impl NavMesh {
                 {
                     continue;
                 }
-                let crossing = start.0 * 3 + e as u32;
+                let crossing = HalfEdge::new(start, e);
                 let node = Node { g: 0.0, root: START, left: [START, b], right: [START, a], crossing };
                 search.scratch.successors.push(node);
             }
@@ -162,14 +165,17 @@ impl NavMesh {
         while let Some(entry) = search.scratch.open.pop() {
             let node = search.scratch.nodes[entry.item as usize];
             if node.crossing == FINAL {
-                search.write_path(node.root, points);
-                return true;
+                search.write_path(node.root, to, points);
+                return SearchEnd::Found;
             }
-            if !search.is_stale(&node) {
-                search.expand_chain(node);
+            if !search.is_stale(&node) && !search.expand_chain(node) {
+                if partial {
+                    search.write_partial_path(points);
+                }
+                return SearchEnd::Exhausted;
             }
         }
-        false
+        SearchEnd::Unreachable
     }
 }
 
@@ -198,7 +204,7 @@ impl Search<'_> {
         let g = node.g + self.point(node.root).distance(self.point(corner));
         let s = &mut *self.scratch;
         let k = corner as usize;
-        if s.root_seen[k] == s.generation {
+        if s.root_seen.contains(k) {
             if g > s.root_g[k] * (1.0 + ROOT_SLACK) {
                 return None;
             }
@@ -206,16 +212,22 @@ impl Search<'_> {
                 return Some(g);
             }
         }
-        s.root_seen[k] = s.generation;
+        s.root_seen.insert(k);
         s.root_g[k] = g;
         s.root_parent[k] = node.root;
         Some(g)
     }
 
     /// Expands `node`, and while it has a single successor of the same root, that successor in
-    /// turn; the last successors go to the open list.
-    fn expand_chain(&mut self, mut node: Node) {
+    /// turn; the last successors go to the open list. False when the budget ran out first
+    /// (the node left unexpanded is kept in the arena, for the partial path).
+    fn expand_chain(&mut self, mut node: Node) -> bool {
         loop {
+            if self.scratch.expanded == self.budget {
+                self.scratch.nodes.push(node);
+                return false;
+            }
+            self.scratch.expanded += 1;
             self.scratch.successors.clear();
             self.expand(&node);
             match self.scratch.successors[..] {
@@ -231,6 +243,7 @@ impl Search<'_> {
             }
         }
         self.push_successors();
+        true
     }
 
     /// Moves the successors to the node arena and the open list, with f = g + h.
@@ -265,7 +278,7 @@ impl Search<'_> {
     /// The successors of `node` in the triangle it enters.
     fn expand(&mut self, node: &Node) {
         let mesh = self.mesh;
-        let (behind, e) = (TriangleId(node.crossing / 3), (node.crossing % 3) as usize);
+        let (behind, e) = (node.crossing.triangle(), node.crossing.edge());
         let here = mesh.neighbours(behind)[e];
         let p_id = mesh.triangles()[behind.index()][(e + 1) % 3];
         let tri = mesh.triangles()[here.index()];
@@ -320,7 +333,7 @@ impl Search<'_> {
         let left = if self.side(left, self.point(a)) == Orientation::Clockwise { [root, a] } else { left };
         let right =
             if self.side(right, self.point(b)) == Orientation::CounterClockwise { [root, b] } else { right };
-        self.scratch.successors.push(Node { g, root, left, right, crossing: t.0 * 3 + k as u32 });
+        self.scratch.successors.push(Node { g, root, left, right, crossing: HalfEdge::new(t, k) });
     }
 
     /// The node's interval ends at turning corner `k` of triangle `here`, on `side`: the region
@@ -396,10 +409,7 @@ impl Search<'_> {
     /// the root through the interval to the goal (mirrored across the edge when on the root's
     /// side of it). Floating point: a bound, never a decision.
     fn heuristic(&self, node: &Node) -> f64 {
-        let mesh = self.mesh;
-        let (t, e) = ((node.crossing / 3) as usize, (node.crossing % 3) as usize);
-        let tri = mesh.triangles()[t];
-        let ends = (tri[(e + 1) % 3].0, tri[e].0);
+        let ends = self.crossing_ends(node.crossing);
         let (a, b) = (self.point(ends.0), self.point(ends.1));
         let root = self.point(node.root);
         let left = self.crossing_point(node.left, ends, Side::Left);
@@ -454,11 +464,48 @@ impl Search<'_> {
         Point::new(a.x + s * (b.x - a.x), a.y + s * (b.y - a.y))
     }
 
-    /// Writes the path ending at the goal seen from `root`: the chain of best parents back to
-    /// the start, without repeated points or turns of exactly zero.
-    fn write_path(&self, root: u32, points: &mut Vec<Point>) {
+    /// The ends of the edge `crossing` crosses: its left end as seen from the root, then its
+    /// right end.
+    fn crossing_ends(&self, crossing: HalfEdge) -> (u32, u32) {
+        let (tri, e) = (self.mesh.triangles()[crossing.triangle().index()], crossing.edge());
+        (tri[(e + 1) % 3].0, tri[e].0)
+    }
+
+    /// After the budget ran out: writes the path to the goal through the best final node
+    /// found (a path not yet proven the shortest), or else to the point nearest the goal of
+    /// the interval nearest the goal among all nodes made, seen straight from its root. The
+    /// interval's ends are rounded inwards here, so that its root sees the point; when the
+    /// rounding leaves nothing, the path ends at the root.
+    fn write_partial_path(&self, points: &mut Vec<Point>) {
+        let nodes = &self.scratch.nodes;
+        if let Some(last) = nodes.iter().filter(|n| n.crossing == FINAL).min_by(|a, b| a.g.total_cmp(&b.g)) {
+            return self.write_path(last.root, self.to, points);
+        }
+        let mut best = (f64::INFINITY, START, self.from);
+        for node in nodes {
+            let ends = self.crossing_ends(node.crossing);
+            // Inwards: the left line's crossing towards the right end, and the other way round.
+            let left = self.crossing_point(node.left, ends, Side::Right);
+            let right = self.crossing_point(node.right, ends, Side::Left);
+            let root = self.point(node.root);
+            let end = if self.point(ends.0).distance(left) <= self.point(ends.0).distance(right) {
+                closest_on_segment(self.to, left, right)
+            } else {
+                root
+            };
+            let d = end.distance(self.to);
+            if d < best.0 {
+                best = (d, node.root, end);
+            }
+        }
+        self.write_path(best.1, best.2, points);
+    }
+
+    /// Writes the path from the start through `root` and the chain of its best parents to
+    /// `end`, which `root` sees, without repeated points or turns of exactly zero.
+    fn write_path(&self, root: u32, end: Point, points: &mut Vec<Point>) {
         points.clear();
-        points.push(self.to);
+        points.push(end);
         let mut r = root;
         while r != START {
             points.push(self.point(r));
@@ -482,6 +529,17 @@ impl Search<'_> {
         }
         points.truncate(kept);
     }
+}
+
+/// The point of the segment `a b` closest to `p` (floating point, clamped to the segment).
+fn closest_on_segment(p: Point, a: Point, b: Point) -> Point {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let length2 = dx * dx + dy * dy;
+    if length2 == 0.0 {
+        return a;
+    }
+    let s = (((p.x - a.x) * dx + (p.y - a.y) * dy) / length2).clamp(0.0, 1.0);
+    Point::new(a.x + s * dx, a.y + s * dy)
 }
 
 /// Twice the signed area of `o a b` in floating point (positive: `b` left of `o -> a`).

@@ -5,13 +5,30 @@ use std::path::Path;
 
 /// Writes `bytes` to `path` atomically: into a temporary file in the same folder, flushed to
 /// disk, then renamed over `path`. On any error the temporary file is removed and an existing
-/// file at `path` is left as it was.
+/// file at `path` is left as it was. The new file gets the permissions an ordinary new file
+/// gets (on Unix 0o666 minus the umask), not the private ones of a temporary file.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("out.txt");
+/// trinav_tools::write_atomic(&path, b"hello")?;
+/// assert_eq!(std::fs::read(&path)?, b"hello");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new().prefix(".trinav-").suffix(".tmp").tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".trinav-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // Passed to open(2), which applies the umask: the mode of any new file.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
@@ -42,5 +59,19 @@ mod tests {
         assert!(write_atomic(&path, b"new").is_err());
         assert_eq!(std::fs::read(path.join("keep")).unwrap(), b"x");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "temporary removed");
+    }
+
+    /// A written file is as readable as one `std::fs::write` creates (a temporary file is
+    /// private to its owner: 0o600).
+    #[cfg(unix)]
+    #[test]
+    fn new_file_gets_ordinary_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (ours, plain) = (dir.path().join("ours"), dir.path().join("plain"));
+        write_atomic(&ours, b"x").unwrap();
+        std::fs::write(&plain, b"x").unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&ours), mode(&plain));
     }
 }
