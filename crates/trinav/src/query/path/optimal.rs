@@ -93,6 +93,7 @@ impl OptimalScratch {
         self.root_seen.clear(vertices);
         self.nodes.clear();
         self.open.clear();
+        self.successors.clear();
         self.expanded = 0;
     }
 }
@@ -224,6 +225,7 @@ impl Search<'_> {
     fn expand_chain(&mut self, mut node: Node) -> bool {
         loop {
             if self.scratch.expanded == self.budget {
+                self.scratch.successors.clear();
                 self.scratch.nodes.push(node);
                 return false;
             }
@@ -473,7 +475,8 @@ impl Search<'_> {
 
     /// After the budget ran out: writes the path to the goal through the best final node
     /// found (a path not yet proven the shortest), or else to the point nearest the goal of
-    /// the interval nearest the goal among all nodes made, seen straight from its root. The
+    /// the interval nearest the goal among all nodes made, seen straight from its root (or
+    /// nowhere, when no interval comes nearer the goal than the start). The
     /// interval's ends are rounded inwards here, so that its root sees the point; when the
     /// rounding leaves nothing, the path ends at the root.
     fn write_partial_path(&self, points: &mut Vec<Point>) {
@@ -481,7 +484,8 @@ impl Search<'_> {
         if let Some(last) = nodes.iter().filter(|n| n.crossing == FINAL).min_by(|a, b| a.g.total_cmp(&b.g)) {
             return self.write_path(last.root, self.to, points);
         }
-        let mut best = (f64::INFINITY, START, self.from);
+        // Never farther from the goal than the start.
+        let mut best = (self.from.distance(self.to), START, self.from);
         for node in nodes {
             let ends = self.crossing_ends(node.crossing);
             // Inwards: the left line's crossing towards the right end, and the other way round.

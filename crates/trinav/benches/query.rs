@@ -1,10 +1,11 @@
 //! Query benchmarks: paths, point location, nearest point and raycasts, one query per iteration.
 //!
-//! Meshes: every level in `data/levels` (default settings, the level's own agent radius) and
-//! [`scattered_obstacles`]`(10_000, 21)` at agent radius 0 and 0.5, each baked with ear
-//! clipping (`_ear`) and with constrained Delaunay (`_cdt`), measured side by side.
+//! Meshes: the committed fixtures (`tests/fixtures`, see `fixtures.txt`) of the sample levels,
+//! baked with constrained Delaunay (`_cdt`) and, for town and courtyard, with ear clipping
+//! (`_ear`) side by side, and `generated_10k_cdt` (`trinav_bake::generate::scattered_obstacles(10_000,
+//! 21)`, radius 0).
 //!
-//! For each mesh a fixed set of queries is drawn with a splitmix64 generator:
+//! For each mesh a fixed set of queries is drawn with a seeded generator:
 //!
 //! - `PAIRS` path pairs: points uniform in the mesh bounds, kept when both are on the mesh and on
 //!   the same island (so every pair is connected). `find_path_into` (reused scratch and path;
@@ -25,12 +26,10 @@
 //! obstacles touch corner to corner; a directed edge `a -> b` when `raycast(a, b)` is clear;
 //! Dijkstra). A path shorter than the optimum (by more than 1e-9 relative) would be an invalid
 //! path: that count must be 0. Also printed: how many `nearest_point` results lie outside the
-//! triangle returned with them.
+//! triangle returned with them, and per mode the time per search node (all pairs timed once,
+//! over the nodes they expanded), to turn a node budget into microseconds.
 //!
-//! Run with `cargo bench -p trinav-bake --bench query`.
-
-#[path = "common/mod.rs"]
-mod common;
+//! Run with `cargo bench -p trinav --bench query`.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -39,13 +38,9 @@ use std::time::{Duration, Instant};
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rand::{RngExt, SeedableRng};
 use trinav::geometry::{Orientation, orient};
-use trinav::{
-    BakeSettings, NavMesh, Path, PathMode, PathOptions, PathScratch, Point, RayHit, TriangleId,
-    Triangulation, VertexId,
-};
-use trinav_bake::generate::{SplitMix64, scattered_obstacles};
-use trinav_bake::{bake, settings_for};
+use trinav::{NavMesh, Path, PathMode, PathOptions, PathScratch, Point, RayHit, TriangleId, VertexId};
 
 /// The path modes measured, side by side.
 const MODES: [PathMode; 2] = [PathMode::Fast, PathMode::Optimal];
@@ -53,10 +48,9 @@ const MODES: [PathMode; 2] = [PathMode::Fast, PathMode::Optimal];
 const PAIRS: usize = 1_000;
 /// Points per mesh for `locate` and for `nearest_point`.
 const POINTS: usize = 1_000;
-/// Seed of the generated levels (the README's figures use 21).
-const LEVEL_SEED: u64 = 21;
-/// Obstacle vertices of the generated levels.
-const LEVEL_VERTICES: usize = 10_000;
+/// The fixture meshes measured.
+const MESHES: [&str; 6] =
+    ["town_cdt", "town_ear", "courtyard_cdt", "courtyard_ear", "room_pillars_cdt", "generated_10k_cdt"];
 /// Seed of the query sets (the same for every mesh).
 const QUERY_SEED: u64 = 0x7121_A5EE_D000_0001;
 /// Meshes with more boundary vertices than this get no visibility-graph reference.
@@ -78,42 +72,32 @@ struct Case {
     nearest_points: Vec<Point>,
 }
 
-/// Every benchmarked mesh, baked with both triangulations, with its queries.
+/// Every benchmarked mesh with its queries.
 fn cases() -> Vec<Case> {
-    let mut meshes = Vec::new();
-    for triangulation in [Triangulation::EarClipping, Triangulation::ConstrainedDelaunay] {
-        let short = match triangulation {
-            Triangulation::ConstrainedDelaunay => "cdt",
-            _ => "ear",
-        };
-        for (name, level) in common::sample_levels() {
-            let settings =
-                settings_for(&level, BakeSettings::default(), None).with_triangulation(triangulation);
-            let mesh = bake(&level, &settings).unwrap_or_else(|e| panic!("{name}: {e}")).mesh;
-            meshes.push((format!("{name}_r{}_{short}", settings.agent_radius), mesh));
-        }
-        let level = scattered_obstacles(LEVEL_VERTICES, LEVEL_SEED);
-        for radius in [0.0, 0.5] {
-            let settings =
-                BakeSettings::default().with_agent_radius(radius).with_triangulation(triangulation);
-            let name = format!("gen10k_r{radius}_{short}");
-            let mesh = bake(&level, &settings).unwrap_or_else(|e| panic!("{name}: {e}")).mesh;
-            meshes.push((name, mesh));
-        }
-    }
-    meshes.into_iter().map(|(name, mesh)| with_queries(name, mesh)).collect()
+    MESHES
+        .iter()
+        .map(|name| {
+            let path =
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/{name}.nav"));
+            let mesh = NavMesh::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            with_queries(name.to_string(), mesh)
+        })
+        .collect()
 }
 
 /// Draws the query sets of `mesh`.
 fn with_queries(name: String, mesh: NavMesh) -> Case {
-    let mut rng = SplitMix64::new(QUERY_SEED);
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(QUERY_SEED);
     let bounds = mesh.bounds();
     let size = bounds.size();
+    let mut point_in = |min: Point, (w, h): (f64, f64)| {
+        Point::new(min.x + w * rng.random::<f64>(), min.y + h * rng.random::<f64>())
+    };
     let mut pairs = Vec::with_capacity(PAIRS);
     let mut pair_draws = 0;
     while pairs.len() < PAIRS {
         assert!(pair_draws < PAIRS * 100_000, "{name}: too few connected pairs in the bounds");
-        let (a, b) = (rng.point_in(bounds.min, size), rng.point_in(bounds.min, size));
+        let (a, b) = (point_in(bounds.min, size), point_in(bounds.min, size));
         pair_draws += 2;
         if let (Some(s), Some(g)) = (mesh.locate(a), mesh.locate(b))
             && mesh.island(s) == mesh.island(g)
@@ -121,9 +105,9 @@ fn with_queries(name: String, mesh: NavMesh) -> Case {
             pairs.push((a, b));
         }
     }
-    let locate_points = (0..POINTS).map(|_| rng.point_in(bounds.min, size)).collect();
+    let locate_points = (0..POINTS).map(|_| point_in(bounds.min, size)).collect();
     let margin = Point::new(bounds.min.x - 0.05 * size.0, bounds.min.y - 0.05 * size.1);
-    let nearest_points = (0..POINTS).map(|_| rng.point_in(margin, (1.1 * size.0, 1.1 * size.1))).collect();
+    let nearest_points = (0..POINTS).map(|_| point_in(margin, (1.1 * size.0, 1.1 * size.1))).collect();
     Case { name, mesh, pairs, pair_draws, locate_points, nearest_points }
 }
 
@@ -417,12 +401,21 @@ fn report(case: &Case) {
         }
         let (mean, max) = mean_max(&straight_ratios);
         let rays_clear = case.pairs.iter().filter(|&&(a, b)| clear(mesh, a, b)).count();
+        // Time per expanded node: every pair once more, timed as a whole.
+        let (mut nodes, started) = (0u64, Instant::now());
+        for &(from, to) in &case.pairs {
+            let _ = mesh.find_path_into(from, to, &options, &mut scratch, &mut path);
+            nodes += u64::from(scratch.expanded_nodes());
+        }
+        let ns_per_node = started.elapsed().as_nanos() as f64 / nodes.max(1) as f64;
         println!(
             "  {} paths: {failures} failed, {blocked_paths} with a blocked segment, {:.2} turns on average; \
-             length / straight line: mean {mean:.4}, max {max:.4}; raycasts clear: {rays_clear} of {}",
+             length / straight line: mean {mean:.4}, max {max:.4}; raycasts clear: {rays_clear} of {}; \
+             {:.1} nodes expanded per query, {ns_per_node:.1} ns per node",
             mode.name(),
             corners as f64 / (case.pairs.len() - failures) as f64,
             case.pairs.len(),
+            nodes as f64 / case.pairs.len() as f64,
         );
         paths_by_mode.push((mode, paths));
     }

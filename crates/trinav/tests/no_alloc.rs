@@ -1,19 +1,20 @@
 //! Queries allocate nothing once warmed up: `find_path_into` with a reused scratch and path
-//! (fast and optimal mode), `locate`, `nearest_point` and `raycast`.
+//! (fast and optimal mode, plain, partial and with a node budget), `locate`, `nearest_point`,
+//! `nearest_point_on_island` and `raycast`, on fixture meshes.
 //!
 //! A counting global allocator wraps the system one and counts the allocations (alloc,
 //! alloc_zeroed, realloc) made on a thread while that thread's counting flag is on. The flag is
 //! thread-local, so the test harness's other threads (and other tests) never disturb the count;
 //! the whole check is one `#[test]`.
 
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use trinav::{BakeSettings, NavMesh, Path, PathMode, PathOptions, PathScratch, Point};
-use trinav_bake::generate::{SplitMix64, scattered_obstacles};
-use trinav_bake::{Level, bake, settings_for};
+use common::{fixture, random_point, random_point_on_mesh, rng};
+use trinav::{NavMesh, Path, PathMode, PathOptions, PathScratch, Point};
 
 struct CountingAllocator;
 
@@ -69,33 +70,25 @@ fn allocations_in<R>(f: impl FnOnce() -> R) -> (usize, R) {
     (ALLOCATIONS.load(Ordering::Relaxed) - before, result)
 }
 
-/// Queries on one mesh: connected path pairs (both points on the mesh, same island), plus
-/// points in the bounds grown by 10% of its size on each side (on and off the mesh).
+/// Queries on one mesh: pairs of points on the mesh (connected or not), pairs whose goal may be
+/// off the mesh (for partial paths), and points in the bounds grown by 10% of its size on each
+/// side (on and off the mesh).
 struct Queries {
     pairs: Vec<(Point, Point)>,
+    wild_pairs: Vec<(Point, Point)>,
     points: Vec<Point>,
 }
 
 fn queries(mesh: &NavMesh, count: usize) -> Queries {
-    let mut rng = SplitMix64::new(0x0A11_0C00_u64);
-    let bounds = mesh.bounds();
-    let size = bounds.size();
-    let mut pairs = Vec::with_capacity(count);
-    for _ in 0..count * 1_000 {
-        if pairs.len() == count {
-            break;
-        }
-        let (a, b) = (rng.point_in(bounds.min, size), rng.point_in(bounds.min, size));
-        if let (Some(s), Some(g)) = (mesh.locate(a), mesh.locate(b))
-            && mesh.island(s) == mesh.island(g)
-        {
-            pairs.push((a, b));
-        }
-    }
-    assert_eq!(pairs.len(), count, "too few connected pairs");
-    let margin = Point::new(bounds.min.x - 0.1 * size.0, bounds.min.y - 0.1 * size.1);
-    let points = (0..count).map(|_| rng.point_in(margin, (1.2 * size.0, 1.2 * size.1))).collect();
-    Queries { pairs, points }
+    let mut rng = rng(0x0A11_0C00);
+    let pairs = (0..count)
+        .map(|_| (random_point_on_mesh(&mut rng, mesh), random_point_on_mesh(&mut rng, mesh)))
+        .collect();
+    let wild_pairs = (0..count)
+        .map(|_| (random_point_on_mesh(&mut rng, mesh), random_point(&mut rng, mesh, 0.1)))
+        .collect();
+    let points = (0..count).map(|_| random_point(&mut rng, mesh, 0.1)).collect();
+    Queries { pairs, wild_pairs, points }
 }
 
 /// Reused query state.
@@ -108,16 +101,26 @@ struct State {
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     FindPathInto(PathMode),
+    /// Partial paths towards goals anywhere (other islands, off the mesh).
+    Partial(PathMode),
+    /// Partial paths with a budget of 20 nodes.
+    Budget(PathMode),
     Locate,
     NearestPoint,
+    NearestPointOnIsland,
     Raycast,
 }
 
-const KINDS: [Kind; 5] = [
+const KINDS: [Kind; 10] = [
     Kind::FindPathInto(PathMode::Fast),
     Kind::FindPathInto(PathMode::Optimal),
+    Kind::Partial(PathMode::Fast),
+    Kind::Partial(PathMode::Optimal),
+    Kind::Budget(PathMode::Fast),
+    Kind::Budget(PathMode::Optimal),
     Kind::Locate,
     Kind::NearestPoint,
+    Kind::NearestPointOnIsland,
     Kind::Raycast,
 ];
 
@@ -125,14 +128,27 @@ const KINDS: [Kind; 5] = [
 /// counts successful paths.
 fn pass(mesh: &NavMesh, q: &Queries, state: &mut State, kind: Kind) -> (f64, usize) {
     let (mut sum, mut ok) = (0.0, 0);
+    let mut paths = |options: PathOptions, pairs: &[(Point, Point)]| {
+        for &(from, to) in pairs {
+            if mesh.find_path_into(from, to, &options, &mut state.scratch, &mut state.path).is_ok() {
+                ok += 1;
+                sum += state.path.length;
+            }
+        }
+    };
     match kind {
-        Kind::FindPathInto(mode) => {
-            let options = PathOptions::default().with_mode(mode);
-            for &(from, to) in &q.pairs {
-                if mesh.find_path_into(from, to, &options, &mut state.scratch, &mut state.path).is_ok() {
-                    ok += 1;
-                    sum += state.path.length;
-                }
+        Kind::FindPathInto(mode) => paths(PathOptions::default().with_mode(mode), &q.pairs),
+        Kind::Partial(mode) => {
+            paths(PathOptions::default().with_mode(mode).with_partial(true), &q.wild_pairs)
+        }
+        Kind::Budget(mode) => paths(
+            PathOptions::default().with_mode(mode).with_partial(true).with_node_budget(20),
+            &q.wild_pairs,
+        ),
+        Kind::NearestPointOnIsland => {
+            for (k, &p) in q.points.iter().enumerate() {
+                let island = trinav::IslandId(k as u32 % mesh.island_count());
+                sum += mesh.nearest_point_on_island(p, island).map_or(0.0, |(p, _)| p.x + p.y);
             }
         }
         Kind::Locate => {
@@ -156,13 +172,7 @@ fn pass(mesh: &NavMesh, q: &Queries, state: &mut State, kind: Kind) -> (f64, usi
 
 #[test]
 fn warmed_up_queries_allocate_nothing() {
-    let town_path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/levels/town.json"));
-    let town = Level::load(&town_path).expect("town.json loads");
-    let generated = scattered_obstacles(1_000, 21);
-    let meshes = [
-        ("town", bake(&town, &settings_for(&town, BakeSettings::default(), None)).expect("town bakes").mesh),
-        ("generated 1k", bake(&generated, &BakeSettings::default()).expect("generated level bakes").mesh),
-    ];
+    let meshes = ["town_cdt", "courtyard_ear", "generated_1k_cdt"].map(|name| (name, fixture(name)));
     let mut state = State { scratch: PathScratch::new(), path: Path::default() };
     let mut failures = Vec::new();
     for (name, mesh) in &meshes {
@@ -170,12 +180,8 @@ fn warmed_up_queries_allocate_nothing() {
         // Warm-up: all queries once (the scratch grows to this mesh, the path to its longest).
         for kind in KINDS {
             let (_, ok) = pass(mesh, &q, &mut state, kind);
-            if let Kind::FindPathInto(_) = kind {
-                assert_eq!(
-                    ok,
-                    q.pairs.len(),
-                    "{name}: every pair is connected, so every path query succeeds"
-                );
+            if let Kind::Partial(_) | Kind::Budget(_) = kind {
+                assert_eq!(ok, q.wild_pairs.len(), "{name}: every partial path query gives a path");
             }
         }
         // Second pass, counted.
