@@ -3,7 +3,68 @@
 //! This crate is what a game links: it loads a navigation mesh baked by `trinav-bake` (or the
 //! `trinav` command) and answers queries on it. It depends on no geometry crate of the baker.
 //!
-//! FRONT-PAGE-WALKTHROUGH
+//! ## From bytes to paths, frame after frame
+//!
+//! 1. **Bytes to mesh.** A baked file (`trinav bake level.json -o level.nav`) is loaded from
+//!    memory with [`NavMesh::from_bytes`] (or from disk with [`NavMesh::load`]). Loading checks
+//!    everything (framing, checksum, every structural rule) and fails with a typed
+//!    [`LoadError`]; a hostile or corrupted file never panics and never allocates beyond a small
+//!    multiple of its size.
+//! 2. **One mesh for every thread.** A [`NavMesh`] is immutable, `Send + Sync`: put it in an
+//!    `Arc` and share it.
+//! 3. **One scratch per thread.** A [`PathScratch`] holds a path query's working memory. Give
+//!    each thread (or each worker of a job system) its own and reuse it: after the first
+//!    queries it has grown to the mesh, and [`NavMesh::find_path_into`] with a reused [`Path`]
+//!    allocates nothing.
+//! 4. **Per-frame queries.** [`NavMesh::locate`] (which triangle), [`NavMesh::nearest_point`]
+//!    (snap a click to the walkable area), [`NavMesh::raycast`] (line of sight), and paths in
+//!    two [`PathMode`]s: fast, or exactly shortest. [`PathOptions`] bounds a query's work
+//!    ([`PathOptions::node_budget`]) and asks for partial paths ([`PathOptions::partial`]): an
+//!    agent whose goal is out of reach walks as close as it can.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use trinav::{NavMesh, Path, PathMode, PathOptions, PathScratch, Point};
+//!
+//! // 1. The bytes of a baked mesh, here compiled into the program.
+//! let bytes: &[u8] = include_bytes!("../tests/fixtures/courtyard_cdt.nav");
+//! let mesh = Arc::new(NavMesh::from_bytes(bytes)?);
+//!
+//! // 2-3. A worker thread with its own scratch and path buffer.
+//! let worker = {
+//!     let mesh = Arc::clone(&mesh);
+//!     std::thread::spawn(move || {
+//!         let (mut scratch, mut path) = (PathScratch::new(), Path::default());
+//!         // 4. Each frame: a bounded query that always gives the agent somewhere to go.
+//!         let options = PathOptions::default().with_partial(true).with_node_budget(2_000);
+//!         let mut lengths = Vec::new();
+//!         for goal in [Point::new(50.0, 55.0), Point::new(30.0, 30.0)] {
+//!             mesh.find_path_into(Point::new(2.0, 2.0), goal, &options, &mut scratch, &mut path)?;
+//!             lengths.push((path.length, path.partial));
+//!         }
+//!         Ok::<_, trinav::PathError>(lengths)
+//!     })
+//! };
+//! let lengths = worker.join().expect("no panic")?;
+//! // (30, 30) is in the walled courtyard, another island: the agent gets as close as it can.
+//! assert!(lengths[0].1.is_none() && lengths[1].1.is_some());
+//!
+//! // The exact shortest path, where quality shows.
+//! let optimal = PathOptions::default().with_mode(PathMode::Optimal);
+//! let path = mesh.find_path_with(Point::new(2.0, 2.0), Point::new(50.0, 55.0), &optimal, &mut PathScratch::new())?;
+//! assert!(path.length <= lengths[0].0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! `examples/agents.rs` runs the same with many agents on several threads
+//! (`cargo run --release -p trinav --example agents`).
+//!
+//! ## What else is here
+//!
+//! The root holds what a game uses. Three modules serve tools: [`geometry`] (the exact
+//! orientation predicate every decision goes through, and the coordinate limits), [`build`]
+//! (building and checking a mesh from raw arrays, for bakers) and [`file`] (the baked file's
+//! layout and raw encoding).
 
 #![warn(missing_docs)]
 

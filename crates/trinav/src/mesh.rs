@@ -392,6 +392,8 @@ pub struct NavMesh {
     parts: MeshParts,
     island_count: u32,
     bounds: Aabb,
+    /// The bounding box of each island.
+    island_bounds: Vec<Aabb>,
     pub(crate) grid: SpatialGrid,
     /// Per triangle, bit `k`: corner `k` is a turning corner (see the optimal search).
     pub(crate) search_flags: Vec<u8>,
@@ -437,6 +439,11 @@ impl NavMesh {
         let bounds = Aabb::from_points(parts.vertices.iter().copied());
         let boxes: Vec<Aabb> =
             parts.triangles.iter().map(|t| Aabb::from_points(t.map(|v| parts.vertices[v.index()]))).collect();
+        let mut island_bounds = vec![Aabb::EMPTY; island_count as usize];
+        for (b, island) in boxes.iter().zip(&parts.islands) {
+            let slot = &mut island_bounds[island.index()];
+            *slot = slot.grown(b.min).grown(b.max);
+        }
         let grid = SpatialGrid::build(bounds, &boxes);
         let search_flags = search_flags(&parts.vertices, &parts.triangles, &parts.neighbours);
         let pockets = find_pockets(&parts.neighbours);
@@ -448,7 +455,16 @@ impl NavMesh {
                 [a.distance(b), b.distance(c), c.distance(a)].map(|l| (0.5 * l) as f32)
             })
             .collect();
-        Ok(NavMesh { parts, island_count, bounds, grid, search_flags, pockets, half_edge_lengths })
+        Ok(NavMesh {
+            parts,
+            island_count,
+            bounds,
+            island_bounds,
+            grid,
+            search_flags,
+            pockets,
+            half_edge_lengths,
+        })
     }
 
     /// The stored arrays.
@@ -514,6 +530,11 @@ impl NavMesh {
     /// Number of islands.
     pub fn island_count(&self) -> u32 {
         self.island_count
+    }
+
+    /// The bounding box of island `island` ([`Aabb::EMPTY`] for an island that does not exist).
+    pub fn island_bounds(&self, island: IslandId) -> Aabb {
+        self.island_bounds.get(island.index()).copied().unwrap_or(Aabb::EMPTY)
     }
 
     /// The area type of triangle `t`.
@@ -592,6 +613,13 @@ mod tests {
         // The corner-touching triangle (vertex 3 is shared) is its own island.
         assert_eq!(mesh.island(TriangleId(4)), IslandId(1));
         assert_eq!(mesh.island(TriangleId(2)), IslandId(0));
+        let bounds = |island| {
+            let b = mesh.island_bounds(IslandId(island));
+            (b.min, b.max)
+        };
+        assert_eq!(bounds(0), (Point::new(0., 0.), Point::new(2., 1.)));
+        assert_eq!(bounds(1), (Point::new(2., 1.), Point::new(3., 2.)));
+        assert!(mesh.island_bounds(IslandId(2)).is_empty());
     }
 
     #[test]

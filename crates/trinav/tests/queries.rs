@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use trinav::geometry::{MAX_COORDINATE, MIN_COORDINATE, closest_point_on_triangle};
+use trinav::geometry::{MAX_COORDINATE, MIN_COORDINATE};
 use trinav::{NavMesh, Path, PathError, PathMode, PathOptions, PathScratch, Point, QueryError, RayHit};
 
 const MODES: [PathMode; 2] = [PathMode::Fast, PathMode::Optimal];
@@ -205,9 +205,8 @@ fn locate_and_nearest_point_agree_with_brute_force() {
             assert_eq!(mesh.locate_all(q).collect::<Vec<_>>(), all, "{name}: locate_all {q:?}");
             assert_eq!(mesh.locate(q), all.first().copied(), "{name}: locate {q:?}");
             let (nearest, t) = mesh.nearest_point(q).unwrap();
-            // In its triangle, up to the rounding of projecting onto an edge.
-            let off_by = closest_point_on_triangle(nearest, mesh.triangle_points(t)).distance(nearest);
-            assert!(off_by < 1e-10, "{name}: nearest point {nearest:?} is {off_by} from its triangle");
+            // In its triangle (exact test), so a path can start there.
+            assert!(brute_locate_all(&mesh, nearest).contains(&t), "{name}: {nearest:?} is not in {t}");
             assert_close(nearest.distance(q), brute_nearest_distance(&mesh, q, |_| true), "nearest distance");
             if !all.is_empty() {
                 assert_eq!((nearest, t), (q, all[0]), "{name}: a point on the mesh is its own nearest");
@@ -215,6 +214,7 @@ fn locate_and_nearest_point_agree_with_brute_force() {
             let island = mesh.island(t);
             let (on_island, u) = mesh.nearest_point_on_island(q, island).unwrap();
             assert_eq!(mesh.island(u), island);
+            assert!(brute_locate_all(&mesh, on_island).contains(&u), "{name}: {on_island:?} is not in {u}");
             let brute = brute_nearest_distance(&mesh, q, |t| mesh.island(t) == island);
             assert_close(on_island.distance(q), brute, "nearest on island");
         }

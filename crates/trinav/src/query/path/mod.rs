@@ -21,7 +21,7 @@ mod search;
 
 use std::collections::BinaryHeap;
 
-use crate::geometry::{Point, closest_point_on_triangle};
+use crate::geometry::{Aabb, Point, closest_point_on_triangle};
 use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
 use crate::settings::UnknownName;
@@ -484,7 +484,8 @@ impl NavMesh {
     ) {
         list.clear();
         list.extend(self.locate_all(point));
-        // A snapped point can round to just outside its triangle: use that triangle.
+        // A snapped point lies in its triangle (see `nearest_point`); should a future change
+        // break that, the triangle it was snapped to still gives the path somewhere to start.
         if list.is_empty() {
             list.extend(snapped);
         }
@@ -507,7 +508,11 @@ impl NavMesh {
         out: &mut Path,
     ) -> Result<(), PathError> {
         let on_start_island = |t: TriangleId| starts.iter().any(|&s| self.island(s) == self.island(t));
-        let Some((target, triangle)) = self.nearest_point_where(goal, on_start_island) else {
+        let region = starts.iter().fold(Aabb::EMPTY, |b, &s| {
+            let island = self.island_bounds(self.island(s));
+            b.grown(island.min).grown(island.max)
+        });
+        let Some((target, triangle)) = self.nearest_point_where(goal, on_start_island, region) else {
             return Err(PathError::Unreachable);
         };
         self.end_triangles(targets, target, Some(triangle), None);
