@@ -125,11 +125,6 @@ impl SpatialGrid {
         &self.items[self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize]
     }
 
-    /// Number of columns and rows.
-    pub(crate) fn dimensions(&self) -> (usize, usize) {
-        (self.cols, self.rows)
-    }
-
     /// Side length of a cell.
     pub(crate) fn cell_size(&self) -> f64 {
         1.0 / self.inv_cell_size
