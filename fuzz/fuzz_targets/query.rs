@@ -15,7 +15,11 @@
 //!   raycast gives the straight segment; `Unreachable` only between different islands;
 //! - the optimal mode answers as the fast mode does (the same errors, a path when it finds
 //!   one), never longer than the fast mode's path, and every segment of its path passes a
-//!   raycast.
+//!   raycast;
+//! - with partial paths on (and maybe a node budget), a path comes whenever the start is
+//!   accepted and the goal is finite; a partial one ends on the mesh, on the start's island, no
+//!   farther from the goal than the nearest vertex of that island (goal unreachable or off the
+//!   mesh) or than the start (budget exhausted); no search expands more than its budget.
 
 #![no_main]
 
@@ -27,8 +31,8 @@ use std::sync::OnceLock;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use trinav::{
-    BakeSettings, NavMesh, Path, PathError, PathMode, PathOptions, PathScratch, Point, QueryError, RayHit,
-    TriangleId, Triangulation,
+    BakeSettings, NavMesh, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch, Point,
+    QueryError, RayHit, TriangleId, Triangulation,
 };
 use trinav_bake::Level;
 
@@ -145,6 +149,8 @@ struct Query {
     a: Spot,
     b: Spot,
     sides: Option<(Spot, Spot)>,
+    /// A node budget for a partial-path query.
+    budget: Option<u16>,
 }
 
 #[derive(Arbitrary, Debug)]
@@ -162,9 +168,10 @@ fn check_point(mesh: &NavMesh, p: Point) {
     assert_eq!(located, all.first().copied(), "locate({p:?}) is not the lowest of locate_all");
     match mesh.nearest_point(p) {
         None => assert!(!p.in_range(), "nearest_point({p:?}) is None for a point in range"),
-        Some((q, _)) => {
+        Some((q, t)) => {
             assert!(p.in_range(), "nearest_point({p:?}) answered for a point out of range");
             assert!(q.is_finite(), "nearest_point({p:?}) = {q:?} is not finite");
+            assert!(mesh.triangle_contains(t, q), "nearest_point({p:?}) = {q:?} is not in {t:?}");
             if located.is_some() {
                 assert_eq!(q, p, "nearest_point of a point on the mesh is not the point");
             }
@@ -211,10 +218,7 @@ fn check_path(mesh: &NavMesh, a: Point, b: Point, options: &PathOptions, scratch
                 optimal.length <= fast.length * (1.0 + 1e-9),
                 "optimal path {optimal:?} longer than the fast one {fast:?} for {a:?} -> {b:?}"
             );
-            // (A snapped end may round to just off the mesh, where a raycast cannot start or
-            // end.)
-            let on_mesh = |w: &&[Point]| w.iter().all(|&p| mesh.locate(p).is_some());
-            for w in optimal.points.windows(2).filter(on_mesh) {
+            for w in optimal.points.windows(2) {
                 let hit = mesh.raycast(w[0], w[1]);
                 assert!(hit.is_ok_and(|h| h.is_clear()), "optimal segment {w:?} blocked: {hit:?}");
             }
@@ -287,6 +291,67 @@ fn check_path_in(
     result
 }
 
+/// Checks a partial-path query (both modes): a path whenever the start is accepted and the
+/// goal finite, ending where the API says.
+fn check_partial(mesh: &NavMesh, a: Point, b: Point, options: &PathOptions, scratch: &mut PathScratch) {
+    for mode in [PathMode::Fast, PathMode::Optimal] {
+        let options = options.with_partial(true).with_mode(mode);
+        let result = mesh.find_path_with(a, b, &options, scratch);
+        if let Some(budget) = options.node_budget {
+            assert!(
+                scratch.expanded_nodes() <= budget,
+                "{} nodes for a budget of {budget}",
+                scratch.expanded_nodes()
+            );
+        }
+        let start = endpoint(mesh, a, options.snap);
+        let (path, (from, starts)) = match (result, start) {
+            (Ok(path), Some(start)) => (path, start),
+            (Err(PathError::NonFinite { .. }), _) if !b.in_range() || !a.in_range() => continue,
+            (Err(PathError::OffMesh { .. } | PathError::NonFinite { .. }), None) => continue,
+            (result, start) => panic!("partial {a:?} -> {b:?} ({mode:?}): {result:?}, start {start:?}"),
+        };
+        assert_eq!(path.points.first(), Some(&from), "partial path does not start at {from:?}");
+        let end = path.end().expect("a path has points");
+        let Some(reason) = path.partial else {
+            assert!(b.in_range(), "complete path to an out-of-range goal");
+            continue;
+        };
+        assert!(mesh.locate(end).is_some(), "partial path ends off the mesh at {end:?}");
+        let islands: Vec<_> = starts.iter().map(|&s| mesh.island(s)).collect();
+        assert!(
+            mesh.locate_all(end).any(|t| islands.contains(&mesh.island(t))),
+            "{end:?} is on another island"
+        );
+        let distance = |u: Point, v: Point| (u.x - v.x).hypot(u.y - v.y);
+        let d = distance(end, b);
+        match reason {
+            PartialReason::BudgetExhausted => {
+                assert!(options.node_budget.is_some(), "budget exhausted without a budget");
+                assert!(
+                    d <= distance(from, b) * (1.0 + 1e-9) + 1e-9,
+                    "{end:?} is farther from {b:?} than {from:?}"
+                );
+            }
+            _ => {
+                let island_vertices = starts.iter().flat_map(|&s| {
+                    let island = mesh.island(s);
+                    (0..mesh.triangle_count() as u32)
+                        .map(TriangleId)
+                        .filter(move |&t| mesh.island(t) == island)
+                        .flat_map(|t| mesh.triangle_points(t))
+                });
+                for v in island_vertices {
+                    assert!(
+                        d <= distance(v, b) * (1.0 + 1e-9) + 1e-9,
+                        "{end:?} farther from {b:?} than vertex {v:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 fn check_raycast(mesh: &NavMesh, a: Point, b: Point) {
     match mesh.raycast(a, b) {
         Err(QueryError::NonFinite(_)) => assert!(!a.in_range() || !b.in_range()),
@@ -322,6 +387,9 @@ fuzz_target!(|input: Input| {
         check_raycast(mesh, a, a);
         check_path(mesh, a, b, &PathOptions::default(), &mut scratch);
         check_path(mesh, a, b, &PathOptions::default().with_snap(true), &mut scratch);
+        let partial = PathOptions::default().with_node_budget(query.budget.map(u32::from));
+        check_partial(mesh, a, b, &partial, &mut scratch);
+        check_partial(mesh, a, b, &partial.with_snap(true), &mut scratch);
         if let Some((sa, sb)) = query.sides {
             let options = PathOptions::default().with_sides(Some(sa.point(mesh)), Some(sb.point(mesh)));
             check_path(mesh, a, b, &options, &mut scratch);

@@ -27,7 +27,7 @@ pub(crate) struct BenchArgs {
     mode: PathMode,
     /// The most search nodes each query may expand; queries that run out count as not found
     /// (`budget_exhausted` in the JSON).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     node_budget: Option<u32>,
     /// Write one JSON line per query, in file order: `{"i", "found", "length", "points"}`.
     #[arg(long, value_name = "OUT.jsonl")]

@@ -144,7 +144,7 @@ struct SearchFlags {
     closest: bool,
     /// The most search nodes the query may expand (triangles in fast mode, intervals in
     /// optimal mode); without --closest, running out means no path (exit 1).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     node_budget: Option<u32>,
 }
 

@@ -366,6 +366,28 @@ fn cases(f: &Fixture) -> Vec<Case> {
         let args = ["render", &town, "-o", "{OUT}", "--from", from, "--to", to];
         cases.push(case(format!("render {which} off the mesh"), &args, Out::File("out.svg"), &expect));
     }
+    // Partial paths keep the errors of a bad start; bad node budgets are refused.
+    let tiny_nav = p("tiny.nav");
+    let args = ["path", &town, "--from", "1000,1000", "--to", "5,5", "--closest"];
+    cases.push(case(
+        "path --closest start off the mesh",
+        &args,
+        Out::Nothing,
+        &[&town, "start", "off the mesh"],
+    ));
+    let args = ["render", &town, "-o", "{OUT}", "--from", "1000,1000", "--to", "5,5", "--closest"];
+    cases.push(case("render --closest start off the mesh", &args, Out::File("out.svg"), &[&town, "start"]));
+    for budget in ["-1", "x", "4294967296", "1.5", ""] {
+        let args = ["path", &town, "--from", "5,5", "--to", "120,40", "--node-budget", budget];
+        cases.push(case(format!("path --node-budget {budget:?}"), &args, Out::Nothing, &["--node-budget"]));
+        let args = ["bench", &tiny_nav, "--scen", &scen, "--node-budget", budget, "--paths", "{OUT}"];
+        cases.push(case(
+            format!("bench --node-budget {budget:?}"),
+            &args,
+            Out::File("out.jsonl"),
+            &["--node-budget"],
+        ));
+    }
     let args = ["render", &town, "-o", "{OUT}"];
     cases.push(case(
         "render to a missing folder",
@@ -520,6 +542,33 @@ fn path_exit_status_follows_the_readme() {
     assert!(
         stderr_problem(&off.stderr, &[nav.to_string(), "(1000, 1000) is off the mesh".to_string()]).is_none()
     );
+
+    // --closest: 0 with a partial path to the point of the start's island nearest the goal,
+    // for a goal on another island or off the mesh; `partial` says whether it got there.
+    for (to, partial) in [("77,57", true), ("1000,1000", true), ("120,40", false)] {
+        let out = trinav(&["path", nav, "--from", "5,5", "--to", to, "--closest", "--json"]);
+        assert_eq!(out.status.code(), Some(0), "--to {to}: {}", text(&out.stderr));
+        let report: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+        assert_eq!(
+            (report["found"].as_bool(), report["partial"].as_bool()),
+            (Some(true), Some(partial)),
+            "{report}"
+        );
+        let text_out = text(&trinav(&["path", nav, "--from", "5,5", "--to", to, "--closest"]).stdout);
+        assert_eq!(text_out.starts_with("found: true (partial: "), partial, "{text_out}");
+    }
+    // A node budget too small: 1 (no path within it) without --closest, 0 and partial with it.
+    for mode in ["fast", "optimal"] {
+        let tight = ["path", nav, "--from", "5,5", "--to", "120,40", "--mode", mode, "--node-budget", "2"];
+        let out = trinav(&tight);
+        assert_eq!(out.status.code(), Some(1), "{mode}: {}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("budget of 2 nodes"), "{}", text(&out.stdout));
+        let out = trinav(&[&tight[..], &["--closest", "--json"]].concat());
+        assert_eq!(out.status.code(), Some(0), "{mode}: {}", text(&out.stderr));
+        let report: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+        assert_eq!(report["partial"], true, "{report}");
+        assert!(report["reason"].as_str().unwrap().contains("budget"), "{report}");
+    }
 
     // 2: an unreadable mesh, malformed coordinates.
     assert_eq!(trinav(&["path", "no/such.nav", "--from", "5,5", "--to", "6,6"]).status.code(), Some(2));
