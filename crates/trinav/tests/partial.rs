@@ -193,7 +193,8 @@ fn paths_without_a_search_expand_nothing_and_ignore_the_budget() {
 }
 
 /// A goal off the mesh with a budget too small to reach its nearest point: the partial path
-/// says the budget ran out.
+/// says the budget ran out and ends no farther from that nearest point than the start (found
+/// by fuzzing: `fuzz/regressions/query/partial_budget_heads_for_the_nearest_point`).
 #[test]
 fn budgets_and_off_mesh_goals_compose() {
     let mesh = fixture("room_pillars_cdt");
@@ -210,7 +211,11 @@ fn budgets_and_off_mesh_goals_compose() {
         let bounded =
             mesh.find_path_with(from, goal, &options.with_node_budget(needed / 2), &mut scratch).unwrap();
         assert_eq!(bounded.partial, Some(PartialReason::BudgetExhausted), "{mode:?}");
-        check_path(&mesh, from, bounded.end().unwrap(), &bounded);
+        let end = bounded.end().unwrap();
+        check_path(&mesh, from, end, &bounded);
+        // It heads for the goal's nearest point (where the unbounded path ends), not the goal.
+        let target = unbounded.end().unwrap();
+        assert!(end.distance(target) <= from.distance(target), "{mode:?}: {end:?} leads away from {target:?}");
     }
 }
 

@@ -72,7 +72,9 @@ pub enum PartialReason {
     /// to the point nearest the goal of the most promising part of the mesh reached (fast
     /// mode: the triangle with the smallest estimate to the goal; optimal mode: the interval
     /// nearest the goal, or the goal itself when a path to it was found but not yet proven
-    /// the shortest).
+    /// the shortest). It ends no farther than the start from the point it heads for: the
+    /// goal, or when the goal is unreachable or off the mesh, its nearest point on the start's
+    /// island.
     BudgetExhausted,
 }
 
