@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use trinav::geometry::{Orientation, orient};
 use trinav::{BakeSettings, IslandId, NavMesh, Point, TriangleId, Triangulation};
-use trinav_bake::validate::{PolygonKind, RingRef, Segment, SelfIntersection};
+use trinav_bake::validate::{Contact, PolygonKind, RingRef, Segment, SelfIntersection};
 use trinav_bake::{BakeError, Baked, Level, PolygonInput, ValidationError, bake, merge, validate};
 
 const METHODS: [Triangulation; 2] = [Triangulation::EarClipping, Triangulation::ConstrainedDelaunay];
@@ -1048,7 +1048,7 @@ fn bow_tie_obstacle_is_refused_naming_polygon_and_segments() {
         assert_eq!(*ring, RingRef { kind: PolygonKind::Obstacle, polygon: 1, hole: None });
         assert_eq!(*first, Segment { from: 0, to: 1, a: p(1., 1.), b: p(3., 3.) });
         assert_eq!(*second, Segment { from: 2, to: 3, a: p(3., 1.), b: p(1., 3.) });
-        assert_eq!(how, "cross at (2, 2)");
+        assert_eq!(*how, Contact::Cross(p(2., 2.)));
         assert_eq!(
             err.to_string(),
             "obstacles[1] outer ring: segment 0-1 (1, 1)-(3, 3) and segment 2-3 (3, 1)-(1, 3) \
