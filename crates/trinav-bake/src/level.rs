@@ -64,15 +64,16 @@ pub enum LevelError {
     /// The file could not be read.
     #[error("cannot read level")]
     Io(#[from] std::io::Error),
-    /// JSON syntax or shape error, with its position.
-    #[error("line {line}, column {column}: {message}")]
+    /// JSON syntax or shape error (serde_json's message, the source, ends with its position).
+    #[error("invalid level JSON")]
     Json {
         /// 1-based line.
         line: usize,
         /// 1-based column.
         column: usize,
         /// What is wrong.
-        message: String,
+        #[source]
+        source: serde_json::Error,
     },
 }
 
@@ -87,14 +88,10 @@ impl Level {
     /// # Ok::<(), trinav_bake::LevelError>(())
     /// ```
     pub fn from_json(text: &str) -> Result<Level, LevelError> {
-        serde_json::from_str(text).map_err(|e| {
-            // serde_json reports "... at line L column C"; keep the message without it.
-            let message = e.to_string();
-            let message = match message.rfind(" at line ") {
-                Some(at) => message[..at].to_string(),
-                None => message,
-            };
-            LevelError::Json { line: e.line(), column: e.column(), message }
+        serde_json::from_str(text).map_err(|source| LevelError::Json {
+            line: source.line(),
+            column: source.column(),
+            source,
         })
     }
 
@@ -117,13 +114,9 @@ mod tests {
     fn parse_errors_carry_line_and_column() {
         let err =
             Level::from_json("{\n  \"walkable\": [\n    {\"outer\": [[0, 0], [1]]}\n  ]\n}").unwrap_err();
-        match err {
-            LevelError::Json { line, message, .. } => {
-                assert_eq!(line, 3);
-                assert!(message.contains("invalid length"), "{message}");
-            }
-            other => panic!("unexpected {other:?}"),
-        }
+        let LevelError::Json { line: 3, column: 26, source } = &err else { panic!("unexpected {err:?}") };
+        let message = source.to_string();
+        assert!(message.contains("invalid length") && message.contains("line 3 column 26"), "{message}");
         assert!(matches!(Level::from_json("{\"walkabel\": []}"), Err(LevelError::Json { line: 1, .. })));
         // Out-of-range numbers are refused by the parser.
         assert!(Level::from_json("{\"walkable\": [{\"outer\": [[1e999, 0]]}]}").is_err());

@@ -47,7 +47,7 @@ use trinav::{BakeSettings, NavMesh, SettingsError};
 
 pub use level::{Level, LevelError, PolygonInput};
 pub use merge::{MergedPolygon, MergedRegion};
-pub use triangulate::{Fallback, TriangleSoup, TriangulateError};
+pub use triangulate::{Fallback, TriangleSoup, TriangulateError, TriangulationProblem};
 pub use validate::{SelfIntersection, ValidatedLevel, ValidationError};
 pub use verify::{VerifyError, VerifyReport};
 pub use weld::{WeldError, WeldedMesh};

@@ -14,14 +14,77 @@ use trinav::{Point, Triangulation};
 
 use crate::merge::{MergedPolygon, MergedRegion, ring_area_with_error};
 use crate::validate::Ring;
+use crate::verify::VerifyError;
+use crate::weld::WeldError;
 
 /// A polygon ear clipping could not handle, triangulated by constrained Delaunay instead.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Fallback {
     /// Index of the polygon in [`MergedRegion::polygons`].
     pub polygon: usize,
-    /// What went wrong with ear clipping.
-    pub reason: String,
+    /// What went wrong with ear clipping (serialized as its message).
+    pub reason: TriangulationProblem,
+}
+
+/// Why one polygon's triangles were refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TriangulationProblem {
+    /// earcut gave up.
+    #[error("earcut failed: {0:?}")]
+    Earcut(earcutr::Error),
+    /// A ring point cannot be inserted into the constrained Delaunay triangulation.
+    #[error("cannot insert point ({}, {}): {error:?}", .point.x, .point.y)]
+    Insert {
+        /// The point.
+        point: Point,
+        /// spade's reason.
+        error: spade::InsertionError,
+    },
+    /// A ring edge cannot be added as a constraint: it crosses another ring edge.
+    #[error("ring edge ({}, {})-({}, {}) crosses another ring edge", .from.x, .from.y, .to.x, .to.y)]
+    CrossingEdge {
+        /// The edge's start.
+        from: Point,
+        /// The edge's end.
+        to: Point,
+    },
+    /// A triangle has zero area (its corners lie on one line).
+    #[error("zero-area triangle {}", Corners(.0))]
+    ZeroArea([Point; 3]),
+    /// A triangle is wound clockwise.
+    #[error("clockwise triangle {}", Corners(.0))]
+    Clockwise([Point; 3]),
+    /// The triangles do not cover the polygon's area.
+    #[error("triangles cover area {covered}, the polygon has {expected}")]
+    AreaMismatch {
+        /// The triangles' total area.
+        covered: f64,
+        /// The polygon's area.
+        expected: f64,
+    },
+    /// The triangles do not weld into a surface.
+    #[error(transparent)]
+    Weld(WeldError),
+    /// The triangles' boundary does not run along the polygon's rings.
+    #[error(transparent)]
+    Boundary(VerifyError),
+}
+
+/// The JSON report shows the message.
+impl serde::Serialize for TriangulationProblem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// A triangle's corners as `(x, y) (x, y) (x, y)`.
+struct Corners<'a>(&'a [Point; 3]);
+
+impl std::fmt::Display for Corners<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [a, b, c] = self.0;
+        write!(f, "({}, {}) ({}, {}) ({}, {})", a.x, a.y, b.x, b.y, c.x, c.y)
+    }
 }
 
 /// The output of stage 3: triangles as point triples, not yet welded.
@@ -40,7 +103,7 @@ pub struct TriangulateError {
     /// Index of the polygon in [`MergedRegion::polygons`].
     pub polygon: usize,
     /// Why.
-    pub reason: String,
+    pub reason: TriangulationProblem,
 }
 
 /// Runs stage 3.
@@ -67,7 +130,7 @@ pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<Trian
 
 /// Ear clipping of one polygon with holes (earcutr), checked: every triangle non-degenerate and
 /// the triangles' area equal to the polygon's within 1e-9 relative.
-pub fn ear_clip(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
+pub fn ear_clip(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, TriangulationProblem> {
     let points: Vec<Point> = polygon.rings().flatten().copied().collect();
     let flat: Vec<f64> = points.iter().flat_map(|p| [p.x, p.y]).collect();
     let mut hole_starts = Vec::with_capacity(polygon.holes.len());
@@ -76,19 +139,14 @@ pub fn ear_clip(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
         hole_starts.push(next);
         next += hole.len();
     }
-    let indices = earcutr::earcut(&flat, &hole_starts, 2).map_err(|e| format!("earcut failed: {e:?}"))?;
+    let indices = earcutr::earcut(&flat, &hole_starts, 2).map_err(TriangulationProblem::Earcut)?;
     let mut triangles = Vec::with_capacity(indices.len() / 3);
     for tri in indices.chunks_exact(3) {
         let [a, b, c] = [points[tri[0]], points[tri[1]], points[tri[2]]];
         triangles.push(match orient(a, b, c) {
             Orientation::CounterClockwise => [a, b, c],
             Orientation::Clockwise => [a, c, b],
-            Orientation::Collinear => {
-                return Err(format!(
-                    "zero-area triangle ({}, {}) ({}, {}) ({}, {})",
-                    a.x, a.y, b.x, b.y, c.x, c.y
-                ));
-            }
+            Orientation::Collinear => return Err(TriangulationProblem::ZeroArea([a, b, c])),
         });
     }
     check_area(polygon, &triangles)?;
@@ -100,33 +158,32 @@ pub fn ear_clip(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
 /// T-junctions repaired, as the weld stage will), every edge shared at most twice in opposite
 /// directions, every unshared edge on a ring. Catches ear clipping's overlapping output, which
 /// can conserve area while leaving a gap elsewhere (holes touching at a vertex).
-fn check_surface(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), String> {
+fn check_surface(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), TriangulationProblem> {
     let soup = TriangleSoup { triangles: triangles.to_vec(), fallbacks: Vec::new() };
-    let welded = crate::weld::weld(&soup).map_err(|e| e.to_string())?;
+    let welded = crate::weld::weld(&soup).map_err(TriangulationProblem::Weld)?;
     let rings: Vec<&Ring> = polygon.rings().collect();
     crate::verify::check_boundary(&rings, &welded.vertices, &welded.triangles, &welded.neighbours)
-        .map_err(|e| e.to_string())
+        .map_err(TriangulationProblem::Boundary)
 }
 
 /// Constrained Delaunay triangulation of one polygon with holes (spade): the triangulation of
 /// all ring points with every ring edge as a constraint, keeping the faces inside the polygon
 /// (an odd number of constraint edges away from the outside).
-pub fn constrained_delaunay(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
+pub fn constrained_delaunay(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, TriangulationProblem> {
     let mut cdt = ConstrainedDelaunayTriangulation::<Point2<f64>>::new();
     for ring in polygon.rings() {
         let handles = ring
             .iter()
-            .map(|p| cdt.insert(Point2::new(p.x, p.y)))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("cannot insert point: {e:?}"))?;
+            .map(|&point| {
+                (cdt.insert(Point2::new(point.x, point.y)))
+                    .map_err(|error| TriangulationProblem::Insert { point, error })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         for i in 0..handles.len() {
             let (from, to) = (handles[i], handles[(i + 1) % handles.len()]);
             if from != to && cdt.try_add_constraint(from, to).is_empty() {
-                let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
-                return Err(format!(
-                    "ring edge ({}, {})-({}, {}) crosses another ring edge",
-                    a.x, a.y, b.x, b.y
-                ));
+                let (from, to) = (ring[i], ring[(i + 1) % ring.len()]);
+                return Err(TriangulationProblem::CrossingEdge { from, to });
             }
         }
     }
@@ -162,8 +219,12 @@ pub fn constrained_delaunay(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, 
         .filter(|f| inside[f.fix().index()] == Some(true))
         .map(|f| f.vertices().map(|v| Point::new(v.position().x, v.position().y)))
         .collect();
-    if let Some(t) = triangles.iter().find(|t| orient(t[0], t[1], t[2]) != Orientation::CounterClockwise) {
-        return Err(format!("degenerate triangle {t:?}"));
+    for &t in &triangles {
+        match orient(t[0], t[1], t[2]) {
+            Orientation::CounterClockwise => {}
+            Orientation::Collinear => return Err(TriangulationProblem::ZeroArea(t)),
+            Orientation::Clockwise => return Err(TriangulationProblem::Clockwise(t)),
+        }
     }
     check_area(polygon, &triangles)?;
     Ok(triangles)
@@ -171,7 +232,7 @@ pub fn constrained_delaunay(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, 
 
 /// Checks that the triangles cover the polygon's area: equal within 1e-9 relative, widened by
 /// a bound on the floating-point error of both sums (which matters for tiny slivers).
-fn check_area(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), String> {
+fn check_area(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), TriangulationProblem> {
     let (mut expected, mut error) = (0.0, 0.0);
     for ring in polygon.rings() {
         let (area, ring_error) = ring_area_with_error(ring);
@@ -186,7 +247,7 @@ fn check_area(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), S
     }
     error += (triangles.len() as f64 + 6.0) * f64::EPSILON * magnitude;
     if (covered - expected).abs() > 1e-9 * expected.abs() + error {
-        return Err(format!("triangles cover area {covered}, the polygon has {expected}"));
+        return Err(TriangulationProblem::AreaMismatch { covered, expected });
     }
     Ok(())
 }
@@ -243,6 +304,17 @@ mod tests {
         for method in [ear_clip, constrained_delaunay] {
             assert_eq!(area(&method(&polygon).unwrap()), 16.0 - 2.0);
         }
+    }
+
+    #[test]
+    fn fallbacks_serialize_with_their_message() {
+        let corners = pts(&[(0., 0.), (1., 1.), (2., 2.)]);
+        let reason = TriangulationProblem::ZeroArea([corners[0], corners[1], corners[2]]);
+        let fallback = Fallback { polygon: 3, reason };
+        assert_eq!(
+            serde_json::to_string(&fallback).unwrap(),
+            r#"{"polygon":3,"reason":"zero-area triangle (0, 0) (1, 1) (2, 2)"}"#
+        );
     }
 
     #[test]

@@ -154,8 +154,36 @@ pub struct SelfIntersection {
     pub first: Segment,
     /// The other segment.
     pub second: Segment,
-    /// How they meet ("cross at (x, y)", "touch at (x, y)", "overlap from ... to ...").
-    pub how: String,
+    /// How they meet.
+    pub how: Contact,
+}
+
+/// How two segments of a ring meet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Contact {
+    /// They cross at a point inside both.
+    Cross(Point),
+    /// They touch at a point: an end of one lies on the other.
+    Touch(Point),
+    /// They overlap along a stretch, from one point to another.
+    Overlap {
+        /// One end of the shared stretch.
+        from: Point,
+        /// The other end.
+        to: Point,
+    },
+}
+
+impl fmt::Display for Contact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Contact::Cross(at) => write!(f, "cross at ({}, {})", at.x, at.y),
+            Contact::Touch(at) => write!(f, "touch at ({}, {})", at.x, at.y),
+            Contact::Overlap { from, to } => {
+                write!(f, "overlap from ({}, {}) to ({}, {})", from.x, from.y, to.x, to.y)
+            }
+        }
+    }
 }
 
 /// A cleaned ring: open (no closing point), at least 3 points, simple, non-zero area; wound as
@@ -323,13 +351,13 @@ fn check_simple(ring: &[(Point, usize)], ring_ref: RingRef) -> Result<(), Valida
                 if neighbours && !is_proper && coord(shared) == at {
                     continue;
                 }
-                let verb = if is_proper { "cross" } else { "touch" };
-                format!("{verb} at ({}, {})", at.x, at.y)
+                let at = Point::new(at.x, at.y);
+                if is_proper { Contact::Cross(at) } else { Contact::Touch(at) }
             }
-            LineIntersection::Collinear { intersection } => format!(
-                "overlap from ({}, {}) to ({}, {})",
-                intersection.start.x, intersection.start.y, intersection.end.x, intersection.end.y
-            ),
+            LineIntersection::Collinear { intersection } => Contact::Overlap {
+                from: Point::new(intersection.start.x, intersection.start.y),
+                to: Point::new(intersection.end.x, intersection.end.y),
+            },
         };
         let segment = |k: usize| Segment {
             from: ring[k].1,
@@ -405,8 +433,22 @@ mod tests {
         assert_eq!((first.from, first.to), (0, 1));
         // Both segments 3-4 and 4-5 end on the bottom edge; either may be reported.
         assert!([(3, 4), (4, 5)].contains(&(second.from, second.to)), "{err}");
-        assert_eq!(how, "touch at (2, 0)");
+        assert_eq!(*how, Contact::Touch(Point::new(2., 0.)));
         assert!(err.to_string().starts_with("walkable[0] outer ring: segment 0-1"));
+    }
+
+    #[test]
+    fn ring_running_back_along_itself_is_refused_with_the_overlap() {
+        // Segment 4-5 runs back along the bottom edge 0-1, from (3, 0) to (1, 0).
+        let level =
+            level_with(vec![[0., 0.], [4., 0.], [4., 2.], [3., 2.], [3., 0.], [1., 0.], [1., 2.], [0., 2.]]);
+        let err = validate(&level).unwrap_err();
+        let ValidationError::SelfIntersection(info) = &err else { panic!("{err}") };
+        let Contact::Overlap { from, to } = info.how else { panic!("{err}") };
+        let mut ends = [from, to].map(|p| (p.x, p.y));
+        ends.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        assert_eq!(ends, [(1., 0.), (3., 0.)], "{err}");
+        assert!(err.to_string().contains(&format!("overlap from ({}, 0) to ({}, 0)", from.x, to.x)));
     }
 
     #[test]

@@ -280,11 +280,22 @@ fn time_queries(
     (times, lengths)
 }
 
+/// An error followed by its sources, `error: source: ...`, as the CLI prints errors.
+fn with_sources(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        text = format!("{text}: {e}");
+        source = e.source();
+    }
+    text
+}
+
 fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputReport, String> {
     let input_path = data.join(spec.input);
     let scen_path = data.join(spec.scen);
     let mut notes = Vec::new();
-    let source = import(&input_path, None, &ImportOptions::default()).map_err(|e| e.to_string())?;
+    let source = import(&input_path, None, &ImportOptions::default()).map_err(|e| with_sources(&e))?;
 
     // 1. trinav bake.
     let settings = BakeSettings::default();
@@ -293,7 +304,7 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     let mut baked = None;
     for _ in 0..BAKE_REPEATS {
         let start = Instant::now();
-        let b = bake_source(&source, &settings).map_err(|e| format!("trinav bake: {e}"))?;
+        let b = bake_source(&source, &settings).map_err(|e| format!("trinav bake: {}", with_sources(&e)))?;
         bake_times.push(start.elapsed().as_secs_f64() * 1e3);
         verify_times.push(b.report.times.verify.as_secs_f64() * 1e3);
         baked = Some(b);
@@ -302,7 +313,7 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     // The walkable region Polyanya's builder gets, and trinav's bake from that same region
     // (stages 3-6: no grid tracing), for a like-for-like bake time.
     let region = match &source {
-        Source::Grid(grid) => grid.walkable_region().map_err(|e| e.to_string())?,
+        Source::Grid(grid) => grid.walkable_region().map_err(|e| with_sources(&e))?,
         Source::Region(region) => region.clone(),
         Source::Level(_) => return Err("native levels are not benchmarked".to_string()),
     };
@@ -310,7 +321,8 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     for _ in 0..BAKE_REPEATS {
         let copy = region.clone();
         let start = Instant::now();
-        let b = trinav_bake::bake_region(copy, &settings).map_err(|e| format!("trinav bake_region: {e}"))?;
+        let b = (trinav_bake::bake_region(copy, &settings))
+            .map_err(|e| format!("trinav bake_region: {}", with_sources(&e)))?;
         region_times.push(start.elapsed().as_secs_f64() * 1e3);
         if region_times.len() == 1 && b.mesh.triangle_count() != mesh.triangle_count() {
             notes.push(format!(

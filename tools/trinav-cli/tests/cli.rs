@@ -109,6 +109,7 @@ fn missing_level_names_the_file_and_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.starts_with("trinav: no/such/level.json: cannot read level"), "{err}");
+    assert!(err.contains("os error"), "the io error follows: {err}");
     assert_eq!(err.lines().count(), 1);
     assert!(!nav.exists());
 }

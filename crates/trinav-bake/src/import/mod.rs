@@ -10,56 +10,26 @@
 //! | [`InputFormat::Poly`] | `.poly` | Polyanya polygon map, version 1: even-odd of all polygons ([`poly`]) |
 //!
 //! Every importer refuses a malformed file with an [`ImportError`] naming the file, the line
-//! (0 when the problem is not on one line) and the reason; none panics.
+//! (0 when the problem is not on one line) and the reason (a [`Malformed`]); none panics.
 
+mod error;
 pub mod grid;
 pub mod poly;
 pub mod polyanya;
 mod tokens;
 pub(crate) mod trace;
 
+pub use error::{ImportError, Malformed};
+pub use trace::TraceError;
+
 use std::path::Path;
 
 use trinav::BakeSettings;
 
-use crate::level::Level;
+use crate::level::{Level, LevelError};
 use crate::merge::MergedRegion;
 use crate::{BakeError, Baked};
 use grid::Grid;
-
-/// A file that could not be imported.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum ImportError {
-    /// The file could not be read.
-    #[error("{file}: cannot read level: {reason}")]
-    Io {
-        /// The file.
-        file: String,
-        /// Why.
-        reason: String,
-    },
-    /// The file is malformed.
-    #[error("{file}: line {line}: {reason}")]
-    Syntax {
-        /// The file.
-        file: String,
-        /// 1-based line, 0 when not tied to one line.
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The extension names no known format.
-    #[error("{file}: unknown level format (extension `{extension}`); use --format {}", InputFormat::NAMES.join("|"))]
-    UnknownFormat {
-        /// The file.
-        file: String,
-        /// Its extension.
-        extension: String,
-    },
-    /// A bug: the importer's own output is inconsistent.
-    #[error("internal error while importing: {0}")]
-    Internal(String),
-}
 
 /// A level file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,18 +176,14 @@ pub fn import(
             return Err(ImportError::UnknownFormat { file, extension });
         }
     };
-    let read = || {
-        std::fs::read_to_string(path)
-            .map_err(|e| ImportError::Io { file: file.clone(), reason: e.to_string() })
-    };
+    let read =
+        || std::fs::read_to_string(path).map_err(|source| ImportError::Io { file: file.clone(), source });
     Ok(match format {
         InputFormat::Json => Source::Level(Level::from_json(&read()?).map_err(|e| match e {
-            crate::LevelError::Json { line, column, message } => ImportError::Syntax {
-                file: file.clone(),
-                line,
-                reason: format!("column {column}: {message}"),
-            },
-            crate::LevelError::Io(e) => ImportError::Io { file: file.clone(), reason: e.to_string() },
+            LevelError::Json { line, column, source } => {
+                ImportError::Json { file: file.clone(), line, column, source }
+            }
+            LevelError::Io(source) => ImportError::Io { file: file.clone(), source },
         })?),
         InputFormat::Map => Source::Grid(Grid::parse_map(&read()?, &file)?),
         InputFormat::Image => Source::Grid(Grid::from_image(path, options.threshold)?),

@@ -6,8 +6,8 @@
 use geo::algorithm::bool_ops::FillRule;
 use geo::{BooleanOps, LineString, MultiPolygon, Polygon};
 
-use crate::import::ImportError;
 use crate::import::tokens::Tokens;
+use crate::import::{ImportError, Malformed};
 use crate::merge::{MergedRegion, node_rings, to_merged};
 
 /// Parses a `.poly` file into its walkable region.
@@ -23,11 +23,12 @@ pub fn parse_poly(text: &str, file: &str) -> Result<MergedRegion, ImportError> {
     let mut tokens = Tokens::new(text, file);
     let (line, header): (usize, String) = tokens.next("header `poly`")?;
     if header != "poly" {
-        return Err(tokens.error(line, format!("expected `poly`, found `{header}`")));
+        return Err(tokens.error(line, Malformed::WrongHeader { expected: "poly", found: header }));
     }
     let (line, version): (usize, u32) = tokens.next("format version")?;
     if version != 1 {
-        return Err(tokens.error(line, format!("poly version {version} is not supported (1)")));
+        let reason = Malformed::UnsupportedVersion { format: "poly", version, supported: &[1] };
+        return Err(tokens.error(line, reason));
     }
     let max = text.len() / 2 + 1;
     let (_, count) = tokens.count("polygon count", max)?;
@@ -35,7 +36,7 @@ pub fn parse_poly(text: &str, file: &str) -> Result<MergedRegion, ImportError> {
     for index in 0..count {
         let (line, points) = tokens.count("point count", max)?;
         if points < 3 {
-            return Err(tokens.error(line, format!("polygon {index} has {points} points (at least 3)")));
+            return Err(tokens.error(line, Malformed::TooFewPoints { polygon: index, points }));
         }
         let mut ring = Vec::with_capacity(points + 1);
         for _ in 0..points {
@@ -49,7 +50,7 @@ pub fn parse_poly(text: &str, file: &str) -> Result<MergedRegion, ImportError> {
     tokens.finish("the last polygon")?;
     let combined =
         MultiPolygon(polygons).union_with_fill_rule(&MultiPolygon::<f64>(Vec::new()), FillRule::EvenOdd);
-    let mut polygons = to_merged(combined).map_err(|e| ImportError::Internal(e.to_string()))?;
+    let mut polygons = to_merged(combined).map_err(ImportError::Merge)?;
     node_rings(&mut polygons);
     Ok(MergedRegion { polygons, inflated_obstacles: Vec::new() })
 }
@@ -68,21 +69,27 @@ mod tests {
     #[test]
     fn malformed_files_name_line_and_reason() {
         let cases = [
-            ("poly\n2\n", 2, "version 2"),
-            ("poly\n1\n1\n2 0 0 1 1\n", 4, "at least 3"),
-            ("poly\n1\n1\n3 0 0 1 0\n", 4, "file ends"),
-            ("poly\n1\n1\n3 0 0 1 0 0 nan\n", 4, "not finite"),
-            ("poly\n1\n1\n3 0 0 1 0 0 1\n7\n", 5, "unexpected data"),
-            ("mesh\n", 1, "expected `poly`"),
+            ("poly\n2\n", 2, Malformed::UnsupportedVersion { format: "poly", version: 2, supported: &[1] }),
+            ("poly\n1\n1\n2 0 0 1 1\n", 4, Malformed::TooFewPoints { polygon: 0, points: 2 }),
+            ("poly\n1\n1\n3 0 0 1 0\n", 4, Malformed::UnexpectedEnd { expected: "x" }),
+            ("poly\n1\n1\n3 0 0 1 0 0 1e300\n", 4, Malformed::Coordinate { what: "y", value: 1e300 }),
+            ("poly\n1\n1\n3 0 0 1 0 0 1\n7\n", 5, Malformed::TrailingData { after: "the last polygon" }),
+            ("mesh\n", 1, Malformed::WrongHeader { expected: "poly", found: "mesh".into() }),
         ];
         for (text, line, reason) in cases {
             match parse_poly(text, "bad.poly") {
                 Err(ImportError::Syntax { line: l, reason: r, .. }) => {
-                    assert_eq!(l, line, "{text:?}: {r}");
-                    assert!(r.contains(reason), "{text:?}: {r}");
+                    assert_eq!((l, r), (line, reason), "{text:?}")
                 }
                 other => panic!("{text:?}: {other:?}"),
             }
         }
+        let nan = parse_poly("poly\n1\n1\n3 0 0 1 0 0 nan\n", "bad.poly");
+        let is_nan =
+            |r: &Malformed| matches!(r, Malformed::Coordinate { what: "y", value } if value.is_nan());
+        assert!(
+            matches!(&nan, Err(ImportError::Syntax { line: 4, reason, .. }) if is_nan(reason)),
+            "{nan:?}"
+        );
     }
 }

@@ -11,9 +11,9 @@
 
 use trinav::Point;
 
-use crate::import::ImportError;
 use crate::import::tokens::Tokens;
-use crate::import::trace::{BoundaryEdge, region_from_edges};
+use crate::import::trace::{BoundaryEdge, TraceError, region_from_edges};
+use crate::import::{ImportError, Malformed};
 use crate::merge::{MergedRegion, ring_signed_area};
 
 /// One traversable polygon: its line, vertex indices (0-based) and, per edge ending at vertex
@@ -29,7 +29,7 @@ pub fn parse_mesh(text: &str, file: &str) -> Result<MergedRegion, ImportError> {
     let mut tokens = Tokens::new(text, file);
     let (line, header): (usize, String) = tokens.next("header `mesh`")?;
     if header != "mesh" {
-        return Err(tokens.error(line, format!("expected `mesh`, found `{header}`")));
+        return Err(tokens.error(line, Malformed::WrongHeader { expected: "mesh", found: header }));
     }
     let (line, version): (usize, u32) = tokens.next("format version")?;
     // Every number takes at least two bytes (digit and separator): counts beyond that are lies.
@@ -37,15 +37,14 @@ pub fn parse_mesh(text: &str, file: &str) -> Result<MergedRegion, ImportError> {
     let (vertices, faces) = match version {
         2 => parse_v2(&mut tokens, max)?,
         3 => parse_v3(&mut tokens, max)?,
-        other => return Err(tokens.error(line, format!("mesh version {other} is not supported (2 or 3)"))),
+        version => {
+            let reason = Malformed::UnsupportedVersion { format: "mesh", version, supported: &[2, 3] };
+            return Err(tokens.error(line, reason));
+        }
     };
     tokens.finish("the last polygon")?;
     check_faces(&tokens, &vertices, &faces)?;
-    region_of(&vertices, &faces).map_err(|reason| ImportError::Syntax {
-        file: file.to_string(),
-        line: 0,
-        reason,
-    })
+    region_of(&vertices, &faces).map_err(|e| tokens.error(0, Malformed::Outline(e)))
 }
 
 fn parse_v2(tokens: &mut Tokens, max: usize) -> Result<(Vec<Point>, Vec<Face>), ImportError> {
@@ -96,7 +95,7 @@ fn parse_v3(tokens: &mut Tokens, max: usize) -> Result<(Vec<Point>, Vec<Face>), 
     for _ in 0..face_count {
         let (line, trav): (usize, u8) = tokens.next("face traversable flag")?;
         if trav > 1 {
-            return Err(tokens.error(line, format!("traversable flag must be 0 or 1, found {trav}")));
+            return Err(tokens.error(line, Malformed::TraversableFlag { value: trav }));
         }
         let (_, n) = tokens.count("face size", max)?;
         let mut face = Face { line, vertices: Vec::with_capacity(n), across: Vec::with_capacity(n) };
@@ -137,11 +136,17 @@ fn parse_v3(tokens: &mut Tokens, max: usize) -> Result<(Vec<Point>, Vec<Face>), 
     Ok((vertices, faces))
 }
 
-fn index(tokens: &Tokens, line: usize, value: i64, count: usize, what: &str) -> Result<usize, ImportError> {
-    usize::try_from(value)
+fn index(
+    tokens: &Tokens,
+    line: usize,
+    index: i64,
+    count: usize,
+    what: &'static str,
+) -> Result<usize, ImportError> {
+    usize::try_from(index)
         .ok()
         .filter(|&v| v < count)
-        .ok_or_else(|| tokens.error(line, format!("{what} index {value} out of range (there are {count})")))
+        .ok_or_else(|| tokens.error(line, Malformed::IndexOutOfRange { what, index, count }))
 }
 
 /// Faces have 3+ distinct vertices, wind counter-clockwise, and links are mutual.
@@ -149,11 +154,11 @@ fn check_faces(tokens: &Tokens, vertices: &[Point], faces: &[Face]) -> Result<()
     for (f, face) in faces.iter().enumerate() {
         let n = face.vertices.len();
         if n < 3 {
-            return Err(tokens.error(face.line, format!("polygon {f} has {n} vertices (at least 3)")));
+            return Err(tokens.error(face.line, Malformed::TooFewPoints { polygon: f, points: n }));
         }
         let ring: Vec<Point> = face.vertices.iter().map(|&v| vertices[v]).collect();
         if ring_signed_area(&ring) <= 0.0 {
-            return Err(tokens.error(face.line, format!("polygon {f} is not counter-clockwise")));
+            return Err(tokens.error(face.line, Malformed::NotCounterClockwise { polygon: f }));
         }
         for (i, across) in face.across.iter().enumerate() {
             let Some(g) = *across else { continue };
@@ -164,10 +169,8 @@ fn check_faces(tokens: &Tokens, vertices: &[Point], faces: &[Face]) -> Result<()
                 other.vertices[(j + m - 1) % m] == b && other.vertices[j] == a && other.across[j] == Some(f)
             });
             if !mutual {
-                return Err(tokens.error(
-                    face.line,
-                    format!("polygon {f} names polygon {g} across edge {a}-{b}, which does not name it back"),
-                ));
+                let reason = Malformed::OneWayNeighbour { polygon: f, neighbour: g, edge: [a, b] };
+                return Err(tokens.error(face.line, reason));
             }
         }
     }
@@ -176,7 +179,7 @@ fn check_faces(tokens: &Tokens, vertices: &[Point], faces: &[Face]) -> Result<()
 
 /// Traces the outline of the faces: every edge with no traversable face across it, labelled
 /// with its face's connected component.
-fn region_of(vertices: &[Point], faces: &[Face]) -> Result<MergedRegion, String> {
+fn region_of(vertices: &[Point], faces: &[Face]) -> Result<MergedRegion, TraceError> {
     let mut component = vec![u32::MAX; faces.len()];
     let mut next = 0u32;
     let mut stack = Vec::new();
@@ -206,7 +209,7 @@ fn region_of(vertices: &[Point], faces: &[Face]) -> Result<MergedRegion, String>
             }
         }
     }
-    region_from_edges(vertices, &edges).map_err(|e| e.to_string())
+    region_from_edges(vertices, &edges)
 }
 
 #[cfg(test)]
@@ -225,7 +228,7 @@ mod tests {
         let clockwise = V2_SQUARE.replace("3 0 1 3 -1 -1 1", "3 0 3 1 -1 1 -1");
         match parse_mesh(&clockwise, "cw.mesh") {
             Err(ImportError::Syntax { line: 8, reason, .. }) => {
-                assert!(reason.contains("counter-clockwise"), "{reason}")
+                assert_eq!(reason, Malformed::NotCounterClockwise { polygon: 0 })
             }
             other => panic!("{other:?}"),
         }
@@ -244,22 +247,50 @@ mod tests {
     #[test]
     fn malformed_meshes_name_line_and_reason() {
         let cases = [
-            ("mesh\n4\n", 2, "version 4 is not supported"),
-            ("mesh\n3\n2 1\n0 0\n1 0\n1 3 1 2 3 0 0 0\n", 6, "vertex index 2 out of range"),
-            ("mesh\n3\n3 1\n0 0\n1 0\n0 1\n1 3 1 2 3 0 0 5\n", 7, "face index 4 out of range"),
-            ("mesh\n3\n3 1\n0 0\n1 zero\n", 5, "bad y"),
-            ("mesh\n3\n3 1\n0 0\n1 0\n0 1\n1 3 1 2\n", 7, "file ends"),
-            ("mesh\n3\n99999999 1\n", 3, "exceeds"),
-            ("nav\n", 1, "expected `mesh`"),
+            (
+                "mesh\n4\n",
+                2,
+                Malformed::UnsupportedVersion { format: "mesh", version: 4, supported: &[2, 3] },
+            ),
+            (
+                "mesh\n3\n2 1\n0 0\n1 0\n1 3 1 2 3 0 0 0\n",
+                6,
+                Malformed::IndexOutOfRange { what: "vertex", index: 2, count: 2 },
+            ),
+            (
+                "mesh\n3\n3 1\n0 0\n1 0\n0 1\n1 3 1 2 3 0 0 5\n",
+                7,
+                Malformed::IndexOutOfRange { what: "face", index: 4, count: 1 },
+            ),
+            ("mesh\n3\n3 1\n0 0\n1 zero\n", 5, Malformed::BadNumber { what: "y", word: "zero".into() }),
+            (
+                "mesh\n3\n3 1\n0 0\n1 0\n0 1\n1 3 1 2\n",
+                7,
+                Malformed::UnexpectedEnd { expected: "face vertex" },
+            ),
+            ("mesh\n3\n3 1\n0 0\n1 0\n0 1\n2 3 1 2 3 0 0 0\n", 7, Malformed::TraversableFlag { value: 2 }),
+            (
+                "mesh\n3\n99999999 1\n",
+                3,
+                Malformed::CountTooLarge { what: "vertex count", count: 99999999, max: 10 },
+            ),
+            ("nav\n", 1, Malformed::WrongHeader { expected: "mesh", found: "nav".into() }),
         ];
         for (text, line, reason) in cases {
             match parse_mesh(text, "bad.mesh") {
                 Err(ImportError::Syntax { line: l, reason: r, .. }) => {
-                    assert_eq!(l, line, "{text:?}: {r}");
-                    assert!(r.contains(reason), "{text:?}: {r}");
+                    assert_eq!((l, r), (line, reason), "{text:?}")
                 }
                 other => panic!("{text:?}: {other:?}"),
             }
+        }
+        // Polygon 0 names polygon 1 across its edge 1-3; polygon 1 names nothing back.
+        let one_way = V2_SQUARE.replace("3 1 2 3 0 -1 -1", "3 1 2 3 -1 -1 -1");
+        match parse_mesh(&one_way, "one_way.mesh") {
+            Err(ImportError::Syntax { line: 8, reason, .. }) => {
+                assert_eq!(reason, Malformed::OneWayNeighbour { polygon: 0, neighbour: 1, edge: [1, 3] })
+            }
+            other => panic!("{other:?}"),
         }
     }
 }

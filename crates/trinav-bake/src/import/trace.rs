@@ -22,9 +22,9 @@ pub(crate) struct BoundaryEdge {
     pub component: u32,
 }
 
-/// Why traced edges do not form a region.
+/// Why traced boundary edges do not form a region.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub(crate) enum TraceError {
+pub enum TraceError {
     /// An edge arrives at a vertex that no edge leaves.
     #[error("the boundary is not closed at ({}, {})", .0.x, .0.y)]
     Open(Point),
