@@ -425,20 +425,9 @@ impl Queries {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use trinav::BakeSettings;
-    use trinav_bake::{Level, PolygonInput, bake};
 
-    /// [0, 10]² without the obstacle [4, 6]², and the separate island [20, 22]².
     fn queries() -> Queries {
-        let level = Level {
-            walkable: vec![
-                PolygonInput::rect(0.0, 0.0, 10.0, 10.0),
-                PolygonInput::rect(20.0, 0.0, 22.0, 2.0),
-            ],
-            obstacles: vec![PolygonInput::rect(4.0, 4.0, 6.0, 6.0)],
-            agent_radius: None,
-        };
-        Queries::new(bake(&level, &BakeSettings::default()).unwrap().mesh)
+        Queries::new(super::super::sample_mesh())
     }
 
     #[test]

@@ -111,3 +111,16 @@ fn listen_error(addr: SocketAddr, error: &std::io::Error) -> anyhow::Error {
     };
     anyhow::anyhow!("cannot listen on {addr}: {error}{advice}")
 }
+
+/// A small mesh for the tests: [0, 10]² without the obstacle [4, 6]², and the separate island
+/// [20, 22] × [0, 2].
+#[cfg(test)]
+pub fn sample_mesh() -> NavMesh {
+    use trinav_bake::{Level, PolygonInput, bake};
+    let level = Level {
+        walkable: vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0), PolygonInput::rect(20.0, 0.0, 22.0, 2.0)],
+        obstacles: vec![PolygonInput::rect(4.0, 4.0, 6.0, 6.0)],
+        agent_radius: None,
+    };
+    bake(&level, &BakeSettings::default()).expect("the sample level bakes").mesh
+}

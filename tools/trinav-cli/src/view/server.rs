@@ -293,3 +293,272 @@ fn not_allowed(allow: &'static str) -> Response<Full<Bytes>> {
     response.headers_mut().insert(header::ALLOW, HeaderValue::from_static(allow));
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+    use std::net::{Shutdown, TcpStream};
+
+    use super::*;
+    use crate::view::api::{Geometry, Origin};
+
+    /// Short limits, so that the time bounds show within a test.
+    const LIMITS: Limits = Limits {
+        max_body: 1024,
+        max_header: 8192,
+        header_timeout: Duration::from_millis(300),
+        body_timeout: Duration::from_millis(300),
+        write_timeout: Duration::from_secs(5),
+        max_connections: 4,
+    };
+
+    /// Starts a server of the sample mesh on a free loopback port with `limits`.
+    fn start(limits: Limits) -> SocketAddr {
+        let mesh = crate::view::sample_mesh();
+        let origin = Origin { file: "sample.json".to_string(), baked: true, load_ms: 0.0 };
+        let geometry = serde_json::to_vec(&Geometry::new(&mesh, &origin)).unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let app = App::new(geometry, Queries::new(mesh), addr, limits);
+        std::thread::spawn(move || serve(listener, app));
+        addr
+    }
+
+    /// Sends `request` as it is, then reads the answer until the server closes the connection.
+    fn raw(addr: SocketAddr, request: &[u8]) -> String {
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        stream.write_all(request).unwrap();
+        read_until_closed(&mut stream)
+    }
+
+    /// Reads until the server closes the connection (or resets it); panics when it is still
+    /// open after the 10 s read timeout (a server that never answers fails the test instead of
+    /// hanging it).
+    fn read_until_closed(stream: &mut TcpStream) -> String {
+        let mut answer = Vec::new();
+        if let Err(e) = stream.read_to_end(&mut answer) {
+            use std::io::ErrorKind::{TimedOut, WouldBlock};
+            assert!(!matches!(e.kind(), TimedOut | WouldBlock), "the server left the connection open");
+        }
+        String::from_utf8_lossy(&answer).into_owned()
+    }
+
+    /// A request with `Connection: close`, so the server closes after answering.
+    fn request(addr: SocketAddr, method: &str, target: &str, headers: &[&str], body: &str) -> String {
+        let mut text = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+        for h in headers {
+            text.push_str(&format!("{h}\r\n"));
+        }
+        text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+        raw(addr, text.as_bytes())
+    }
+
+    fn post(addr: SocketAddr, target: &str, body: &str) -> String {
+        request(addr, "POST", target, &["Content-Type: application/json"], body)
+    }
+
+    /// The status code of an answer.
+    fn status(answer: &str) -> u16 {
+        answer
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status: {answer:?}"))
+    }
+
+    /// The `error` message of a JSON error answer.
+    fn error_message(answer: &str) -> String {
+        let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        let value: serde_json::Value =
+            serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer:?}"));
+        value["error"].as_str().unwrap_or_else(|| panic!("no error message: {answer:?}")).to_string()
+    }
+
+    #[test]
+    fn serves_the_embedded_files_and_the_api() {
+        let addr = start(LIMITS);
+        for asset in ASSETS {
+            let answer = request(addr, "GET", asset.path, &[], "");
+            assert_eq!(status(&answer), 200, "{}", asset.path);
+            assert!(answer.contains(&format!("content-type: {}", asset.content_type)), "{answer}");
+            assert!(answer.contains("content-security-policy: default-src 'none'"), "{answer}");
+            assert!(answer.ends_with(asset.body), "{}", asset.path);
+        }
+        // The query string does not change the page.
+        assert!(request(addr, "GET", "/?renderer=canvas", &[], "").ends_with(ASSETS[0].body));
+        let mesh = request(addr, "GET", "/api/mesh", &[], "");
+        assert_eq!(status(&mesh), 200);
+        assert!(mesh.contains("\"island_colours\":[\"#cfe3f7\",\"#d4efc4\"]"), "{mesh}");
+        let path = post(addr, "/api/path", r#"{"from": [1, 5], "to": [9, 5], "mode": "optimal"}"#);
+        assert_eq!(status(&path), 200, "{path}");
+        assert!(path.contains("\"found\":true"), "{path}");
+        let ray = post(addr, "/api/raycast", r#"{"from": [1, 5], "to": [9, 5]}"#);
+        assert!(ray.contains("\"clear\":false,\"end\":[4.0,5.0]"), "{ray}");
+        let hover = post(addr, "/api/locate", r#"{"point": [1, 2]}"#);
+        assert!(hover.contains("\"on_mesh\":true"), "{hover}");
+    }
+
+    #[test]
+    fn no_path_reaches_a_file_outside_the_embedded_table() {
+        let addr = start(LIMITS);
+        let targets = [
+            "/../Cargo.toml",
+            "/../../Cargo.toml",
+            "/%2e%2e/%2e%2e/Cargo.toml",
+            "/..%2f..%2fCargo.toml",
+            "/viewer.js/../../main.rs",
+            "/assets/viewer.js",
+            "/src/view/assets/viewer.js",
+            "//etc/passwd",
+            "/etc/passwd",
+            "/%2fetc%2fpasswd",
+            "/..\\..\\Cargo.toml",
+            "/index.html",
+            "/viewer.js%00.html",
+            "/VIEWER.JS",
+            "/api",
+            "/api/",
+            "/api/mesh/../../Cargo.toml",
+        ];
+        for target in targets {
+            let answer = request(addr, "GET", target, &[], "");
+            assert_eq!(status(&answer), 404, "{target}: {answer}");
+            assert!(error_message(&answer).starts_with("no such page: "), "{target}: {answer}");
+            assert!(!answer.contains("[package]") && !answer.contains("root:"), "{target}: {answer}");
+        }
+        // Absolute-form and malformed targets: refused by hyper or not found, never a file.
+        for target in ["http://127.0.0.1/../Cargo.toml", "..", "*", "/\x7f"] {
+            let answer = request(addr, "GET", target, &[], "");
+            assert!([400, 404].contains(&status(&answer)), "{target}: {answer}");
+            assert!(!answer.contains("[package]"), "{target}: {answer}");
+        }
+    }
+
+    #[test]
+    fn wrong_methods_and_media_types_are_refused_with_a_message() {
+        let addr = start(LIMITS);
+        for (method, target, allow) in [
+            ("POST", "/", "GET"),
+            ("DELETE", "/api/mesh", "GET"),
+            ("GET", "/api/path", "POST"),
+            ("PUT", "/api/locate", "POST"),
+        ] {
+            let answer = request(addr, method, target, &[], "");
+            assert_eq!(status(&answer), 405, "{method} {target}");
+            assert!(answer.contains(&format!("allow: {allow}")), "{answer}");
+        }
+        let plain =
+            request(addr, "POST", "/api/path", &["Content-Type: text/plain"], r#"{"from":[1,1],"to":[2,2]}"#);
+        assert_eq!(status(&plain), 415);
+        assert!(error_message(&plain).contains("application/json"));
+        let json = request(
+            addr,
+            "POST",
+            "/api/path",
+            &["Content-Type: Application/JSON; charset=utf-8"],
+            r#"{"from":[1,1],"to":[2,2]}"#,
+        );
+        assert_eq!(status(&json), 200, "{json}");
+    }
+
+    #[test]
+    fn malformed_and_unanswerable_queries_get_400_and_422() {
+        let addr = start(LIMITS);
+        let bad = post(addr, "/api/path", r#"{"from": [1, 1], "to": [2, 2], "radius": 1}"#);
+        assert_eq!(status(&bad), 400);
+        assert!(error_message(&bad).contains("unknown field `radius`"), "{bad}");
+        let not_json = post(addr, "/api/raycast", "{");
+        assert_eq!(status(&not_json), 400);
+        let off = post(addr, "/api/path", r#"{"from": [1, 1], "to": [50, 50]}"#);
+        assert_eq!(status(&off), 422);
+        assert_eq!(error_message(&off), "goal point (50, 50) is off the mesh");
+        // The server still answers after all of that.
+        assert_eq!(status(&request(addr, "GET", "/api/mesh", &[], "")), 200);
+    }
+
+    #[test]
+    fn bodies_and_headers_are_bounded_in_size() {
+        let addr = start(LIMITS);
+        let big = format!(r#"{{"from": [1, 1], "to": [2, 2], "pad": "{}"}}"#, "x".repeat(2000));
+        let declared = post(addr, "/api/path", &big);
+        assert_eq!(status(&declared), 413);
+        assert_eq!(error_message(&declared), "request body larger than 1024 bytes");
+        // Chunked, with no declared length: cut off while reading.
+        let chunk = "x".repeat(600);
+        let chunked = format!(
+            "POST /api/path HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nConnection: close\r\n\
+             Transfer-Encoding: chunked\r\n\r\n258\r\n{chunk}\r\n258\r\n{chunk}\r\n0\r\n\r\n"
+        );
+        assert_eq!(status(&raw(addr, chunked.as_bytes())), 413);
+        let header = format!("X-Padding: {}", "y".repeat(20_000));
+        let answer = request(addr, "GET", "/", &[&header], "");
+        assert_eq!(status(&answer), 431, "{answer}");
+        let long_target = format!("/{}", "z".repeat(20_000));
+        assert_eq!(status(&request(addr, "GET", &long_target, &[], "")), 431);
+        // Not HTTP at all.
+        assert_eq!(status(&raw(addr, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03garbage\r\n\r\n")), 400);
+        assert_eq!(status(&request(addr, "GET", "/", &[], "")), 200);
+    }
+
+    #[test]
+    fn slow_clients_are_cut_off() {
+        let addr = start(LIMITS);
+        // Headers never finished: the connection is closed.
+        let answer = raw(addr, format!("GET / HTTP/1.1\r\nHost: {addr}\r\n").as_bytes());
+        assert!(answer.is_empty() || status(&answer) == 408, "{answer:?}");
+        // A body that never arrives in full: 408.
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let head = format!(
+            "POST /api/path HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{{\"from\""
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        let answer = read_until_closed(&mut stream);
+        assert_eq!(status(&answer), 408, "{answer}");
+        assert_eq!(error_message(&answer), "request body not received within 0.3 s");
+        // An idle keep-alive connection is closed too.
+        let mut idle = TcpStream::connect(addr).unwrap();
+        idle.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        idle.write_all(format!("GET /viewer.css HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes()).unwrap();
+        let all = read_until_closed(&mut idle);
+        assert_eq!(status(&all), 200);
+        assert!(all.ends_with(ASSETS[2].body), "{all}");
+    }
+
+    #[test]
+    fn connections_beyond_the_limit_wait_their_turn() {
+        let addr = start(Limits { max_connections: 2, header_timeout: Duration::from_secs(2), ..LIMITS });
+        // Two silent connections hold both places; a third is served once they time out.
+        let silent: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(addr).unwrap()).collect();
+        let answer = request(addr, "GET", "/viewer.css", &[], "");
+        assert_eq!(status(&answer), 200);
+        for s in silent {
+            let _ = s.shutdown(Shutdown::Both);
+        }
+    }
+
+    #[test]
+    fn only_loopback_names_are_answered_on_a_loopback_address() {
+        let addr = start(LIMITS);
+        for host in ["localhost", "127.0.0.1", "[::1]"] {
+            for h in [host.to_string(), format!("{host}:{}", addr.port())] {
+                let answer =
+                    raw(addr, format!("GET / HTTP/1.1\r\nHost: {h}\r\nConnection: close\r\n\r\n").as_bytes());
+                assert_eq!(status(&answer), 200, "{h}");
+            }
+        }
+        for host in ["evil.example", "evil.example:80", "127.0.0.1.evil.example"] {
+            let answer = raw(
+                addr,
+                format!("GET /api/mesh HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").as_bytes(),
+            );
+            assert_eq!(status(&answer), 403, "{host}");
+            assert!(error_message(&answer).contains(host), "{answer}");
+        }
+        let any = "0.0.0.0:8417".parse().unwrap();
+        assert_eq!(allowed_hosts(any), None);
+        let v6 = allowed_hosts("[::1]:9".parse().unwrap()).unwrap();
+        assert!(v6.contains(&"[::1]:9".to_string()) && v6.contains(&"localhost:9".to_string()), "{v6:?}");
+    }
+}
