@@ -5,16 +5,24 @@
 //! Without Chromium and chromedriver the tests say so and pass; under CI (`CI` set), where
 //! `.ci/run` installs them, a missing browser is a failure.
 
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
 use serde_json::{Value, json};
 use trinav::{NavMesh, Point, RayHit, TriangleId};
 
 use crate::webdriver::{Browser, Installation, artifacts};
 use crate::{Viewer, cli_path, data, say, trinav};
 
-/// A browser session, or `None` after saying why `test` is skipped.
-fn browser(test: &str) -> Option<Browser> {
+/// One browser test at a time: the frame times are not measured while another Chromium runs.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// A browser session (and the turn to use it), or `None` after saying why `test` is skipped.
+fn browser(test: &str) -> Option<(MutexGuard<'static, ()>, Browser)> {
     match Installation::find() {
-        Ok(installation) => Some(Browser::start(&installation).unwrap_or_else(|e| panic!("{test}: {e}"))),
+        Ok(installation) => {
+            let turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
+            Some((turn, Browser::start(&installation).unwrap_or_else(|e| panic!("{test}: {e}"))))
+        }
         Err(why) if std::env::var_os("CI").is_some() => {
             panic!("{test}: {why}; CI runs the browser tests (.ci/run installs the browser)")
         }
@@ -84,7 +92,7 @@ fn pixels_near(png: &image::RgbaImage, rgb: [u8; 3], tolerance: u8) -> usize {
 
 #[test]
 fn the_page_shows_the_paths_trinav_path_finds() {
-    let Some(browser) = browser("the_page_shows_the_paths_trinav_path_finds") else { return };
+    let Some((_turn, browser)) = browser("the_page_shows_the_paths_trinav_path_finds") else { return };
     let dir = tempfile::tempdir().unwrap();
     let nav = dir.path().join("town.nav");
     let nav = nav.to_str().unwrap();
@@ -225,7 +233,9 @@ fn random_map(side: usize, seed: u64) -> String {
 
 #[test]
 fn a_100k_triangle_mesh_pans_and_zooms_with_both_renderers() {
-    let Some(browser) = browser("a_100k_triangle_mesh_pans_and_zooms_with_both_renderers") else { return };
+    let Some((_turn, browser)) = browser("a_100k_triangle_mesh_pans_and_zooms_with_both_renderers") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let map = dir.path().join("random480.map");
     std::fs::write(&map, random_map(480, 7)).unwrap();
