@@ -9,7 +9,7 @@
 pub mod api;
 pub mod server;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -55,9 +55,15 @@ pub fn run_view(args: &ViewArgs) -> Result<ExitCode> {
     let wanted = SocketAddr::new(args.bind, args.port);
     let listener = std::net::TcpListener::bind(wanted).map_err(|e| listen_error(wanted, &e))?;
     let addr = listener.local_addr().with_context(|| format!("cannot listen on {wanted}"))?;
+    // Every interface: this machine opens it through loopback.
+    let open = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port()),
+        IpAddr::V6(ip) if ip.is_unspecified() => SocketAddr::new(Ipv6Addr::LOCALHOST.into(), addr.port()),
+        _ => addr,
+    };
     let (triangles, islands) = (mesh.triangle_count(), mesh.island_count());
     crate::print(&format!(
-        "trinav view: http://{addr}/ serves {} ({triangles} triangles, {islands} islands{}); Ctrl-C stops it",
+        "trinav view: http://{open}/ serves {} ({triangles} triangles, {islands} islands{}); Ctrl-C stops it",
         origin.file,
         if baked { format!(", baked in {:.0} ms", origin.load_ms) } else { String::new() },
     ))?;

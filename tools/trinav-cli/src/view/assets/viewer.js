@@ -624,6 +624,7 @@
 
   /** Draws the mesh again (after a change of colours or edges). */
   function invalidate() {
+    if (!state.renderer) return;
     buildLevels();
     state.stale = true;
     requestDraw();
@@ -893,6 +894,7 @@
   }
 
   function hoverAt(p) {
+    if (!state.renderer) return;
     state.hoverPending = p;
     if (state.hoverInFlight) return;
     const next = async () => {
@@ -913,6 +915,7 @@
   }
 
   function clickAt(px, py, shift) {
+    if (!state.renderer) return;
     const p = camera.toWorld(px, py);
     if (shift) {
       if (!state.ray || state.ray.answer) {
@@ -1000,6 +1003,7 @@
       requestDraw();
     }, { passive: false });
     window.addEventListener('keydown', (event) => {
+      if (!state.renderer) return;
       if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
       const centre = [camera.width / 2, camera.height / 2];
       if (event.key === 'f' || event.key === 'F') camera.fit(state.mesh.bounds);
@@ -1010,6 +1014,7 @@
       requestDraw();
     });
     $('fit').addEventListener('click', () => {
+      if (!state.renderer) return;
       camera.fit(state.mesh.bounds);
       requestDraw();
     });
@@ -1017,6 +1022,7 @@
     $('edges').addEventListener('change', invalidate);
     $('colour-by').addEventListener('change', (event) => {
       state.colourBy = event.target.value;
+      if (!state.renderer) return;
       state.renderer.setColours(triangleColours(state.mesh, state.colourBy));
       invalidate();
     });
