@@ -215,7 +215,10 @@ fn budgets_and_off_mesh_goals_compose() {
         check_path(&mesh, from, end, &bounded);
         // It heads for the goal's nearest point (where the unbounded path ends), not the goal.
         let target = unbounded.end().unwrap();
-        assert!(end.distance(target) <= from.distance(target), "{mode:?}: {end:?} leads away from {target:?}");
+        assert!(
+            end.distance(target) <= from.distance(target),
+            "{mode:?}: {end:?} leads away from {target:?}"
+        );
     }
 }
 

@@ -1,5 +1,5 @@
-//! The `trinav` command: bake levels into navigation meshes, inspect them, find paths on them
-//! and draw them.
+//! The `trinav` command: bake levels into navigation meshes, inspect them, find paths on them,
+//! draw them and view them in the browser.
 //!
 //! A thin layer over the `trinav` and `trinav-bake` libraries: flag definitions, file
 //! handling and output formatting. Exit status: 0 success, 1 `path` found no path (start and
@@ -7,6 +7,7 @@
 
 mod bench;
 mod render;
+mod view;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -71,6 +72,15 @@ enum Command {
     /// Exit status: 0 the picture was written (path or not), 2 any error (also a start or goal
     /// off the mesh without --snap).
     Render(RenderArgs),
+    /// Open a mesh in the browser: pan, zoom, hover, paths in both modes, raycasts.
+    ///
+    /// Serves one page on 127.0.0.1 (another address only with --bind) and prints its address;
+    /// every file of the page is in the binary, nothing is loaded from elsewhere. FILE is a
+    /// .nav mesh or any level or map `trinav bake` reads, baked on the fly.
+    ///
+    /// Exit status: 2 on any error (an unreadable file, a port in use); otherwise it serves
+    /// until stopped (Ctrl-C).
+    View(view::ViewArgs),
 }
 
 #[derive(clap::Args)]
@@ -232,6 +242,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Path(args) => run_path(&args),
         Command::Render(args) => run_render(&args),
         Command::Bench(args) => bench::run_bench(&args),
+        Command::View(args) => view::run_view(&args),
     }
 }
 

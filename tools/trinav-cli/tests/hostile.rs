@@ -4,7 +4,8 @@
 //! each case: the exit status is 2 (an error, not 101 = a panic, not a signal); stderr is
 //! exactly one line, starting with `trinav: `, naming the offending file (or point) and what is
 //! wrong; no output file is created, an existing one is left byte for byte as it was, and no
-//! temporary file is left next to the output or the inputs.
+//! temporary file is left next to the output or the inputs. `trinav view` must fail before it
+//! serves (a run still going after a minute is killed and counted as a failure).
 //!
 //! Also: the exit statuses of `trinav path` (0 found, 1 not connected, 2 error) as the README
 //! documents them, and that a closed stdout is not an error.
@@ -101,15 +102,18 @@ fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
     [&(data.len() as u32).to_be_bytes()[..], kind, data, &crc.to_be_bytes()].concat()
 }
 
-/// The input files of every case, in one folder that no case may change.
+/// The input files of every case, in one folder that no case may change, and a port in use.
 struct Fixture {
     dir: tempfile::TempDir,
+    /// Holds a loopback port, so that `trinav view --port` on it fails.
+    taken: std::net::TcpListener,
 }
 
 impl Fixture {
     fn new() -> Fixture {
         let dir = tempfile::tempdir().unwrap();
-        let fixture = Fixture { dir };
+        let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let fixture = Fixture { dir, taken };
         for (level, nav) in [("levels/town.json", "town.nav"), ("maps/tiny.map", "tiny.nav")] {
             let out = trinav(&["bake", &data(level), "-o", &fixture.path(nav)]);
             assert!(out.status.success(), "{}", text(&out.stderr));
@@ -428,7 +432,92 @@ fn cases(f: &Fixture) -> Vec<Case> {
         &["missing/out.jsonl", "cannot write"],
     ));
     cases.push(case("bench --paths onto a folder", &args, Out::Folder("taken"), &["taken", "cannot write"]));
+
+    // view: every bad mesh and level (it bakes levels on the fly), then its own flags. Each
+    // must fail before serving (a case that serves is killed and reported).
+    let view_files = bad_meshes
+        .iter()
+        .filter(|(file, _)| file.ends_with(".nav"))
+        .chain(bad_levels.iter().filter(|(file, _)| !file.ends_with(".nav")));
+    for (file, what) in view_files {
+        let file = file.as_str();
+        let short = file.strip_prefix(&format!("{}/", f.dir.path().display())).unwrap_or(file).to_string();
+        let args = ["view", file, "--port", "0"];
+        cases.push(case(format!("view {short}"), &args, Out::Nothing, &[file, *what]));
+    }
+    let taken = f.taken.local_addr().unwrap().port().to_string();
+    let view_flags: Vec<(&str, Vec<&str>, Vec<&str>)> = vec![
+        (
+            "a port in use",
+            vec![&town_json, "--port", &taken],
+            vec!["cannot listen on 127.0.0.1:", &taken, "--port 0"],
+        ),
+        ("a port that is not a number", vec![&town_json, "--port", "http"], vec!["--port", "http"]),
+        ("a port beyond 65535", vec![&town_json, "--port", "70000"], vec!["--port", "70000"]),
+        ("a negative port", vec![&town_json, "--port", "-1"], vec!["-1"]),
+        (
+            "a bind address that is not one",
+            vec![&town_json, "--bind", "localhost:80"],
+            vec!["--bind", "localhost:80"],
+        ),
+        (
+            "a bind address out of range",
+            vec![&town_json, "--bind", "10.0.0.300"],
+            vec!["--bind", "10.0.0.300"],
+        ),
+        (
+            "a bind address of another machine",
+            vec![&town_json, "--port", "0", "--bind", "192.0.2.1"],
+            vec!["cannot listen on 192.0.2.1:0", "not an address of this machine"],
+        ),
+        (
+            "a negative agent radius",
+            vec![&town_json, "--port", "0", "--agent-radius", "-1"],
+            vec![&town_json, "agent radius must be finite and >= 0"],
+        ),
+        (
+            "an agent radius for a baked mesh",
+            vec![&town, "--port", "0", "--agent-radius", "1"],
+            vec![&town, "--agent-radius applies to levels baked on the fly"],
+        ),
+        ("no file", vec!["--port", "0"], vec!["required arguments were not provided"]),
+        ("an unknown flag", vec![&town_json, "--open"], vec!["--open"]),
+    ];
+    for (name, args, expect) in view_flags {
+        let args: Vec<&str> = std::iter::once("view").chain(args).collect();
+        cases.push(case(format!("view with {name}"), &args, Out::Nothing, &expect));
+    }
     cases
+}
+
+/// Runs the binary with `args`, killing it when it has not exited within a minute (a `view`
+/// that serves instead of failing); the output, and whether it had to be killed.
+fn run_bounded(args: &[String]) -> (Output, bool) {
+    let mut child =
+        Command::new(BIN).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("runs");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut killed = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            killed = true;
+            break child.wait().expect("waits");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    (Output { status, stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() }, killed)
 }
 
 /// Runs `case` once per output situation; returns what went wrong.
@@ -457,8 +546,11 @@ fn run_case(case: &Case, fixture: &Fixture, before: &[(String, Vec<u8>)]) -> Vec
         let out_dir_before = listing(out_dir.path());
         let args: Vec<String> =
             case.args.iter().map(|a| a.replace("{OUT}", out_path.to_str().unwrap())).collect();
-        let output = Command::new(BIN).args(&args).output().expect("runs");
+        let (output, killed) = run_bounded(&args);
         let label = if existing { format!("{} (output exists)", case.name) } else { case.name.clone() };
+        if killed {
+            problems.push(format!("{label}: still running after a minute (killed)"));
+        }
         let mut expect = case.expect.clone();
         if let Out::MissingFolder(_) | Out::Folder(_) = case.out {
             expect.push(out_path.to_str().unwrap().to_string());
@@ -487,7 +579,7 @@ fn every_command_refuses_hostile_inputs_cleanly() {
     let fixture = Fixture::new();
     let before = listing(fixture.dir.path());
     let cases = cases(&fixture);
-    for command in ["bake", "inspect", "path", "render", "bench"] {
+    for command in ["bake", "inspect", "path", "render", "bench", "view"] {
         let n = cases.iter().filter(|c| c.args[0] == command).count();
         assert!(n >= 9, "{command}: only {n} cases");
         eprintln!("{command}: {n} cases");

@@ -1,0 +1,581 @@
+//! The viewer's JSON API: the mesh geometry the page draws (once), and the queries it asks.
+//!
+//! | request | body | answer |
+//! |---|---|---|
+//! | `GET /api/mesh` | none | [`Geometry`]: vertices, triangles, neighbours, per-triangle island and area, island colours, layers, statistics |
+//! | `POST /api/path` | [`PathRequest`] `{"from": [x, y], "to": [x, y], "mode": "fast", "snap": true, "closest": false}` | [`PathAnswer`] |
+//! | `POST /api/raycast` | [`RaycastRequest`] `{"from": [x, y], "to": [x, y]}` | [`RaycastAnswer`] |
+//! | `POST /api/locate` | [`LocateRequest`] `{"point": [x, y]}` | [`LocateAnswer`] |
+//!
+//! Requests are JSON objects with named fields. Optional fields have defaults, so a feature
+//! that lands later adds one (a path `radius`, area `costs`; `closest` for partial paths came so)
+//! without changing what older pages send; unknown fields are refused, so a page newer than the
+//! server gets a clear error instead of an option silently ignored. A malformed request is an
+//! [`ApiError::BadRequest`] (HTTP 400), a well-formed query the mesh cannot answer (a point off
+//! the mesh without `snap`, a coordinate out of range) an [`ApiError::Unprocessable`] (422);
+//! both carry a message for the page to show. No request can make a handler panic.
+//!
+//! Query times are measured here, around the library call alone: the query runs once for its
+//! answer, then again while [`TIMING_BUDGET`] lasts (at most [`MAX_RUNS`] runs), and the answer
+//! carries the median of the repeated runs (the scratch is warm by then, as in a game loop).
+
+use std::time::{Duration, Instant};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize};
+use trinav::{NavMesh, PathError, PathMode, PathOptions, PathScratch, Point, RayHit, TriangleId};
+
+use crate::render::island_colour;
+
+/// The time one query may spend being re-run for its timing.
+pub const TIMING_BUDGET: Duration = Duration::from_millis(20);
+/// The most runs of one query for its timing.
+pub const MAX_RUNS: usize = 101;
+
+/// What went wrong with a request, with the message the page shows.
+#[derive(Debug, PartialEq)]
+pub enum ApiError {
+    /// The request is malformed (HTTP 400): not JSON, a missing or unknown field, a wrong type.
+    BadRequest(String),
+    /// The request is well formed but the mesh cannot answer it (HTTP 422).
+    Unprocessable(String),
+}
+
+impl ApiError {
+    /// The message.
+    pub fn message(&self) -> &str {
+        match self {
+            ApiError::BadRequest(m) | ApiError::Unprocessable(m) => m,
+        }
+    }
+}
+
+/// Where the mesh came from, for the page's title.
+#[derive(Clone, Debug, Serialize)]
+pub struct Origin {
+    /// The file as given on the command line.
+    pub file: String,
+    /// Baked on the fly from a level or map (`true`), or loaded from a `.nav` file.
+    pub baked: bool,
+    /// Milliseconds to load (or import and bake) the file.
+    pub load_ms: f64,
+}
+
+/// The mesh geometry: everything the page draws, sent once. Flat arrays, indexed by triangle
+/// (or vertex) id, as in [`NavMesh`].
+#[derive(Serialize)]
+pub struct Geometry<'a> {
+    /// Where the mesh came from.
+    pub origin: &'a Origin,
+    /// Counts and measures.
+    pub stats: Stats,
+    /// The bake settings stored in the mesh.
+    pub settings: Settings,
+    /// `[min x, min y, max x, max y]` of the vertices.
+    pub bounds: [f64; 4],
+    /// `x0, y0, x1, y1, ...`: vertex `v` at `2v`.
+    pub vertices: Vec<f64>,
+    /// Three vertex ids per triangle, counter-clockwise: triangle `t` at `3t`.
+    pub triangles: Vec<u32>,
+    /// The neighbour across each edge (edge `i` runs from corner `i` to corner `i + 1`), `-1`
+    /// on a boundary edge: triangle `t`'s at `3t`.
+    pub neighbours: Vec<i64>,
+    /// The island (connected component) of each triangle.
+    pub islands: Vec<u32>,
+    /// The area type of each triangle (`mesh.area_id(t)`; all 0 until area types land).
+    pub areas: Vec<u8>,
+    /// The fill colour (`#rrggbb`) of each island, as `trinav render` draws it.
+    pub island_colours: Vec<String>,
+    /// The layers: one until layers land.
+    pub layers: Vec<Layer>,
+    /// The path modes `/api/path` accepts.
+    pub path_modes: [&'static str; 2],
+}
+
+/// Mesh counts and measures.
+#[derive(Serialize)]
+pub struct Stats {
+    /// Vertices.
+    pub vertices: usize,
+    /// Triangles.
+    pub triangles: usize,
+    /// Islands.
+    pub islands: u32,
+    /// Walkable area.
+    pub area: f64,
+    /// Boundary edges.
+    pub boundary_edges: usize,
+    /// Smallest triangle angle, degrees.
+    pub min_angle_deg: f64,
+}
+
+/// The bake settings of a mesh.
+#[derive(Serialize)]
+pub struct Settings {
+    /// Agent radius the obstacles were inflated by.
+    pub agent_radius: f64,
+    /// Chord error of inflated corners.
+    pub arc_error: f64,
+    /// `ear-clipping` or `constrained-delaunay`.
+    pub triangulation: &'static str,
+}
+
+/// A layer of the mesh.
+#[derive(Serialize)]
+pub struct Layer {
+    /// Its id.
+    pub id: u32,
+    /// Its name.
+    pub name: &'static str,
+    /// Its triangle count.
+    pub triangles: usize,
+}
+
+impl<'a> Geometry<'a> {
+    /// The geometry of `mesh`.
+    pub fn new(mesh: &NavMesh, origin: &'a Origin) -> Geometry<'a> {
+        let n = mesh.triangle_count();
+        let stats = mesh.stats();
+        let ids = || (0..n).map(TriangleId::from_index);
+        let bounds = if stats.bounds.is_empty() {
+            [0.0; 4]
+        } else {
+            [stats.bounds.min.x, stats.bounds.min.y, stats.bounds.max.x, stats.bounds.max.y]
+        };
+        let settings = mesh.settings();
+        Geometry {
+            origin,
+            stats: Stats {
+                vertices: stats.vertices,
+                triangles: stats.triangles,
+                islands: stats.islands,
+                area: stats.area,
+                boundary_edges: stats.boundary_edges,
+                min_angle_deg: stats.min_angle_deg,
+            },
+            settings: Settings {
+                agent_radius: settings.agent_radius,
+                arc_error: settings.arc_error,
+                triangulation: settings.triangulation.name(),
+            },
+            bounds,
+            vertices: mesh.vertices().iter().flat_map(|p| [p.x, p.y]).collect(),
+            triangles: mesh.triangles().iter().flatten().map(|v| v.0).collect(),
+            neighbours: ids()
+                .flat_map(|t| mesh.neighbours(t))
+                .map(|t| if t.is_none() { -1 } else { i64::from(t.0) })
+                .collect(),
+            islands: ids().map(|t| mesh.island(t).0).collect(),
+            areas: ids().map(|t| mesh.area_id(t).0).collect(),
+            island_colours: (0..mesh.island_count()).map(island_colour).collect(),
+            layers: vec![Layer { id: 0, name: "mesh", triangles: n }],
+            path_modes: [PathMode::Fast.name(), PathMode::Optimal.name()],
+        }
+    }
+}
+
+/// `POST /api/path`: a path between two points.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathRequest {
+    /// Start, `[x, y]`.
+    pub from: [f64; 2],
+    /// Goal, `[x, y]`.
+    pub to: [f64; 2],
+    /// `fast` (default) or `optimal`.
+    #[serde(default, deserialize_with = "path_mode")]
+    pub mode: PathMode,
+    /// Move an off-mesh start or goal to the nearest walkable point (default false).
+    #[serde(default)]
+    pub snap: bool,
+    /// Partial paths: towards a goal on another island or off the mesh, the path to the
+    /// nearest point of the start's island (default false).
+    #[serde(default)]
+    pub closest: bool,
+}
+
+/// Reads a path mode by its name, as the command line does.
+fn path_mode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<PathMode, D::Error> {
+    let name = String::deserialize(deserializer)?;
+    name.parse().map_err(serde::de::Error::custom)
+}
+
+/// The answer to a [`PathRequest`].
+#[derive(Debug, Serialize)]
+pub struct PathAnswer {
+    /// The mode that answered.
+    pub mode: &'static str,
+    /// Whether a path was found (false: start and goal are not connected).
+    pub found: bool,
+    /// The path's length.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<f64>,
+    /// The path's points, start to goal (the snapped ends with `snap`).
+    pub points: Vec<[f64; 2]>,
+    /// Whether the path stops short of the goal (partial paths), and then why.
+    pub partial: bool,
+    /// Why there is no path, or why a partial path stops short.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The islands of start and goal (after snapping), when on the mesh.
+    pub start_island: Option<u32>,
+    /// See `start_island`.
+    pub goal_island: Option<u32>,
+    /// The query's time.
+    #[serde(flatten)]
+    pub timing: Timing,
+}
+
+/// `POST /api/raycast`: a straight walk from one point towards another.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaycastRequest {
+    /// Start, `[x, y]` (on the mesh).
+    pub from: [f64; 2],
+    /// End, `[x, y]`.
+    pub to: [f64; 2],
+}
+
+/// The answer to a [`RaycastRequest`].
+#[derive(Debug, Serialize)]
+pub struct RaycastAnswer {
+    /// Whether the whole segment lies in the walkable area.
+    pub clear: bool,
+    /// Where the walk ends: `to` when clear, else where the segment leaves the walkable area.
+    pub end: [f64; 2],
+    /// How far along the segment `end` is (1 when clear).
+    pub fraction: f64,
+    /// The triangle holding `end`.
+    pub triangle: u32,
+    /// The boundary edge (0..3) of `triangle` the segment leaves through, when blocked.
+    pub edge: Option<u8>,
+    /// The query's time.
+    #[serde(flatten)]
+    pub timing: Timing,
+}
+
+/// `POST /api/locate`: what lies under a point (the page's hover).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocateRequest {
+    /// The point, `[x, y]`.
+    pub point: [f64; 2],
+}
+
+/// The answer to a [`LocateRequest`]. Off the mesh, the triangle fields describe the triangle
+/// of the nearest walkable point; all are `null` on an empty mesh.
+#[derive(Debug, Serialize)]
+pub struct LocateAnswer {
+    /// Whether the point lies on the mesh.
+    pub on_mesh: bool,
+    /// The triangle holding the point (or the nearest walkable point).
+    pub triangle: Option<u32>,
+    /// Its island.
+    pub island: Option<u32>,
+    /// Its area type.
+    pub area: Option<u8>,
+    /// Its corners.
+    pub corners: Option<[[f64; 2]; 3]>,
+    /// The nearest walkable point (the point itself on the mesh).
+    pub nearest: Option<[f64; 2]>,
+    /// The distance to it.
+    pub distance: Option<f64>,
+}
+
+/// How long a query took.
+#[derive(Debug, Serialize)]
+pub struct Timing {
+    /// Median microseconds per run.
+    pub query_us: f64,
+    /// How many runs the median is of.
+    pub runs: usize,
+}
+
+/// Runs `query` once for its answer, then again while [`TIMING_BUDGET`] lasts (at most
+/// [`MAX_RUNS`] runs in all), and returns the answer with the median time of the repeated
+/// runs (of the first, when there was no time to repeat it).
+fn timed<T>(mut query: impl FnMut() -> T) -> (T, Timing) {
+    let started = Instant::now();
+    let answer = query();
+    let first = started.elapsed();
+    let mut times = Vec::new();
+    while times.len() + 1 < MAX_RUNS && started.elapsed() + first <= TIMING_BUDGET {
+        let run = Instant::now();
+        std::hint::black_box(query());
+        times.push(run.elapsed());
+    }
+    if times.is_empty() {
+        times.push(first);
+    }
+    times.sort_unstable();
+    let median = times[times.len() / 2];
+    (answer, Timing { query_us: median.as_secs_f64() * 1e6, runs: times.len() })
+}
+
+/// Parses a request body.
+fn parse<R: DeserializeOwned>(body: &[u8]) -> Result<R, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
+}
+
+/// The queries of one mesh, with the scratch they reuse.
+pub struct Queries {
+    mesh: NavMesh,
+    scratch: PathScratch,
+    path: trinav::Path,
+}
+
+impl Queries {
+    /// Queries on `mesh`.
+    pub fn new(mesh: NavMesh) -> Queries {
+        Queries { mesh, scratch: PathScratch::new(), path: trinav::Path::default() }
+    }
+
+    /// Answers `POST /api/path`.
+    pub fn path(&mut self, body: &[u8]) -> Result<PathAnswer, ApiError> {
+        let request: PathRequest = parse(body)?;
+        let (from, to) = (Point::from(request.from), Point::from(request.to));
+        let options =
+            PathOptions::default().with_snap(request.snap).with_mode(request.mode).with_partial(request.closest);
+        let Queries { mesh, scratch, path } = self;
+        let (outcome, timing) = timed(|| mesh.find_path_into(from, to, &options, scratch, path));
+        let island = |p: Point| {
+            let t = if request.snap { mesh.nearest_point(p).map(|(_, t)| t) } else { mesh.locate(p) };
+            t.map(|t| mesh.island(t).0)
+        };
+        let mut answer = PathAnswer {
+            mode: request.mode.name(),
+            found: false,
+            length: None,
+            points: Vec::new(),
+            partial: false,
+            reason: None,
+            start_island: island(from),
+            goal_island: island(to),
+            timing,
+        };
+        match outcome {
+            Ok(()) => {
+                answer.found = true;
+                answer.length = Some(path.length);
+                answer.points = path.points.iter().map(|&p| p.into()).collect();
+                answer.partial = path.is_partial();
+                answer.reason = path.partial.map(|reason| format!("{reason}; the path goes as near it as it can"));
+            }
+            Err(PathError::Unreachable) => {
+                answer.reason = Some("start and goal are not connected".to_string())
+            }
+            Err(err) => return Err(ApiError::Unprocessable(err.to_string())),
+        }
+        Ok(answer)
+    }
+
+    /// Answers `POST /api/raycast`.
+    pub fn raycast(&mut self, body: &[u8]) -> Result<RaycastAnswer, ApiError> {
+        let request: RaycastRequest = parse(body)?;
+        let (from, to) = (Point::from(request.from), Point::from(request.to));
+        let (outcome, timing) = timed(|| self.mesh.raycast(from, to));
+        match outcome.map_err(|e| ApiError::Unprocessable(e.to_string()))? {
+            RayHit::Clear { triangle } => Ok(RaycastAnswer {
+                clear: true,
+                end: request.to,
+                fraction: 1.0,
+                triangle: triangle.0,
+                edge: None,
+                timing,
+            }),
+            RayHit::Blocked { point, fraction, triangle, edge } => Ok(RaycastAnswer {
+                clear: false,
+                end: point.into(),
+                fraction,
+                triangle: triangle.0,
+                edge: Some(edge),
+                timing,
+            }),
+        }
+    }
+
+    /// Answers `POST /api/locate`.
+    pub fn locate(&self, body: &[u8]) -> Result<LocateAnswer, ApiError> {
+        let request: LocateRequest = parse(body)?;
+        let p = Point::from(request.point);
+        if !p.in_range() {
+            return Err(ApiError::Unprocessable(format!(
+                "point ({}, {}) has a coordinate beyond ±2^40 or non-zero below 2^-142",
+                p.x, p.y
+            )));
+        }
+        let mesh = &self.mesh;
+        let found = match mesh.locate(p) {
+            Some(t) => Some((p, t)),
+            None => mesh.nearest_point(p),
+        };
+        Ok(match found {
+            Some((nearest, t)) => LocateAnswer {
+                on_mesh: nearest == p,
+                triangle: Some(t.0),
+                island: Some(mesh.island(t).0),
+                area: Some(mesh.area_id(t).0),
+                corners: Some(mesh.triangle_points(t).map(Into::into)),
+                nearest: Some(nearest.into()),
+                distance: Some(nearest.distance(p)),
+            },
+            None => LocateAnswer {
+                on_mesh: false,
+                triangle: None,
+                island: None,
+                area: None,
+                corners: None,
+                nearest: None,
+                distance: None,
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queries() -> Queries {
+        Queries::new(super::super::sample_mesh())
+    }
+
+    #[test]
+    fn paths_in_both_modes_go_around_the_obstacle() {
+        let mut q = queries();
+        for mode in ["fast", "optimal"] {
+            let body = format!(r#"{{"from": [1, 5], "to": [9, 5], "mode": "{mode}"}}"#);
+            let answer = q.path(body.as_bytes()).unwrap();
+            assert_eq!(answer.mode, mode);
+            assert!(answer.found);
+            // Around a corner of the obstacle: (1, 5) -> (4, 6) -> (6, 6) -> (9, 5).
+            let expected = 2.0 * 10f64.sqrt() + 2.0;
+            assert!((answer.length.unwrap() - expected).abs() < 1e-12, "{answer:?}");
+            assert_eq!(answer.points.first(), Some(&[1.0, 5.0]));
+            assert_eq!(answer.points.last(), Some(&[9.0, 5.0]));
+            assert!(answer.timing.runs >= 1 && answer.timing.runs <= MAX_RUNS);
+            assert!(answer.timing.query_us >= 0.0);
+            assert_eq!((answer.start_island, answer.goal_island), (Some(0), Some(0)));
+        }
+    }
+
+    #[test]
+    fn unconnected_points_answer_not_found_with_their_islands() {
+        let mut q = queries();
+        let answer = q.path(br#"{"from": [1, 1], "to": [21, 1]}"#).unwrap();
+        assert!(!answer.found);
+        assert_eq!(answer.length, None);
+        assert!(answer.points.is_empty());
+        assert_eq!(answer.reason.as_deref(), Some("start and goal are not connected"));
+        assert_ne!(answer.start_island, answer.goal_island);
+        let json = serde_json::to_value(&answer).unwrap();
+        assert!(json.get("length").is_none(), "{json}");
+    }
+
+    #[test]
+    fn closest_gives_the_partial_path_to_the_nearest_point_of_the_start_island() {
+        let mut q = queries();
+        for mode in ["fast", "optimal"] {
+            // (21, 1) is on the other island [20, 22] x [0, 2]: nearest on the start's is (10, 1).
+            let body = format!(r#"{{"from": [1, 1], "to": [21, 1], "mode": "{mode}", "closest": true}}"#);
+            let answer = q.path(body.as_bytes()).unwrap();
+            assert!(answer.found && answer.partial, "{answer:?}");
+            assert_eq!(answer.points, vec![[1.0, 1.0], [10.0, 1.0]]);
+            assert!(answer.reason.as_deref().unwrap().contains("not connected"), "{answer:?}");
+            let reached = q.path(br#"{"from": [1, 1], "to": [2, 1], "closest": true}"#).unwrap();
+            assert!(reached.found && !reached.partial && reached.reason.is_none());
+        }
+    }
+
+    #[test]
+    fn snap_moves_an_off_mesh_point_and_without_it_the_query_is_refused() {
+        let mut q = queries();
+        let answer = q.path(br#"{"from": [1, 1], "to": [12, 1], "snap": true}"#).unwrap();
+        assert!(answer.found);
+        assert_eq!(answer.points.last(), Some(&[10.0, 1.0]));
+        let refused = q.path(br#"{"from": [1, 1], "to": [12, 1]}"#).unwrap_err();
+        assert_eq!(refused, ApiError::Unprocessable("goal point (12, 1) is off the mesh".to_string()));
+        let far = q.path(br#"{"from": [1e300, 1], "to": [1, 1]}"#).unwrap_err();
+        assert!(matches!(far, ApiError::Unprocessable(m) if m.contains("not finite")));
+    }
+
+    #[test]
+    fn malformed_requests_are_bad_requests_with_a_message() {
+        let mut q = queries();
+        let cases: [(&[u8], &str); 9] = [
+            (b"", "EOF while parsing"),
+            (b"not json", "expected"),
+            (b"[1, 2]", "invalid type"),
+            (br#"{"from": [1, 1]}"#, "missing field `to`"),
+            (br#"{"from": [1, 1], "to": [2, 2], "mode": "slow"}"#, "unknown path mode \"slow\""),
+            (br#"{"from": [1, 1], "to": [2, 2], "radius": 1}"#, "unknown field `radius`"),
+            (br#"{"from": [1], "to": [2, 2]}"#, "invalid length 1"),
+            (br#"{"from": [1e999, 1], "to": [2, 2]}"#, "number out of range"),
+            (b"\xff\xfe", "expected value"),
+        ];
+        for (body, expected) in cases {
+            match q.path(body) {
+                Err(ApiError::BadRequest(m)) => {
+                    assert!(m.starts_with("malformed request: ") && m.contains(expected), "{m}")
+                }
+                other => panic!("{:?}: {other:?}", String::from_utf8_lossy(body)),
+            }
+        }
+        assert!(matches!(q.raycast(br#"{"from": [1, 1]}"#), Err(ApiError::BadRequest(_))));
+        assert!(matches!(q.locate(br#"{"point": "here"}"#), Err(ApiError::BadRequest(_))));
+    }
+
+    #[test]
+    fn raycast_stops_at_the_obstacle_and_passes_beside_it() {
+        let mut q = queries();
+        let blocked = q.raycast(br#"{"from": [1, 5], "to": [9, 5]}"#).unwrap();
+        assert!(!blocked.clear);
+        assert_eq!(blocked.end, [4.0, 5.0]);
+        assert_eq!(blocked.fraction, 3.0 / 8.0);
+        assert!(blocked.edge.is_some());
+        let clear = q.raycast(br#"{"from": [1, 1], "to": [9, 2]}"#).unwrap();
+        assert!(clear.clear);
+        assert_eq!((clear.end, clear.fraction, clear.edge), ([9.0, 2.0], 1.0, None));
+        let off = q.raycast(br#"{"from": [5, 5], "to": [9, 2]}"#).unwrap_err();
+        assert_eq!(off, ApiError::Unprocessable("point (5, 5) is off the mesh".to_string()));
+    }
+
+    #[test]
+    fn locate_names_the_triangle_or_the_nearest_point() {
+        let q = queries();
+        let on = q.locate(br#"{"point": [1, 2]}"#).unwrap();
+        assert!(on.on_mesh);
+        assert_eq!(
+            (on.nearest, on.distance, on.island, on.area),
+            (Some([1.0, 2.0]), Some(0.0), Some(0), Some(0))
+        );
+        let t = TriangleId(on.triangle.unwrap());
+        assert!(q.mesh.triangle_contains(t, Point::new(1.0, 2.0)));
+        assert_eq!(on.corners, Some(q.mesh.triangle_points(t).map(Into::into)));
+        let off = q.locate(br#"{"point": [5, 5.5]}"#).unwrap();
+        assert!(!off.on_mesh);
+        assert_eq!((off.nearest, off.distance), (Some([5.0, 6.0]), Some(0.5)));
+        let refused = q.locate(br#"{"point": [1e300, 0]}"#).unwrap_err();
+        assert!(matches!(refused, ApiError::Unprocessable(_)));
+    }
+
+    #[test]
+    fn geometry_has_one_entry_per_triangle_and_vertex() {
+        let q = queries();
+        let origin = Origin { file: "x.json".to_string(), baked: true, load_ms: 1.0 };
+        let g = Geometry::new(&q.mesh, &origin);
+        let (n, v) = (q.mesh.triangle_count(), q.mesh.vertices().len());
+        assert_eq!(
+            (g.triangles.len(), g.neighbours.len(), g.islands.len(), g.areas.len()),
+            (3 * n, 3 * n, n, n)
+        );
+        assert_eq!(g.vertices.len(), 2 * v);
+        assert_eq!(g.island_colours.len(), 2);
+        assert_eq!(g.bounds, [0.0, 0.0, 22.0, 10.0]);
+        assert_eq!(g.layers.len(), 1);
+        // Boundary edges: -1 exactly where the mesh has no neighbour, and as many as it counts.
+        assert_eq!(g.neighbours.iter().filter(|&&t| t == -1).count(), g.stats.boundary_edges);
+        let json = serde_json::to_value(&g).unwrap();
+        assert_eq!(json["path_modes"], serde_json::json!(["fast", "optimal"]));
+    }
+}
