@@ -177,6 +177,24 @@ fn describe_problems(problems: &[MeshProblem]) -> String {
 /// symmetric and equal to the adjacency the triangles imply, islands equal to the connected
 /// components. Stops after [`InvalidMesh::MAX_PROBLEMS`] problems.
 pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
+    validate_with(parts, Proven::default())
+}
+
+/// Rules a baked file proves with the derived data it stores, verified by the loader before
+/// validation (see [the format module](crate::format)), so that validation need not check
+/// them again the slow way.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Proven {
+    /// No two vertices have the same position.
+    pub(crate) distinct_vertices: bool,
+    /// No two edge classes (an interior edge seen from both sides, or a boundary edge) join the
+    /// same two vertices. With symmetric links, this makes the stored adjacency equal to the
+    /// one the triangles imply.
+    pub(crate) manifold_edges: bool,
+}
+
+/// [`validate`], skipping the checks of the rules in `proven`.
+pub(crate) fn validate_with(parts: &MeshParts, proven: Proven) -> Vec<MeshProblem> {
     let mut problems = Vec::new();
     if let Err(why) = parts.settings.check() {
         problems.push(MeshProblem::BadSettings(why));
@@ -196,18 +214,22 @@ pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
     }
     let full = |p: &Vec<MeshProblem>| p.len() >= InvalidMesh::MAX_PROBLEMS;
 
-    let mut seen: HashMap<(u64, u64), VertexId> = HashMap::with_capacity(parts.vertices.len());
-    for (i, p) in parts.vertices.iter().enumerate() {
-        let v = VertexId::from_index(i);
-        if !p.in_range() {
-            problems.push(MeshProblem::NonFiniteVertex(v));
-        } else if let Some(&first) = seen.get(&position_key(*p)) {
-            problems.push(MeshProblem::DuplicateVertex { vertex: v, first });
-        } else {
-            seen.insert(position_key(*p), v);
-        }
-        if full(&problems) {
-            return problems;
+    let in_range = parts.vertices.iter().all(|p| p.in_range());
+    if !(in_range && (proven.distinct_vertices || all_distinct(&parts.vertices))) {
+        // Name every bad vertex in order; only a mesh with a problem takes this slower path.
+        let mut seen: HashMap<(u64, u64), VertexId> = HashMap::with_capacity(parts.vertices.len());
+        for (i, p) in parts.vertices.iter().enumerate() {
+            let v = VertexId::from_index(i);
+            if !p.in_range() {
+                problems.push(MeshProblem::NonFiniteVertex(v));
+            } else if let Some(&first) = seen.get(&position_key(*p)) {
+                problems.push(MeshProblem::DuplicateVertex { vertex: v, first });
+            } else {
+                seen.insert(position_key(*p), v);
+            }
+            if full(&problems) {
+                return problems;
+            }
         }
     }
 
@@ -281,6 +303,9 @@ pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
     if !links_ok {
         return problems;
     }
+    if proven.manifold_edges {
+        return check_islands(parts, problems);
+    }
 
     match build_adjacency(&parts.triangles, parts.vertices.len()) {
         Err(e) => {
@@ -307,10 +332,15 @@ pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
             }
         }
     }
+    check_islands(parts, problems)
+}
+
+/// The islands check, last of [`validate`]'s: appends to `problems` unless it holds some.
+fn check_islands(parts: &MeshParts, mut problems: Vec<MeshProblem>) -> Vec<MeshProblem> {
     if !problems.is_empty() {
         return problems;
     }
-
+    let full = |p: &Vec<MeshProblem>| p.len() >= InvalidMesh::MAX_PROBLEMS;
     let (islands, _) = find_islands(&parts.neighbours);
     for (t, (&stored, &expected)) in parts.islands.iter().zip(&islands).enumerate() {
         if stored != expected {
@@ -325,6 +355,21 @@ pub fn validate(parts: &MeshParts) -> Vec<MeshProblem> {
         }
     }
     problems
+}
+
+/// Whether no two of `vertices` have the same position (as [`position_key`] compares them).
+/// Sorts the keys: `O(V log V)` in the worst case whatever the input, with no hashing a
+/// hostile file could aim at.
+fn all_distinct(vertices: &[Point]) -> bool {
+    let mut keys: Vec<u128> = vertices
+        .iter()
+        .map(|&p| {
+            let (x, y) = position_key(p);
+            (u128::from(x) << 64) | u128::from(y)
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.windows(2).all(|w| w[0] != w[1])
 }
 
 /// Exact position key for welding: the bit patterns of both coordinates, with `-0.0` read as
@@ -403,11 +448,17 @@ impl NavMesh {
         if !problems.is_empty() {
             return Err(InvalidMesh { problems });
         }
+        Ok(Self::derive(parts))
+    }
+
+    /// The mesh of validated `parts`: derives the island count, bounds, the point-location
+    /// grid, the turning corners, the pockets and the half edge lengths.
+    pub(crate) fn derive(parts: MeshParts) -> NavMesh {
         let island_count = parts.islands.iter().map(|i| i.0 + 1).max().unwrap_or(0);
         let bounds = Aabb::from_points(parts.vertices.iter().copied());
-        let boxes: Vec<Aabb> =
-            parts.triangles.iter().map(|t| Aabb::from_points(t.map(|v| parts.vertices[v.index()]))).collect();
-        let grid = SpatialGrid::build(bounds, &boxes);
+        let grid = SpatialGrid::build(bounds, parts.triangles.len(), |t| {
+            Aabb::from_points(parts.triangles[t].map(|v| parts.vertices[v.index()]))
+        });
         let search_flags = search_flags(&parts.vertices, &parts.triangles, &parts.neighbours);
         let pockets = find_pockets(&parts.neighbours);
         let half_edge_lengths = parts
@@ -418,7 +469,7 @@ impl NavMesh {
                 [a.distance(b), b.distance(c), c.distance(a)].map(|l| (0.5 * l) as f32)
             })
             .collect();
-        Ok(NavMesh { parts, island_count, bounds, grid, search_flags, pockets, half_edge_lengths })
+        NavMesh { parts, island_count, bounds, grid, search_flags, pockets, half_edge_lengths }
     }
 
     /// The stored arrays.

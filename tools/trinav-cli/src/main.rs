@@ -368,7 +368,8 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
     let mut report = InspectReport {
         file: path,
         bytes: bytes.len(),
-        format_version: format::FORMAT_VERSION,
+        // The version the file was written in (decoding checked the header).
+        format_version: u32::from_le_bytes(bytes[8..12].try_into().expect("a decoded file has a header")),
         vertices: parts.vertices.len(),
         triangles: parts.triangles.len(),
         islands: None,
