@@ -9,7 +9,7 @@
 //! 20      8     payload length in bytes, u64 LE: exactly 21 + 20 V + 29 T + 4 E
 //! 28      n     payload, fixed-width little-endian arrays, one after the other:
 //!                 settings      agent radius f64, arc error f64, triangulation u8
-//!                               (0 ear clipping, 1 constrained Delaunay)
+//!                               (0 ear clipping, 1 constrained Delaunay, 2 the same by spade)
 //!                 vertices      V x (x f64, y f64)
 //!                 vertex order  V x u32: the vertex ids sorted by position (derived)
 //!                 triangles     T x 3 vertex ids u32
@@ -194,6 +194,7 @@ pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, SaveError> {
     bytes.push(match settings.triangulation {
         Triangulation::EarClipping => 0,
         Triangulation::ConstrainedDelaunay => 1,
+        Triangulation::ConstrainedDelaunaySpade => 2,
     });
     for p in &parts.vertices {
         bytes.extend_from_slice(&p.x.to_le_bytes());
@@ -364,6 +365,7 @@ fn decode_with_derived(bytes: &[u8], laps: &mut Laps) -> Result<(MeshParts, Opti
         .with_triangulation(match reader.take::<1>()[0] {
             0 => Triangulation::EarClipping,
             1 => Triangulation::ConstrainedDelaunay,
+            2 => Triangulation::ConstrainedDelaunaySpade,
             tag => return Err(LoadError::Corrupt(format!("unknown triangulation method {tag}"))),
         });
     let (v, t) = (vertices as usize, triangles as usize);

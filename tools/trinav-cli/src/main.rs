@@ -104,8 +104,10 @@ struct BakeArgs {
 enum TriangulationArg {
     /// Ear clipping (earcut).
     EarClipping,
-    /// Constrained Delaunay (spade).
+    /// Constrained Delaunay (i_triangle, spade where it cannot keep the points exact).
     ConstrainedDelaunay,
+    /// Constrained Delaunay by spade only.
+    ConstrainedDelaunaySpade,
 }
 
 impl From<TriangulationArg> for Triangulation {
@@ -113,6 +115,7 @@ impl From<TriangulationArg> for Triangulation {
         match arg {
             TriangulationArg::EarClipping => Triangulation::EarClipping,
             TriangulationArg::ConstrainedDelaunay => Triangulation::ConstrainedDelaunay,
+            TriangulationArg::ConstrainedDelaunaySpade => Triangulation::ConstrainedDelaunaySpade,
         }
     }
 }
