@@ -9,7 +9,7 @@
 //! - the boundary edges' total length equals the rings' total length within 1e-9 relative, so
 //!   every ring is covered.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use serde::Serialize;
 use trinav::{NavMesh, Orientation, Point, TriangleId, VertexId, orient, position_key};
