@@ -169,11 +169,7 @@ pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, SaveError> {
     let count = |n: usize| u32::try_from(n).ok().filter(|&c| c != u32::MAX).ok_or(SaveError::TooLarge(n));
     let (vertex_count, triangle_count) = (count(parts.vertices.len())?, count(parts.triangles.len())?);
     let t = parts.triangles.len();
-    for (array, found) in [
-        ("neighbours", parts.neighbours.len()),
-        ("areas", parts.areas.len()),
-        ("islands", parts.islands.len()),
-    ] {
+    for (array, found) in parts.per_triangle_lengths() {
         if found != t {
             // Fixed-width arrays take their lengths from the triangle count.
             return Err(SaveError::ArrayLength { array, found, triangles: t });

@@ -32,6 +32,14 @@ pub struct MeshParts {
     pub islands: Vec<IslandId>,
 }
 
+impl MeshParts {
+    /// The name and length of each array that holds one entry per triangle (besides the
+    /// triangles themselves).
+    pub(crate) fn per_triangle_lengths(&self) -> [(&'static str, usize); 3] {
+        [("neighbours", self.neighbours.len()), ("areas", self.areas.len()), ("islands", self.islands.len())]
+    }
+}
+
 /// One thing wrong with a mesh's arrays.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MeshProblem {
@@ -200,11 +208,7 @@ pub(crate) fn validate_with(parts: &MeshParts, proven: Proven) -> Vec<MeshProble
         problems.push(MeshProblem::BadSettings(why));
     }
     let t_count = parts.triangles.len();
-    for (array, len) in [
-        ("neighbours", parts.neighbours.len()),
-        ("areas", parts.areas.len()),
-        ("islands", parts.islands.len()),
-    ] {
+    for (array, len) in parts.per_triangle_lengths() {
         if len != t_count {
             problems.push(MeshProblem::LengthMismatch { array, expected: t_count, found: len });
         }
