@@ -87,6 +87,14 @@ pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<Trian
 /// grid, mapped back to the ring points exactly (see the module doc); checked: distinct grid
 /// points, every triangle strictly counter-clockwise on the ring points, area conserved.
 pub fn delaunay_on_grid(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
+    // A panic inside the library (a bug there, on rings it mishandles) becomes a refusal, which
+    // `triangulate` hands to spade like any other.
+    std::panic::catch_unwind(|| grid_delaunay_unguarded(polygon))
+        .unwrap_or_else(|_| Err("i_triangle panicked".to_string()))
+}
+
+/// [`delaunay_on_grid`] without the guard against panics.
+fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
     let points: Vec<[f64; 2]> = polygon.rings().flatten().map(|p| [p.x, p.y]).collect();
     let rect = FloatRect::with_iter(points.iter())
         .map_err(|e| format!("no grid for the ring points: {e:?}"))?
