@@ -288,7 +288,7 @@ mod tests {
 
     #[test]
     fn both_methods_cover_a_square_with_a_hole_exactly() {
-        for method in [ear_clip, constrained_delaunay] {
+        for method in [ear_clip, constrained_delaunay, delaunay_on_grid] {
             let t = method(&square_with_hole()).unwrap();
             assert_eq!(t.len(), 8, "8 triangles for 8 points and one hole");
             assert_eq!(area(&t), 12.0);
@@ -303,7 +303,7 @@ mod tests {
         outer.extend((1..10).map(|i| Point::new(i as f64, 0.0)));
         outer.extend(pts(&[(10., 0.), (10., 1.), (0., 1.)]));
         let polygon = MergedPolygon { outer, holes: vec![] };
-        for method in [ear_clip, constrained_delaunay] {
+        for method in [ear_clip, constrained_delaunay, delaunay_on_grid] {
             assert_eq!(area(&method(&polygon).unwrap()), 10.0);
         }
     }
@@ -318,6 +318,41 @@ mod tests {
         for method in [ear_clip, constrained_delaunay] {
             assert_eq!(area(&method(&polygon).unwrap()), 16.0 - 2.0);
         }
+    }
+
+    #[test]
+    fn grid_delaunay_returns_the_ring_points_bit_for_bit() {
+        // Decimal coordinates far from the origin: not on i_triangle's integer grid, so its
+        // own float output would round them.
+        let outer = pts(&[(1e5 + 0.1, 7.3), (1e5 + 40.7, 7.3), (1e5 + 40.7, 33.9), (1e5 + 0.1, 33.9)]);
+        let hole = pts(&[(1e5 + 10.3, 10.1), (1e5 + 10.3, 20.7), (1e5 + 20.9, 20.7), (1e5 + 20.9, 10.1)]);
+        let polygon = MergedPolygon { outer, holes: vec![hole] };
+        let triangles = delaunay_on_grid(&polygon).unwrap();
+        let rings: Vec<Point> = polygon.rings().flatten().copied().collect();
+        assert_eq!(triangles.len(), 8);
+        for corner in triangles.iter().flatten() {
+            assert!(
+                rings
+                    .iter()
+                    .any(|p| p.x.to_bits() == corner.x.to_bits() && p.y.to_bits() == corner.y.to_bits())
+            );
+        }
+        assert!(triangles.iter().all(|t| orient(t[0], t[1], t[2]) == Orientation::CounterClockwise));
+    }
+
+    #[test]
+    fn points_sharing_a_grid_point_fall_back_to_spade() {
+        // Two ring points 1e-9 apart on a polygon a million units wide: one grid point.
+        let outer = pts(&[(0., 0.), (1e6, 0.), (1e6, 1e6), (5e5, 1e6), (5e5 - 1e-9, 1e6 - 1e-9), (0., 1e6)]);
+        let polygon = MergedPolygon { outer, holes: vec![] };
+        assert!(delaunay_on_grid(&polygon).unwrap_err().contains("share a grid point"));
+        let region = MergedRegion { polygons: vec![polygon], inflated_obstacles: vec![] };
+        let soup = triangulate(&region, Triangulation::ConstrainedDelaunay).unwrap();
+        assert_eq!(soup.fallbacks.len(), 1);
+        assert_eq!(area(&soup.triangles), region.area());
+        let spade = triangulate(&region, Triangulation::ConstrainedDelaunaySpade).unwrap();
+        assert!(spade.fallbacks.is_empty());
+        assert_eq!(spade.triangles, soup.triangles);
     }
 
     #[test]
