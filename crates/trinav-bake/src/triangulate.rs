@@ -4,10 +4,12 @@
 //! Delaunay triangulation with i_triangle, which works on an integer grid: every ring point is
 //! converted to a grid point, and every grid point of the result is mapped back to the ring
 //! point it came from, so the triangles' corners are the ring points bit for bit. A polygon
-//! whose ring points do not map to distinct grid points, or whose triangles are not all
-//! strictly counter-clockwise (exact predicate) on the ring points, or do not cover its area,
-//! is triangulated by spade instead, which works on the floating-point points themselves; that
-//! is recorded in [`TriangleSoup::fallbacks`] (never silently).
+//! with a ring point that is not exactly on the grid (the grid spans the polygon's bounds in
+//! about 2^30 steps: integer and dyadic coordinates are on it, decimal ones often not), or
+//! whose triangles are not all strictly counter-clockwise (exact predicate) on the ring points,
+//! or do not cover its area, is triangulated by spade instead, which works on the
+//! floating-point points themselves; that is recorded in [`TriangleSoup::fallbacks`] (never
+//! silently).
 //! [`Triangulation::ConstrainedDelaunaySpade`] uses spade for every polygon.
 //!
 //! [`Triangulation::EarClipping`] runs earcut on each polygon with its holes. Ear clipping can
@@ -106,6 +108,11 @@ fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, S
         let mut contour = Vec::with_capacity(ring.len());
         for &p in ring {
             let q = adapter.float_to_int(&[p.x, p.y]);
+            if adapter.int_to_float(&q) != [p.x, p.y] {
+                // A rounded ring may touch or cross itself, which i_triangle's triangulation
+                // of valid rings does not expect (fuzzing found it panicking on one).
+                return Err(format!("ring point ({}, {}) is not on i_triangle's grid", p.x, p.y));
+            }
             let first = *ring_point.entry(q).or_insert(p);
             if position_key(first) != position_key(p) {
                 return Err(format!(
@@ -132,10 +139,8 @@ fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, S
         }
         triangles.push([a, b, c]);
     }
-    // Ring points on the grid give exactly the ring points' triangulation. Rounded ones (a
-    // mesh with decimal coordinates) give the triangulation of nearby points, with the same
-    // rings as boundary: with every triangle counter-clockwise on the true points and the area
-    // conserved, it covers the polygon once (and stage 6 verifies the boundary).
+    // Every ring point is exactly on the grid, so this is exactly the ring points'
+    // triangulation; the checks guard against a bug in the library.
     check_area(polygon, &triangles)?;
     Ok(triangles)
 }
@@ -322,37 +327,39 @@ mod tests {
 
     #[test]
     fn grid_delaunay_returns_the_ring_points_bit_for_bit() {
-        // Decimal coordinates far from the origin: not on i_triangle's integer grid, so its
-        // own float output would round them.
-        let outer = pts(&[(1e5 + 0.1, 7.3), (1e5 + 40.7, 7.3), (1e5 + 40.7, 33.9), (1e5 + 0.1, 33.9)]);
-        let hole = pts(&[(1e5 + 10.3, 10.1), (1e5 + 10.3, 20.7), (1e5 + 20.9, 20.7), (1e5 + 20.9, 10.1)]);
+        // Quarter and eighth steps far from the origin: on i_triangle's grid, which is not
+        // centred on the origin, so the mapping back must be exact.
+        let outer =
+            pts(&[(1e5 + 0.125, 7.25), (1e5 + 40.75, 7.25), (1e5 + 40.75, 33.5), (1e5 + 0.125, 33.5)]);
+        let hole = pts(&[(1e5 + 10.25, 10.5), (1e5 + 10.25, 20.75), (1e5 + 20.5, 20.75), (1e5 + 20.5, 10.5)]);
         let polygon = MergedPolygon { outer, holes: vec![hole] };
         let triangles = delaunay_on_grid(&polygon).unwrap();
         let rings: Vec<Point> = polygon.rings().flatten().copied().collect();
         assert_eq!(triangles.len(), 8);
         for corner in triangles.iter().flatten() {
-            assert!(
-                rings
-                    .iter()
-                    .any(|p| p.x.to_bits() == corner.x.to_bits() && p.y.to_bits() == corner.y.to_bits())
-            );
+            let same = |p: &Point| p.x.to_bits() == corner.x.to_bits() && p.y.to_bits() == corner.y.to_bits();
+            assert!(rings.iter().any(same), "{corner:?} is not a ring point");
         }
         assert!(triangles.iter().all(|t| orient(t[0], t[1], t[2]) == Orientation::CounterClockwise));
     }
 
     #[test]
-    fn points_sharing_a_grid_point_fall_back_to_spade() {
-        // Two ring points 1e-9 apart on a polygon a million units wide: one grid point.
-        let outer = pts(&[(0., 0.), (1e6, 0.), (1e6, 1e6), (5e5, 1e6), (5e5 - 1e-9, 1e6 - 1e-9), (0., 1e6)]);
-        let polygon = MergedPolygon { outer, holes: vec![] };
-        assert!(delaunay_on_grid(&polygon).unwrap_err().contains("share a grid point"));
-        let region = MergedRegion { polygons: vec![polygon], inflated_obstacles: vec![] };
-        let soup = triangulate(&region, Triangulation::ConstrainedDelaunay).unwrap();
-        assert_eq!(soup.fallbacks.len(), 1);
-        assert_eq!(area(&soup.triangles), region.area());
-        let spade = triangulate(&region, Triangulation::ConstrainedDelaunaySpade).unwrap();
-        assert!(spade.fallbacks.is_empty());
-        assert_eq!(spade.triangles, soup.triangles);
+    fn points_off_the_grid_fall_back_to_spade() {
+        // Decimal coordinates, and two ring points 1e-9 apart on a polygon a million units
+        // wide: not on the grid (rounding them could make the ring touch itself).
+        for outer in [
+            pts(&[(0.1, 0.3), (40.7, 0.3), (40.7, 33.9), (0.1, 33.9)]),
+            pts(&[(0., 0.), (1e6, 0.), (1e6, 1e6), (5e5, 1e6), (5e5 - 1e-9, 1e6 - 1e-9), (0., 1e6)]),
+        ] {
+            let polygon = MergedPolygon { outer, holes: vec![] };
+            assert!(delaunay_on_grid(&polygon).unwrap_err().contains("not on i_triangle's grid"));
+            let region = MergedRegion { polygons: vec![polygon], inflated_obstacles: vec![] };
+            let soup = triangulate(&region, Triangulation::ConstrainedDelaunay).unwrap();
+            assert_eq!(soup.fallbacks.len(), 1);
+            let spade = triangulate(&region, Triangulation::ConstrainedDelaunaySpade).unwrap();
+            assert!(spade.fallbacks.is_empty());
+            assert_eq!(spade.triangles, soup.triangles);
+        }
     }
 
     #[test]
