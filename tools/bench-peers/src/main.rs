@@ -2,14 +2,16 @@
 //!
 //! For each benchmark input: bake it with trinav (default settings: constrained Delaunay,
 //! radius 0), build a Detour tile and a Polyanya mesh from the very same triangles, run the
-//! input's scenario queries through all three and compare time per query and path length
-//! (against Polyanya's, the exact optimum on that mesh). Also times Polyanya's own mesh builder
-//! against trinav's bake. See README.md.
+//! input's scenario queries through all of them, and on grid maps through two grid searches (A*
+//! and jump point search), and compare time per query and path length (against Polyanya's, the
+//! exact optimum on that mesh). Also times Polyanya's own mesh builder against trinav's bake.
+//! See README.md.
 //!
 //! Usage: `cargo run --release --manifest-path tools/bench-peers/Cargo.toml -- [--json OUT]
 //! [--data DIR] [--only NAME]`.
 
 mod detour;
+mod grid;
 mod peers;
 mod stats;
 
@@ -18,9 +20,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use serde::Serialize;
-use trinav_tools::scenario::{ScenarioQuery, parse_scenario};
 use trinav::{BakeSettings, NavMesh, Path, PathMode, PathOptions, PathScratch, Point, TriangleId};
 use trinav_bake::import::{ImportOptions, Source, bake_source, import};
+use trinav_tools::scenario::{ScenarioQuery, parse_scenario};
 
 use stats::{SystemReport, summarize};
 
@@ -103,6 +105,10 @@ struct InputReport {
     detour: Option<SystemReport>,
     polyanya: Option<SystemReport>,
     trinav_optimal: Option<SystemReport>,
+    /// Grid A* (`pathfinding`) and jump point search (`grid_pathfinding`) on grid maps.
+    grid_astar: Option<SystemReport>,
+    grid_jps: Option<SystemReport>,
+    grid_details: Option<GridDetails>,
     bake: BakeComparison,
     /// p50 time ratios.
     time_ratio_trinav_detour: Option<f64>,
@@ -118,6 +124,27 @@ struct InputReport {
     /// Where the scenario's costs are exact optima: length / cost for Polyanya and trinav.
     scenario_check: Option<ScenarioCheck>,
     notes: Vec<String>,
+}
+
+/// The most scenario queries the grid searches run per input (evenly spread over the file,
+/// which is sorted by path length, so every length bucket is in).
+const GRID_QUERIES: usize = 250;
+
+/// What the grid searches' paths are against the scenario's octile optimum and each other.
+#[derive(Serialize)]
+struct GridDetails {
+    /// The queries the grid searches ran: every k-th of the scenario (all when it has at most
+    /// [`GRID_QUERIES`]), so that the slow grid A* on long maze paths keeps the run short.
+    queries: usize,
+    /// A* lengths differing from the scenario's cost (the 8-connected optimum without corner
+    /// cutting, which the files round to 2 to 5 decimals) by more than 0.006, or missing; `null`
+    /// where the cost column is the any-angle optimum instead.
+    astar_vs_scenario_cost: Option<usize>,
+    /// Jump point search paths shorter / longer than A*'s by more than 1e-9 relative.
+    jps_shorter_than_astar: usize,
+    jps_longer_than_astar: usize,
+    /// Grid preparation for jump point search (jump points, components), ms.
+    jps_build_ms: f64,
 }
 
 mod detour_details {
@@ -397,6 +424,21 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     let (trinav_times, trinav_lengths) = run_trinav(PathMode::Fast);
     let (optimal_times, optimal_lengths) = run_trinav(PathMode::Optimal);
 
+    let stride = queries.len().div_ceil(GRID_QUERIES).max(1);
+    let grid_sample: Vec<usize> = (0..queries.len()).step_by(stride).collect();
+    let grid_queries: Vec<ScenarioQuery> = grid_sample.iter().map(|&i| queries[i].clone()).collect();
+    let grid_runs = match &source {
+        Source::Grid(g) => {
+            let start = Instant::now();
+            let searches = grid::GridSearches::new(g);
+            let jps_build_ms = start.elapsed().as_secs_f64() * 1e3;
+            let astar = time_queries(&grid_queries, |q| searches.astar(q.start, q.goal));
+            let jps = time_queries(&grid_queries, |q| searches.jps(q.start, q.goal));
+            Some((astar, jps, jps_build_ms))
+        }
+        _ => None,
+    };
+
     let mut misses = [0usize; 3];
     let detour_run = detour.as_mut().map(|d| {
         let run = time_queries(&queries, |q| d.find_path(q.start, q.goal).ok());
@@ -470,6 +512,44 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
         differ.len()
     });
     let detour_report = detour_run.as_ref().map(|(t, l)| summarize(t, l, &reference));
+    let grid_reports = grid_runs
+        .as_ref()
+        .map(|((at, al), (jt, jl), _)| {
+            let reference: Vec<Option<f64>> = grid_sample.iter().map(|&i| reference[i]).collect();
+            (summarize(at, al, &reference), summarize(jt, jl, &reference))
+        });
+    let grid_details = grid_runs.as_ref().map(|((_, astar), (_, jps), jps_build_ms)| {
+        let astar_vs_scenario_cost = (!spec.exact).then(|| {
+            astar
+                .iter()
+                .zip(&grid_queries)
+                .filter(|(l, q)| l.is_none_or(|l| (l - q.reference).abs() > 0.006))
+                .count()
+        });
+        let pairs: Vec<(f64, f64)> =
+            jps.iter().zip(astar).filter_map(|(j, a)| Some(((*j)?, (*a)?))).collect();
+        GridDetails {
+            queries: grid_queries.len(),
+            astar_vs_scenario_cost,
+            jps_shorter_than_astar: pairs.iter().filter(|(j, a)| *j < a * (1.0 - 1e-9)).count(),
+            jps_longer_than_astar: pairs.iter().filter(|(j, a)| *j > a * (1.0 + 1e-9)).count(),
+            jps_build_ms: *jps_build_ms,
+        }
+    });
+    if let Some(d) = &grid_details {
+        if let Some(n) = d.astar_vs_scenario_cost.filter(|&n| n > 0) {
+            notes.push(format!(
+                "grid A*: {n} lengths differ from the scenario's octile cost by more than 0.006 (or no path)"
+            ));
+        }
+        if d.jps_shorter_than_astar + d.jps_longer_than_astar > 0 {
+            notes.push(format!(
+                "grid JPS (grid_pathfinding): {} paths shorter than A*'s (its diagonal steps pass a blocked corner, which \
+                 the Moving AI rule forbids), {} longer",
+                d.jps_shorter_than_astar, d.jps_longer_than_astar
+            ));
+        }
+    }
     let polyanya_report = polyanya_run.as_ref().map(|((t, l), _)| summarize(t, l, &reference));
     let polyanya_details = polyanya.as_ref().zip(polyanya_run.as_ref()).map(|(p, ((_, l), l32))| {
         let mut details = p.details.clone();
@@ -546,6 +626,9 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
         detour: detour_report,
         polyanya: polyanya_report,
         trinav_optimal: Some(trinav_optimal),
+        grid_astar: grid_reports.as_ref().map(|(a, _)| a.clone()),
+        grid_jps: grid_reports.map(|(_, j)| j),
+        grid_details,
         bake: BakeComparison {
             trinav_ms: stats::median(&bake_times),
             trinav_verify_ms: stats::median(&verify_times),
@@ -591,6 +674,11 @@ fn markdown(r: &InputReport) -> String {
     s += &row("Detour", r.detour.as_ref(), "n/a (see notes)");
     s += &row("Polyanya", r.polyanya.as_ref(), "n/a (see notes)");
     s += &row("trinav optimal", r.trinav_optimal.as_ref(), "n/a");
+    if let Some(d) = &r.grid_details {
+        let n = d.queries;
+        s += &row(&format!("grid A* (pathfinding; {n} of the queries)"), r.grid_astar.as_ref(), "n/a");
+        s += &row(&format!("grid JPS (grid_pathfinding; {n} of the queries)"), r.grid_jps.as_ref(), "n/a");
+    }
     s += "\n";
     s += &format!(
         "p50 time ratios: trinav/Detour {}, trinav/Polyanya {}; trinav optimal/Polyanya p50 {}, p99 {}; \
@@ -687,6 +775,28 @@ fn summary(reports: &[InputReport]) -> String {
             opt(r.bake.polyanya_ms, 2),
             r.bake.trinav_triangles,
             r.bake.polyanya_triangles.map_or("-".to_string(), |t| t.to_string()),
+        );
+    }
+    s += "\n### Path length against the optimum, and the grid searches (p50 µs per query; length ratios against Polyanya)\n\n";
+    s += "| input | fast mean | fast p99 | fast max | Detour mean | Detour p99 | grid A* p50 | grid A* mean | JPS p50 | JPS mean | fast/grid A* p50 | fast/JPS p50 |\n";
+    s += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for r in reports {
+        let (f, d) = (&r.trinav_fast, r.detour.as_ref());
+        let (a, j) = (r.grid_astar.as_ref(), r.grid_jps.as_ref());
+        s += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r.name,
+            opt(f.len_ratio_mean, 5),
+            opt(f.len_ratio_p99, 5),
+            opt(f.len_ratio_max, 5),
+            opt(d.and_then(|d| d.len_ratio_mean), 5),
+            opt(d.and_then(|d| d.len_ratio_p99), 5),
+            opt(a.map(|a| a.p50_us), 2),
+            opt(a.and_then(|a| a.len_ratio_mean), 5),
+            opt(j.map(|j| j.p50_us), 2),
+            opt(j.and_then(|j| j.len_ratio_mean), 5),
+            opt(a.map(|a| f.p50_us / a.p50_us), 3),
+            opt(j.map(|j| f.p50_us / j.p50_us), 3),
         );
     }
     s + "\n"
