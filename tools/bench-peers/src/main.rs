@@ -1,14 +1,14 @@
 //! bench-peers: trinav against Detour (recastnavigation) and Polyanya on the same triangles.
 //!
 //! For each benchmark input: bake it with trinav (default settings: constrained Delaunay,
-//! radius 0), build a Detour tile and a Polyanya mesh from the very same triangles, run the
-//! input's scenario queries through all of them, and on grid maps through two grid searches (A*
-//! and jump point search), and compare time per query and path length (against Polyanya's, the
-//! exact optimum on that mesh). Also times Polyanya's own mesh builder against trinav's bake.
-//! See README.md.
+//! radius 0), build a Detour navmesh (one tile, or tiles for large meshes) and a Polyanya mesh
+//! from the very same triangles, run the input's scenario queries through all of them, and on
+//! grid maps through two grid searches (A* and jump point search), and compare time per query
+//! and path length (against Polyanya's, the exact optimum on that mesh). Also times Polyanya's
+//! own mesh builder against trinav's bake. See README.md.
 //!
 //! Usage: `cargo run --release --manifest-path tools/bench-peers/Cargo.toml -- [--json OUT]
-//! [--data DIR] [--only NAME]`.
+//! [--data DIR] [--only NAME] [--detour-tiles N]`.
 
 mod detour;
 mod grid;
@@ -152,6 +152,7 @@ mod detour_details {
     #[derive(serde::Serialize)]
     pub struct Details {
         pub quantization: crate::detour::Quantization,
+        pub layout: crate::detour::Layout,
         pub no_poly: usize,
         pub partial_or_failed: usize,
         pub straight_failed: usize,
@@ -188,11 +189,15 @@ struct Args {
     json: Option<PathBuf>,
     data: PathBuf,
     only: Option<String>,
+    /// Detour tiles per side for every input (1: one tile where it fits); default: one tile
+    /// where the mesh fits, otherwise the fewest that hold it.
+    detour_tiles: Option<u32>,
 }
 
 fn parse_args() -> Result<Args, String> {
     let repo_root = FsPath::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut args = Args { json: None, data: repo_root.join("../shared/bench-data"), only: None };
+    let mut args =
+        Args { json: None, data: repo_root.join("../shared/bench-data"), only: None, detour_tiles: None };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -200,12 +205,23 @@ fn parse_args() -> Result<Args, String> {
             "--json" => args.json = Some(PathBuf::from(value("--json")?)),
             "--data" => args.data = PathBuf::from(value("--data")?),
             "--only" => args.only = Some(value("--only")?),
+            "--detour-tiles" => {
+                let text = value("--detour-tiles")?;
+                match text.parse::<u32>() {
+                    Ok(n) if (1..=64).contains(&n) => args.detour_tiles = Some(n),
+                    _ => {
+                        return Err(format!("--detour-tiles takes a whole number from 1 to 64, not `{text}`"));
+                    }
+                }
+            }
             "-h" | "--help" => {
                 println!(
-                    "bench-peers [--json OUT] [--data DIR] [--only NAME]\n\
-                     Runs trinav, Detour and Polyanya on the benchmark inputs of DIR (default\n\
-                     ../shared/bench-data relative to the repository root). --only keeps the\n\
-                     inputs whose name contains NAME."
+                    "bench-peers [--json OUT] [--data DIR] [--only NAME] [--detour-tiles N]\n\
+                     Runs trinav, Detour, Polyanya and, on grid maps, grid A* and jump point search\n\
+                     on the benchmark inputs of DIR (default ../shared/bench-data relative to the\n\
+                     repository root). --only keeps the inputs whose name contains NAME.\n\
+                     --detour-tiles N gives Detour N x N tiles on every input (1: one tile where the\n\
+                     mesh fits); by default one tile where it fits, else the fewest tiles that hold it."
                 );
                 std::process::exit(0);
             }
@@ -265,7 +281,7 @@ fn main() -> ExitCode {
     let mut reports = Vec::new();
     for spec in inputs {
         eprintln!("bench-peers: {} ...", spec.name);
-        match run_input(spec, &args.data, detour_ok) {
+        match run_input(spec, &args, detour_ok) {
             Ok(report) => {
                 print!("{}", markdown(&report));
                 reports.push(report);
@@ -318,7 +334,36 @@ fn with_sources(error: &dyn std::error::Error) -> String {
     text
 }
 
-fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputReport, String> {
+/// Detour's navmesh of the mesh: one tile where it fits (or with `tiles` = 1), else `tiles`
+/// per side or the fewest that hold it (about 8,000 triangles a tile).
+fn build_detour(
+    vertices: &[Point],
+    triangles: &[[u32; 3]],
+    neighbours: &[[u32; 3]],
+    tiles: Option<u32>,
+) -> Result<detour::DetourMesh, String> {
+    let fits = triangles.len() <= detour::MAX_POLYS && vertices.len() <= detour::MAX_VERTS;
+    match tiles {
+        Some(1) => detour::DetourMesh::build(vertices, triangles, neighbours, detour::Winding::Reversed),
+        Some(n) => detour::DetourMesh::build_tiled(vertices, triangles, neighbours, n),
+        None if fits => detour::DetourMesh::build(vertices, triangles, neighbours, detour::Winding::Reversed),
+        None => {
+            let mut n = 2;
+            while triangles.len() > 8192 * (n * n) as usize {
+                n += 1;
+            }
+            loop {
+                match detour::DetourMesh::build_tiled(vertices, triangles, neighbours, n) {
+                    Err(e) if e.contains("polygons, over") && n < 64 => n += 1,
+                    result => return result,
+                }
+            }
+        }
+    }
+}
+
+fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputReport, String> {
+    let data = args.data.as_path();
     let input_path = data.join(spec.input);
     let scen_path = data.join(spec.scen);
     let mut notes = Vec::new();
@@ -378,7 +423,7 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     };
     let detour_start = Instant::now();
     let mut detour = if detour_ok {
-        match detour::DetourMesh::build(mesh.vertices(), &triangles, &neighbours, detour::Winding::Reversed) {
+        match build_detour(mesh.vertices(), &triangles, &neighbours, args.detour_tiles) {
             Ok(d) => Some(d),
             Err(e) => {
                 notes.push(format!("Detour: {e}"));
@@ -595,6 +640,7 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     });
     let detour_details = detour.as_ref().map(|d| detour_details::Details {
         quantization: d.quantization.clone(),
+        layout: d.layout.clone(),
         no_poly: misses[detour::Miss::NoPoly as usize],
         partial_or_failed: misses[detour::Miss::Partial as usize],
         straight_failed: misses[detour::Miss::Straight as usize],
@@ -719,8 +765,25 @@ fn markdown(r: &InputReport) -> String {
         );
     }
     if let Some(d) = &r.detour_details {
+        let l = &d.layout;
+        let layout = if l.tiles == [1, 1] {
+            "one tile".to_string()
+        } else {
+            format!(
+                "{} x {} tiles of {} ({} polygons: {} triangles cut by tile borders, {} pieces dropped, {} inner edges \
+                 unmatched; at most {} polygons a tile)",
+                l.tiles[0],
+                l.tiles[1],
+                l.tile_size,
+                l.polygons,
+                l.cut_triangles,
+                l.dropped_pieces,
+                l.unmatched_edges,
+                l.max_tile_polygons
+            )
+        };
         s += &format!(
-            "Detour: tile built in {:.2} ms, cs = {}, quantization max error {:.3e} ({} vertices moved, {} triangles degenerate); \
+            "Detour: {layout}, built in {:.2} ms, cs = {}, quantization max error {:.3e} ({} vertices moved, {} triangles degenerate); \
              misses: {} no polygon, {} partial/failed findPath, {} failed findStraightPath; out of nodes {}, buffer too small {}\n\n",
             d.build_ms,
             d.quantization.cs,
