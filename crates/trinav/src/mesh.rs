@@ -444,9 +444,6 @@ pub struct NavMesh {
     pub(crate) search_flags: Vec<u8>,
     /// Per triangle: in the core, or in a pocket (see [`find_pockets`]).
     pockets: Vec<Pocket>,
-    /// Per triangle, half the length of each edge: the distance between the midpoints of the
-    /// other two (the fast search's step through the triangle).
-    pub(crate) half_edge_lengths: Vec<[f32; 3]>,
 }
 
 /// Summary figures of a mesh.
@@ -484,7 +481,7 @@ impl NavMesh {
     }
 
     /// The mesh of validated `parts`: derives the island count, bounds, the point-location
-    /// grid, the turning corners, the pockets and the half edge lengths.
+    /// grid, the turning corners and the pockets.
     pub(crate) fn derive(parts: MeshParts) -> NavMesh {
         let island_count = parts.islands.iter().map(|i| i.0 + 1).max().unwrap_or(0);
         let bounds = Aabb::from_points(parts.vertices.iter().copied());
@@ -498,15 +495,7 @@ impl NavMesh {
         });
         let search_flags = search_flags(&parts.vertices, &parts.triangles, &parts.neighbours);
         let pockets = find_pockets(&parts.neighbours);
-        let half_edge_lengths = parts
-            .triangles
-            .iter()
-            .map(|t| {
-                let [a, b, c] = t.map(|v| parts.vertices[v.index()]);
-                [a.distance(b), b.distance(c), c.distance(a)].map(|l| (0.5 * l) as f32)
-            })
-            .collect();
-        NavMesh { parts, island_count, bounds, island_bounds, grid, search_flags, pockets, half_edge_lengths }
+        NavMesh { parts, island_count, bounds, island_bounds, grid, search_flags, pockets }
     }
 
     /// The stored arrays.

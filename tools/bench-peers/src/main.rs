@@ -1,15 +1,17 @@
 //! bench-peers: trinav against Detour (recastnavigation) and Polyanya on the same triangles.
 //!
 //! For each benchmark input: bake it with trinav (default settings: constrained Delaunay,
-//! radius 0), build a Detour tile and a Polyanya mesh from the very same triangles, run the
-//! input's scenario queries through all three and compare time per query and path length
-//! (against Polyanya's, the exact optimum on that mesh). Also times Polyanya's own mesh builder
-//! against trinav's bake. See README.md.
+//! radius 0), build a Detour navmesh (one tile, or tiles for large meshes) and a Polyanya mesh
+//! from the very same triangles, run the input's scenario queries through all of them, and on
+//! grid maps through two grid searches (A* and jump point search), and compare time per query
+//! and path length (against Polyanya's, the exact optimum on that mesh). Also times Polyanya's
+//! own mesh builder against trinav's bake. See README.md.
 //!
 //! Usage: `cargo run --release --manifest-path tools/bench-peers/Cargo.toml -- [--json OUT]
-//! [--data DIR] [--only NAME]`.
+//! [--data DIR] [--only NAME] [--detour-tiles N]`.
 
 mod detour;
+mod grid;
 mod peers;
 mod stats;
 
@@ -18,9 +20,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use serde::Serialize;
-use trinav_tools::scenario::{ScenarioQuery, parse_scenario};
 use trinav::{BakeSettings, NavMesh, Path, PathMode, PathOptions, PathScratch, Point, TriangleId};
 use trinav_bake::import::{ImportOptions, Source, bake_source, import};
+use trinav_tools::scenario::{ScenarioQuery, parse_scenario};
 
 use stats::{SystemReport, summarize};
 
@@ -103,6 +105,10 @@ struct InputReport {
     detour: Option<SystemReport>,
     polyanya: Option<SystemReport>,
     trinav_optimal: Option<SystemReport>,
+    /// Grid A* (`pathfinding`) and jump point search (`grid_pathfinding`) on grid maps.
+    grid_astar: Option<SystemReport>,
+    grid_jps: Option<SystemReport>,
+    grid_details: Option<GridDetails>,
     bake: BakeComparison,
     /// p50 time ratios.
     time_ratio_trinav_detour: Option<f64>,
@@ -120,11 +126,33 @@ struct InputReport {
     notes: Vec<String>,
 }
 
+/// The most scenario queries the grid searches run per input (evenly spread over the file,
+/// which is sorted by path length, so every length bucket is in).
+const GRID_QUERIES: usize = 250;
+
+/// What the grid searches' paths are against the scenario's octile optimum and each other.
+#[derive(Serialize)]
+struct GridDetails {
+    /// The queries the grid searches ran: every k-th of the scenario (all when it has at most
+    /// [`GRID_QUERIES`]), so that the slow grid A* on long maze paths keeps the run short.
+    queries: usize,
+    /// A* lengths differing from the scenario's cost (the 8-connected optimum without corner
+    /// cutting, which the files round to 2 to 5 decimals) by more than 0.006, or missing; `null`
+    /// where the cost column is the any-angle optimum instead.
+    astar_vs_scenario_cost: Option<usize>,
+    /// Jump point search paths shorter / longer than A*'s by more than 1e-9 relative.
+    jps_shorter_than_astar: usize,
+    jps_longer_than_astar: usize,
+    /// Grid preparation for jump point search (jump points, components), ms.
+    jps_build_ms: f64,
+}
+
 mod detour_details {
     /// What Detour did besides the timings.
     #[derive(serde::Serialize)]
     pub struct Details {
         pub quantization: crate::detour::Quantization,
+        pub layout: crate::detour::Layout,
         pub no_poly: usize,
         pub partial_or_failed: usize,
         pub straight_failed: usize,
@@ -161,11 +189,15 @@ struct Args {
     json: Option<PathBuf>,
     data: PathBuf,
     only: Option<String>,
+    /// Detour tiles per side for every input (1: one tile where it fits); default: one tile
+    /// where the mesh fits, otherwise the fewest that hold it.
+    detour_tiles: Option<u32>,
 }
 
 fn parse_args() -> Result<Args, String> {
     let repo_root = FsPath::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut args = Args { json: None, data: repo_root.join("../shared/bench-data"), only: None };
+    let mut args =
+        Args { json: None, data: repo_root.join("../shared/bench-data"), only: None, detour_tiles: None };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -173,12 +205,23 @@ fn parse_args() -> Result<Args, String> {
             "--json" => args.json = Some(PathBuf::from(value("--json")?)),
             "--data" => args.data = PathBuf::from(value("--data")?),
             "--only" => args.only = Some(value("--only")?),
+            "--detour-tiles" => {
+                let text = value("--detour-tiles")?;
+                match text.parse::<u32>() {
+                    Ok(n) if (1..=64).contains(&n) => args.detour_tiles = Some(n),
+                    _ => {
+                        return Err(format!("--detour-tiles takes a whole number from 1 to 64, not `{text}`"));
+                    }
+                }
+            }
             "-h" | "--help" => {
                 println!(
-                    "bench-peers [--json OUT] [--data DIR] [--only NAME]\n\
-                     Runs trinav, Detour and Polyanya on the benchmark inputs of DIR (default\n\
-                     ../shared/bench-data relative to the repository root). --only keeps the\n\
-                     inputs whose name contains NAME."
+                    "bench-peers [--json OUT] [--data DIR] [--only NAME] [--detour-tiles N]\n\
+                     Runs trinav, Detour, Polyanya and, on grid maps, grid A* and jump point search\n\
+                     on the benchmark inputs of DIR (default ../shared/bench-data relative to the\n\
+                     repository root). --only keeps the inputs whose name contains NAME.\n\
+                     --detour-tiles N gives Detour N x N tiles on every input (1: one tile where the\n\
+                     mesh fits); by default one tile where it fits, else the fewest tiles that hold it."
                 );
                 std::process::exit(0);
             }
@@ -238,7 +281,7 @@ fn main() -> ExitCode {
     let mut reports = Vec::new();
     for spec in inputs {
         eprintln!("bench-peers: {} ...", spec.name);
-        match run_input(spec, &args.data, detour_ok) {
+        match run_input(spec, &args, detour_ok) {
             Ok(report) => {
                 print!("{}", markdown(&report));
                 reports.push(report);
@@ -291,7 +334,36 @@ fn with_sources(error: &dyn std::error::Error) -> String {
     text
 }
 
-fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputReport, String> {
+/// Detour's navmesh of the mesh: one tile where it fits (or with `tiles` = 1), else `tiles`
+/// per side or the fewest that hold it (about 8,000 triangles a tile).
+fn build_detour(
+    vertices: &[Point],
+    triangles: &[[u32; 3]],
+    neighbours: &[[u32; 3]],
+    tiles: Option<u32>,
+) -> Result<detour::DetourMesh, String> {
+    let fits = triangles.len() <= detour::MAX_POLYS && vertices.len() <= detour::MAX_VERTS;
+    match tiles {
+        Some(1) => detour::DetourMesh::build(vertices, triangles, neighbours, detour::Winding::Reversed),
+        Some(n) => detour::DetourMesh::build_tiled(vertices, triangles, neighbours, n),
+        None if fits => detour::DetourMesh::build(vertices, triangles, neighbours, detour::Winding::Reversed),
+        None => {
+            let mut n = 2;
+            while triangles.len() > 8192 * (n * n) as usize {
+                n += 1;
+            }
+            loop {
+                match detour::DetourMesh::build_tiled(vertices, triangles, neighbours, n) {
+                    Err(e) if e.contains("polygons, over") && n < 64 => n += 1,
+                    result => return result,
+                }
+            }
+        }
+    }
+}
+
+fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputReport, String> {
+    let data = args.data.as_path();
     let input_path = data.join(spec.input);
     let scen_path = data.join(spec.scen);
     let mut notes = Vec::new();
@@ -351,7 +423,7 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     };
     let detour_start = Instant::now();
     let mut detour = if detour_ok {
-        match detour::DetourMesh::build(mesh.vertices(), &triangles, &neighbours, detour::Winding::Reversed) {
+        match build_detour(mesh.vertices(), &triangles, &neighbours, args.detour_tiles) {
             Ok(d) => Some(d),
             Err(e) => {
                 notes.push(format!("Detour: {e}"));
@@ -396,6 +468,21 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     };
     let (trinav_times, trinav_lengths) = run_trinav(PathMode::Fast);
     let (optimal_times, optimal_lengths) = run_trinav(PathMode::Optimal);
+
+    let stride = queries.len().div_ceil(GRID_QUERIES).max(1);
+    let grid_sample: Vec<usize> = (0..queries.len()).step_by(stride).collect();
+    let grid_queries: Vec<ScenarioQuery> = grid_sample.iter().map(|&i| queries[i].clone()).collect();
+    let grid_runs = match &source {
+        Source::Grid(g) => {
+            let start = Instant::now();
+            let searches = grid::GridSearches::new(g);
+            let jps_build_ms = start.elapsed().as_secs_f64() * 1e3;
+            let astar = time_queries(&grid_queries, |q| searches.astar(q.start, q.goal));
+            let jps = time_queries(&grid_queries, |q| searches.jps(q.start, q.goal));
+            Some((astar, jps, jps_build_ms))
+        }
+        _ => None,
+    };
 
     let mut misses = [0usize; 3];
     let detour_run = detour.as_mut().map(|d| {
@@ -470,6 +557,44 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
         differ.len()
     });
     let detour_report = detour_run.as_ref().map(|(t, l)| summarize(t, l, &reference));
+    let grid_reports = grid_runs
+        .as_ref()
+        .map(|((at, al), (jt, jl), _)| {
+            let reference: Vec<Option<f64>> = grid_sample.iter().map(|&i| reference[i]).collect();
+            (summarize(at, al, &reference), summarize(jt, jl, &reference))
+        });
+    let grid_details = grid_runs.as_ref().map(|((_, astar), (_, jps), jps_build_ms)| {
+        let astar_vs_scenario_cost = (!spec.exact).then(|| {
+            astar
+                .iter()
+                .zip(&grid_queries)
+                .filter(|(l, q)| l.is_none_or(|l| (l - q.reference).abs() > 0.006))
+                .count()
+        });
+        let pairs: Vec<(f64, f64)> =
+            jps.iter().zip(astar).filter_map(|(j, a)| Some(((*j)?, (*a)?))).collect();
+        GridDetails {
+            queries: grid_queries.len(),
+            astar_vs_scenario_cost,
+            jps_shorter_than_astar: pairs.iter().filter(|(j, a)| *j < a * (1.0 - 1e-9)).count(),
+            jps_longer_than_astar: pairs.iter().filter(|(j, a)| *j > a * (1.0 + 1e-9)).count(),
+            jps_build_ms: *jps_build_ms,
+        }
+    });
+    if let Some(d) = &grid_details {
+        if let Some(n) = d.astar_vs_scenario_cost.filter(|&n| n > 0) {
+            notes.push(format!(
+                "grid A*: {n} lengths differ from the scenario's octile cost by more than 0.006 (or no path)"
+            ));
+        }
+        if d.jps_shorter_than_astar + d.jps_longer_than_astar > 0 {
+            notes.push(format!(
+                "grid JPS (grid_pathfinding): {} paths shorter than A*'s (its diagonal steps pass a blocked corner, which \
+                 the Moving AI rule forbids), {} longer",
+                d.jps_shorter_than_astar, d.jps_longer_than_astar
+            ));
+        }
+    }
     let polyanya_report = polyanya_run.as_ref().map(|((t, l), _)| summarize(t, l, &reference));
     let polyanya_details = polyanya.as_ref().zip(polyanya_run.as_ref()).map(|(p, ((_, l), l32))| {
         let mut details = p.details.clone();
@@ -515,6 +640,7 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
     });
     let detour_details = detour.as_ref().map(|d| detour_details::Details {
         quantization: d.quantization.clone(),
+        layout: d.layout.clone(),
         no_poly: misses[detour::Miss::NoPoly as usize],
         partial_or_failed: misses[detour::Miss::Partial as usize],
         straight_failed: misses[detour::Miss::Straight as usize],
@@ -546,6 +672,9 @@ fn run_input(spec: &InputSpec, data: &FsPath, detour_ok: bool) -> Result<InputRe
         detour: detour_report,
         polyanya: polyanya_report,
         trinav_optimal: Some(trinav_optimal),
+        grid_astar: grid_reports.as_ref().map(|(a, _)| a.clone()),
+        grid_jps: grid_reports.map(|(_, j)| j),
+        grid_details,
         bake: BakeComparison {
             trinav_ms: stats::median(&bake_times),
             trinav_verify_ms: stats::median(&verify_times),
@@ -591,6 +720,11 @@ fn markdown(r: &InputReport) -> String {
     s += &row("Detour", r.detour.as_ref(), "n/a (see notes)");
     s += &row("Polyanya", r.polyanya.as_ref(), "n/a (see notes)");
     s += &row("trinav optimal", r.trinav_optimal.as_ref(), "n/a");
+    if let Some(d) = &r.grid_details {
+        let n = d.queries;
+        s += &row(&format!("grid A* (pathfinding; {n} of the queries)"), r.grid_astar.as_ref(), "n/a");
+        s += &row(&format!("grid JPS (grid_pathfinding; {n} of the queries)"), r.grid_jps.as_ref(), "n/a");
+    }
     s += "\n";
     s += &format!(
         "p50 time ratios: trinav/Detour {}, trinav/Polyanya {}; trinav optimal/Polyanya p50 {}, p99 {}; \
@@ -631,8 +765,25 @@ fn markdown(r: &InputReport) -> String {
         );
     }
     if let Some(d) = &r.detour_details {
+        let l = &d.layout;
+        let layout = if l.tiles == [1, 1] {
+            "one tile".to_string()
+        } else {
+            format!(
+                "{} x {} tiles of {} ({} polygons: {} triangles cut by tile borders, {} pieces dropped, {} inner edges \
+                 unmatched; at most {} polygons a tile)",
+                l.tiles[0],
+                l.tiles[1],
+                l.tile_size,
+                l.polygons,
+                l.cut_triangles,
+                l.dropped_pieces,
+                l.unmatched_edges,
+                l.max_tile_polygons
+            )
+        };
         s += &format!(
-            "Detour: tile built in {:.2} ms, cs = {}, quantization max error {:.3e} ({} vertices moved, {} triangles degenerate); \
+            "Detour: {layout}, built in {:.2} ms, cs = {}, quantization max error {:.3e} ({} vertices moved, {} triangles degenerate); \
              misses: {} no polygon, {} partial/failed findPath, {} failed findStraightPath; out of nodes {}, buffer too small {}\n\n",
             d.build_ms,
             d.quantization.cs,
@@ -687,6 +838,28 @@ fn summary(reports: &[InputReport]) -> String {
             opt(r.bake.polyanya_ms, 2),
             r.bake.trinav_triangles,
             r.bake.polyanya_triangles.map_or("-".to_string(), |t| t.to_string()),
+        );
+    }
+    s += "\n### Path length against the optimum, and the grid searches (p50 µs per query; length ratios against Polyanya)\n\n";
+    s += "| input | fast mean | fast p99 | fast max | Detour mean | Detour p99 | grid A* p50 | grid A* mean | JPS p50 | JPS mean | fast/grid A* p50 | fast/JPS p50 |\n";
+    s += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for r in reports {
+        let (f, d) = (&r.trinav_fast, r.detour.as_ref());
+        let (a, j) = (r.grid_astar.as_ref(), r.grid_jps.as_ref());
+        s += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r.name,
+            opt(f.len_ratio_mean, 5),
+            opt(f.len_ratio_p99, 5),
+            opt(f.len_ratio_max, 5),
+            opt(d.and_then(|d| d.len_ratio_mean), 5),
+            opt(d.and_then(|d| d.len_ratio_p99), 5),
+            opt(a.map(|a| a.p50_us), 2),
+            opt(a.and_then(|a| a.len_ratio_mean), 5),
+            opt(j.map(|j| j.p50_us), 2),
+            opt(j.and_then(|j| j.len_ratio_mean), 5),
+            opt(a.map(|a| f.p50_us / a.p50_us), 3),
+            opt(j.map(|j| f.p50_us / j.p50_us), 3),
         );
     }
     s + "\n"

@@ -35,7 +35,6 @@ pub struct RatioStats {
     pub max: f64,
 }
 
-
 fn ratios(lengths: &[Option<f64>], reference: &[Option<f64>]) -> Vec<f64> {
     lengths.iter().zip(reference).filter_map(|(l, r)| Some(l.as_ref()? / r.as_ref()?)).collect()
 }

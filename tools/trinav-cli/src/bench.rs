@@ -22,7 +22,7 @@ pub(crate) struct BenchArgs {
     /// folder of any-angle maze `.problem` files (grid corners, read in name order).
     #[arg(long)]
     scen: PathBuf,
-    /// The search: `fast` (midpoint A* + funnel) or `optimal` (the exact shortest path).
+    /// The search: `fast` (A* over triangles + funnel) or `optimal` (the exact shortest path).
     #[arg(long, default_value = "fast")]
     mode: PathMode,
     /// The most search nodes each query may expand; queries that run out count as not found

@@ -143,7 +143,7 @@ struct SearchFlags {
     /// Move an off-mesh start or goal to the nearest walkable point instead of failing.
     #[arg(long)]
     snap: bool,
-    /// The search: `fast` (midpoint A* + funnel, the default) or `optimal` (the exact
+    /// The search: `fast` (A* over triangles + funnel, the default) or `optimal` (the exact
     /// shortest path).
     #[arg(long, default_value = "fast")]
     mode: PathMode,

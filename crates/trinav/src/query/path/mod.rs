@@ -2,10 +2,11 @@
 //! optimal (an interval search, `optimal`).
 //!
 //! Fast mode, the default: when the straight segment is clear (a raycast) it is the path;
-//! otherwise A* runs over the triangles, each placed at the midpoint of the edge it is entered
-//! through, and the corridor of triangles it finds is string-pulled into the taut path through
-//! that corridor. That is the shortest path within its corridor, not always the shortest path:
-//! the midpoints can mislead the search into a longer corridor (see the README for measured
+//! otherwise A* runs over the triangles, each holding what the way so far sees of the edge it
+//! was entered through (a cone, module `cone`), and the corridor of triangles it finds is
+//! string-pulled into the taut path through that corridor. That is the shortest path within its
+//! corridor, not always the shortest path: one cone per triangle cannot hold every way there,
+//! and the search can settle on a slightly longer corridor (see the README for measured
 //! ratios). Optimal mode: the exact shortest path. In both, a point on an edge or vertex starts
 //! (or ends) in every triangle around it, and pockets (dead-end trees of triangles, see
 //! [`find_pockets`](crate::find_pockets)) without the start or goal are never entered.
@@ -14,6 +15,7 @@
 //! clear arrays (a generation counter marks what is current) nor allocate once it has grown to
 //! the mesh.
 
+mod cone;
 mod funnel;
 mod marks;
 mod optimal;
@@ -27,6 +29,7 @@ use crate::mesh::NavMesh;
 use crate::settings::UnknownName;
 use crate::topology::Pocket;
 
+use cone::Cone;
 use funnel::string_pull;
 pub(crate) use marks::GenerationSet;
 use optimal::OptimalScratch;
@@ -153,8 +156,9 @@ pub enum PathError {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PathMode {
-    /// A* over the triangles, each at the midpoint of the edge it is entered through, then the
-    /// funnel: the taut path through the corridor found. Usually the shortest path, sometimes a little longer (see the README's measurements).
+    /// A* over the triangles, each holding what the way so far sees of the edge it is entered
+    /// through, then the funnel: the taut path through the corridor found. Usually the shortest
+    /// path, sometimes a little longer (see the README's measurements).
     #[default]
     Fast,
     /// The exact Euclidean shortest path within the walkable area: an interval search over
@@ -284,16 +288,18 @@ impl PathOptions {
 /// Reusable per-query state: one per thread serves any number of queries on any mesh.
 #[derive(Clone, Debug, Default)]
 pub struct PathScratch {
-    /// Triangles whose `g`, `f_bits` and `parent` are set in this query.
+    /// Triangles whose `g`, `f_bits`, `parent` and `cones` are set in this query.
     seen: GenerationSet,
     /// Triangles closed (expanded, or a start) in this query.
     closed: GenerationSet,
-    /// Distance from the start to the triangle's node (the midpoint of its entry edge).
+    /// Distance from the start to the root of the triangle's cone.
     g: Vec<f64>,
     /// The f of a triangle's latest open-list entry (older entries are stale).
     f_bits: Vec<u64>,
     /// The half-edge a triangle was entered through, or [`HalfEdge::NONE`] for a start.
     parent: Vec<HalfEdge>,
+    /// What the root sees of the edge a triangle was entered through.
+    cones: Vec<Cone>,
     open: BinaryHeap<OpenNode>,
     /// The half-edges the path crosses, in order.
     corridor: Vec<HalfEdge>,
@@ -372,6 +378,7 @@ impl PathScratch {
             self.g.resize(nodes, 0.0);
             self.f_bits.resize(nodes, 0);
             self.parent.resize(nodes, HalfEdge::NONE);
+            self.cones.resize(nodes, Cone::FROM_START);
         }
         self.seen.clear(nodes);
         self.closed.clear(nodes);

@@ -1,23 +1,28 @@
-//! A* over the triangles (Detour's layout): a triangle's node sits at the midpoint of the shared
-//! edge it was entered through; g sums straight distances between consecutive positions (half
-//! the length of the triangle's third edge, precomputed), h is the straight distance to the goal
-//! times [`HEURISTIC_WEIGHT`]. A triangle keeps the entry with the lowest f and is expanded
-//! once; pockets without the start or goal are never entered. A node budget bounds the
-//! triangles expanded.
+//! Fast mode: A* over the triangles, one node per triangle. A node is a cone (module `cone`):
+//! the root the way last bends at, its distance from the start (g), and what the root sees of
+//! the edge the triangle was entered through. f is g plus the straight way from the root
+//! through that edge to the goal, the part beyond the edge weighted by [`HEURISTIC_WEIGHT`]. A
+//! triangle keeps the entry with the lowest f and is expanded once; pockets without the start
+//! or goal are never entered. A node budget bounds the triangles expanded.
+//!
+//! Why cones: a node at the midpoint of its entry edge (Detour's layout, and this search's
+//! before issue 17) has a g that zigzags where triangles are long and misleads the search into
+//! longer corridors. A cone's g is the length of a taut way and its estimate a bound of the way
+//! on, as in the optimal search, only with one node per triangle (the README's peer-bench
+//! section has the lengths and times of both).
 
 use std::cmp::Ordering;
 
 use crate::geometry::Point;
 use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
+use crate::query::path::cone::{Cone, Cones};
 use crate::query::path::{PathScratch, SearchEnd};
 
-/// The scale of the heuristic (weighted A*). A path through edge midpoints zigzags, so g grows
-/// faster than the straight distance it covers; scaling h by about that factor makes f
-/// estimate the midpoint path instead of underestimating it, and the search expands far fewer
-/// triangles. Measured by `tools/bench-peers` against 1.0: p50 1.4 times (Iron Harvest) to
-/// 16 times (`random512-10-0`) faster, mean path length unchanged within ±0.04%.
-const HEURISTIC_WEIGHT: f64 = 1.2;
+/// The weight of the way left beyond an edge (weighted A*): slightly above 1, so that among
+/// nearly equal ways the search follows the one it is on instead of widening in all of them.
+/// Not yet tuned by a side-by-side sweep; the peer-bench figures in the README are with 1.05.
+const HEURISTIC_WEIGHT: f64 = 1.05;
 
 /// An open-list entry (16 bytes): an item (here a triangle; in the optimal search a node index)
 /// with its f as the bits of a non-negative f64, which order like the numbers. An entry is
@@ -50,19 +55,11 @@ impl Ord for OpenNode {
 }
 
 impl NavMesh {
-    /// The midpoint of `half_edge`.
-    #[inline]
-    fn half_edge_midpoint(&self, half_edge: HalfEdge) -> Point {
-        let (tri, i) = (self.triangles()[half_edge.triangle().index()], half_edge.edge());
-        let vertices = self.vertices();
-        vertices[tri[i].index()].midpoint(vertices[tri[(i + 1) % 3].index()])
-    }
-
     /// Runs A* from `from`, which lies in every triangle of `starts`, to `to`, which lies in
     /// every triangle of `goals` (the two sets do not meet), expanding at most `budget`
     /// triangles. When found, `scratch.corridor` holds the half-edges crossed, in order. When
     /// the budget runs out first, `scratch.best_reached` is the triangle closed with the
-    /// smallest estimate to the goal (if any was).
+    /// smallest estimate of the way left (if any was).
     pub(crate) fn search_corridor(
         &self,
         from: Point,
@@ -73,16 +70,19 @@ impl NavMesh {
         scratch: &mut PathScratch,
     ) -> SearchEnd {
         scratch.begin(self.triangle_count());
-        // Enters triangle `into` through half-edge `entry` (whose midpoint is `position`) at
-        // distance `g`, unless it is closed, already entered with a lower f, or a pocket the
-        // query has no business in.
+        let cones = Cones { mesh: self, from, to, weight: HEURISTIC_WEIGHT };
+        // The triangle across `edge` if the search may enter it: not closed, and not a pocket
+        // the query has no business in.
+        let beyond = |scratch: &PathScratch, edge: HalfEdge| {
+            let next = self.neighbours(edge.triangle())[edge.edge()];
+            (!next.is_none() && !scratch.closed.contains(next.index()) && scratch.pass.allows(self, next))
+                .then_some(next)
+        };
+        // Enters triangle `into` through `entry` with `cone` at distance `g` and estimate `f`,
+        // unless it was already entered with a lower f.
         let enter =
-            |scratch: &mut PathScratch, into: TriangleId, entry: HalfEdge, g: f64, position: Point| {
+            |scratch: &mut PathScratch, into: TriangleId, entry: HalfEdge, cone: Cone, g: f64, f: f64| {
                 let t = into.index();
-                if scratch.closed.contains(t) || !scratch.pass.allows(self, into) {
-                    return;
-                }
-                let f = g + HEURISTIC_WEIGHT * position.distance(to);
                 if scratch.seen.contains(t) && f64::from_bits(scratch.f_bits[t]) <= f {
                     return;
                 }
@@ -90,6 +90,7 @@ impl NavMesh {
                 scratch.g[t] = g;
                 scratch.f_bits[t] = f.to_bits();
                 scratch.parent[t] = entry;
+                scratch.cones[t] = cone;
                 scratch.open.push(OpenNode { f_bits: f.to_bits(), item: into.0 });
             };
         for &start in starts {
@@ -97,11 +98,11 @@ impl NavMesh {
             scratch.parent[start.index()] = HalfEdge::NONE;
         }
         for &start in starts {
-            for (i, &next) in self.neighbours(start).iter().enumerate() {
-                if !next.is_none() {
-                    let entry = HalfEdge::new(start, i);
-                    let m = self.half_edge_midpoint(entry);
-                    enter(scratch, next, entry, from.distance(m), m);
+            for k in 0..3 {
+                let entry = HalfEdge::new(start, k);
+                if let Some(next) = beyond(scratch, entry) {
+                    let f = cones.estimate(&cones.view(cones.ends(entry)), Cone::FROM_START, 0.0);
+                    enter(scratch, next, entry, Cone::FROM_START, 0.0, f);
                 }
             }
         }
@@ -123,30 +124,31 @@ impl NavMesh {
             }
             expanded += 1;
             scratch.closed.insert(t);
-            let (g, entry) = (scratch.g[t], scratch.parent[t]);
-            // The weighted estimate of the way left, f - g.
+            let (g, entry, cone) = (scratch.g[t], scratch.parent[t], scratch.cones[t]);
+            // The weighted estimate of the way left from the root, f - g.
             let estimate = f64::from_bits(node.f_bits) - g;
             if estimate < best_estimate {
                 (best_estimate, best_reached) = (estimate, here);
             }
-            let position = self.half_edge_midpoint(entry);
             if goals.contains(&here) {
-                let total = g + position.distance(to);
+                let total = cones.to_goal(cone, g, entry);
                 if total < goal_g {
                     (goal_g, goal) = (total, here);
                 }
                 continue;
             }
-            // From the midpoint of entry edge i to that of exit edge j: half the third edge.
-            let neighbours = self.neighbours(here);
             let came_from = entry.triangle();
-            let i = neighbours.iter().position(|&n| n == came_from).expect("entered from a neighbour");
-            let halves = self.half_edge_lengths[here.index()];
-            for (j, &next) in neighbours.iter().enumerate() {
-                if j != i && !next.is_none() {
-                    let exit = HalfEdge::new(here, j);
-                    let step = f64::from(halves[3 - i - j]);
-                    enter(scratch, next, exit, g + step, self.half_edge_midpoint(exit));
+            let i =
+                self.neighbours(here).iter().position(|&n| n == came_from).expect("entered from a neighbour");
+            let far = cones.far_edges(here, i);
+            let next = far.edges.map(|edge| beyond(scratch, edge));
+            if next == [None, None] {
+                continue;
+            }
+            let successors = cones.successors(&far, cone, g, next.map(|n| n.is_some()));
+            for k in 0..2 {
+                if let (Some(into), Some(s)) = (next[k], successors[k]) {
+                    enter(scratch, into, far.edges[k], s.cone, s.g, s.f);
                 }
             }
         }
