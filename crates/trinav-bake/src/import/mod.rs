@@ -12,6 +12,7 @@
 //! Every importer refuses a malformed file with an [`ImportError`] naming the file, the line
 //! (0 when the problem is not on one line) and the reason (a [`Malformed`]); none panics.
 
+mod cells;
 mod error;
 pub mod grid;
 pub mod poly;
