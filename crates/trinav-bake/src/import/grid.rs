@@ -150,7 +150,8 @@ impl Grid {
         Ok(Grid { width, height, blocked })
     }
 
-    /// The free cells as a walkable region, traced from the grid (for agent radius 0).
+    /// The free cells as a walkable region, traced from the grid (for agent radius 0). Its
+    /// rings meet only at shared corners: a ring point never lies inside another ring's side.
     pub fn walkable_region(&self) -> Result<MergedRegion, ImportError> {
         self.mask(false).trace().map_err(ImportError::Trace)
     }

@@ -202,13 +202,12 @@ pub fn bake_source(source: &Source, settings: &BakeSettings) -> Result<Baked, Ba
             crate::bake(&grid.to_level().map_err(BakeError::Import)?, settings)
         }
         Source::Grid(grid) => {
-            // Tracing the free cells is this route's stage 2: its time counts as merge's.
+            // Tracing the free cells is this route's stage 2 (its rings meet only at shared
+            // corners, so they need no noding): its time counts as merge's.
             let start = std::time::Instant::now();
             let region = grid.walkable_region().map_err(BakeError::Import)?;
-            let traced = start.elapsed();
-            let mut baked = crate::bake_region(region, settings)?;
-            baked.report.times.merge += traced;
-            Ok(baked)
+            let times = crate::StageTimes { merge: start.elapsed(), ..Default::default() };
+            crate::bake_noded_region(&region, settings, times)
         }
         Source::Region(region) => {
             if settings.agent_radius > 0.0 {
