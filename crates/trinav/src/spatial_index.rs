@@ -108,28 +108,35 @@ impl SpatialGrid {
                 counts[i + stride] += counts[i];
             }
         }
-        let mut cell_start = Vec::with_capacity(cell_count + 1);
-        cell_start.push(0);
+        // The counts, compacted to one entry per cell in place, become each cell's first slot
+        // (running sums); the same array then serves as the fill cursor. No second array of
+        // the grid's size is allocated: fresh pages are slow to fault in.
+        // (As `u32` bit patterns: a first slot may exceed `i32::MAX`.)
         let mut total = 0u32;
         for r in 0..rows {
             for c in 0..cols {
-                total += counts[r * stride + c] as u32;
-                cell_start.push(total);
+                let n = counts[r * stride + c] as u32;
+                counts[r * cols + c] = total as i32;
+                total += n;
             }
         }
-        drop(counts);
-        // Fill each cell in ascending triangle order.
+        counts.truncate(cell_count);
+        counts.push(total as i32);
+        let mut cell_start: Vec<u32> = counts.into_iter().map(|c| c as u32).collect();
+        // Fill each cell in ascending triangle order; each cell's cursor ends at the next
+        // cell's first slot.
         let mut items = vec![TriangleId::NONE; entries];
-        let mut fill: Vec<u32> = cell_start[..cell_count].to_vec();
         for t in 0..count {
             let (c0, r0, c1, r1) = cells_of(t);
             for r in r0..=r1 {
-                for slot in &mut fill[r * cols + c0..=r * cols + c1] {
+                for slot in &mut cell_start[r * cols + c0..=r * cols + c1] {
                     items[*slot as usize] = TriangleId::from_index(t);
                     *slot += 1;
                 }
             }
         }
+        cell_start.copy_within(0..cell_count, 1);
+        cell_start[0] = 0;
         grid.cell_start = cell_start;
         grid.items = items;
         Some(grid)
