@@ -140,15 +140,25 @@ pub fn node_rings(polygons: &mut [MergedPolygon]) {
     let points =
         SegmentPoints::new(polygons.iter().flat_map(MergedPolygon::rings).flatten().map(|&p| (p, p)));
     let node = |ring: &mut Ring| {
-        let mut noded = Vec::with_capacity(ring.len());
+        // Rebuilt only from the first edge that holds a point (most rings hold none).
+        let mut noded: Option<Ring> = None;
         for i in 0..ring.len() {
             let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
-            noded.push(a);
             let mut inside = points.strictly_inside(a, b);
+            if inside.is_empty() {
+                if let Some(noded) = &mut noded {
+                    noded.push(a);
+                }
+                continue;
+            }
+            let noded = noded.get_or_insert_with(|| ring[..i].to_vec());
+            noded.push(a);
             inside.dedup();
             noded.extend(inside);
         }
-        *ring = noded;
+        if let Some(noded) = noded {
+            *ring = noded;
+        }
     };
     for polygon in polygons {
         node(&mut polygon.outer);
