@@ -196,7 +196,8 @@ pub struct TriangulateError {
 
 /// Runs stage 3.
 pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<TriangleSoup, TriangulateError> {
-    let mut soup = TriangleSoup { t_junctions: method == Triangulation::EarClipping, ..TriangleSoup::default() };
+    let mut soup =
+        TriangleSoup { t_junctions: method == Triangulation::EarClipping, ..TriangleSoup::default() };
     for (index, polygon) in region.polygons.iter().enumerate() {
         let first_choice = match method {
             Triangulation::EarClipping => Some(ear_clip_indexed(polygon)),

@@ -519,24 +519,21 @@ impl NavMesh {
     pub(crate) fn derive(parts: MeshParts) -> NavMesh {
         let island_count = parts.islands.iter().map(|i| i.0 + 1).max().unwrap_or(0);
         let bounds = Aabb::from_points(parts.vertices.iter().copied());
+        // The island bounds and the half edge lengths in one pass over the triangles' corners.
         let mut island_bounds = vec![Aabb::EMPTY; island_count as usize];
-        for (tri, island) in parts.triangles.iter().zip(&parts.islands) {
-            let slot = &mut island_bounds[island.index()];
-            *slot = tri.iter().fold(*slot, |b, v| b.grown(parts.vertices[v.index()]));
-        }
+        let half_edge_lengths = (parts.triangles.iter().zip(&parts.islands))
+            .map(|(tri, island)| {
+                let [a, b, c] = tri.map(|v| parts.vertices[v.index()]);
+                let slot = &mut island_bounds[island.index()];
+                *slot = slot.grown(a).grown(b).grown(c);
+                [a.distance(b), b.distance(c), c.distance(a)].map(|l| (0.5 * l) as f32)
+            })
+            .collect();
         let grid = SpatialGrid::build(bounds, parts.triangles.len(), |t| {
             Aabb::from_points(parts.triangles[t].map(|v| parts.vertices[v.index()]))
         });
         let search_flags = search_flags(&parts.vertices, &parts.triangles, &parts.neighbours);
         let pockets = find_pockets(&parts.neighbours);
-        let half_edge_lengths = parts
-            .triangles
-            .iter()
-            .map(|t| {
-                let [a, b, c] = t.map(|v| parts.vertices[v.index()]);
-                [a.distance(b), b.distance(c), c.distance(a)].map(|l| (0.5 * l) as f32)
-            })
-            .collect();
         NavMesh { parts, island_count, bounds, island_bounds, grid, search_flags, pockets, half_edge_lengths }
     }
 
