@@ -299,13 +299,13 @@ impl RunLabels {
         // Number the components by their first run, which is their root.
         let mut count = 0;
         let mut number = vec![u32::MAX; runs.len()];
-        for r in 0..runs.len() {
+        for (r, run) in runs.iter_mut().enumerate() {
             let top = root(&mut parent, r as u32) as usize;
             if number[top] == u32::MAX {
                 number[top] = count;
                 count += 1;
             }
-            runs[r].2 = number[top];
+            run.2 = number[top];
         }
         RunLabels { runs, row_start, count }
     }
