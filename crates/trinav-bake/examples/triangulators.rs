@@ -147,7 +147,7 @@ fn main() {
                 .map(|&[a, b, c]| trinav::geometry::min_angle_deg(a, b, c))
                 .fold(180.0, f64::min);
             let exact = triangles.iter().flatten().all(|p| ring_points.contains(&position_key(*p)));
-            let soup = TriangleSoup { triangles: triangles.clone(), fallbacks: Vec::new() };
+            let soup = TriangleSoup::from_corners(&triangles);
             let verifies = weld::weld(&soup)
                 .map_err(|e| e.to_string())
                 .and_then(|w| derive::derive(w, &BakeSettings::default()).map_err(|e| e.to_string()))

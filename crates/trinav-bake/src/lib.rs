@@ -190,10 +190,21 @@ pub fn bake_region(mut region: MergedRegion, settings: &BakeSettings) -> Result<
     let mut times = StageTimes::default();
     // Noding is the one step of stage 2 an importer's region needs.
     timed(&mut times.merge, || merge::node_rings(&mut region.polygons));
+    bake_noded_region(&region, settings, times)
+}
+
+/// Stages 3 to 6 of a region whose rings meet only at shared vertices already (noded, as
+/// traced grid cells are), with the stage times so far.
+pub(crate) fn bake_noded_region(
+    region: &MergedRegion,
+    settings: &BakeSettings,
+    times: StageTimes,
+) -> Result<Baked, BakeError> {
+    settings.check()?;
     if region.polygons.is_empty() {
         return Err(BakeError::NothingWalkable { agent_radius: settings.agent_radius });
     }
-    finish(&region, settings, times, 0)
+    finish(region, settings, times, 0)
 }
 
 /// Stages 3 to 6.

@@ -140,15 +140,25 @@ pub fn node_rings(polygons: &mut [MergedPolygon]) {
     let points =
         SegmentPoints::new(polygons.iter().flat_map(MergedPolygon::rings).flatten().map(|&p| (p, p)));
     let node = |ring: &mut Ring| {
-        let mut noded = Vec::with_capacity(ring.len());
+        // Rebuilt only from the first edge that holds a point (most rings hold none).
+        let mut noded: Option<Ring> = None;
         for i in 0..ring.len() {
             let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
-            noded.push(a);
             let mut inside = points.strictly_inside(a, b);
+            if inside.is_empty() {
+                if let Some(noded) = &mut noded {
+                    noded.push(a);
+                }
+                continue;
+            }
+            let noded = noded.get_or_insert_with(|| ring[..i].to_vec());
+            noded.push(a);
             inside.dedup();
             noded.extend(inside);
         }
-        *ring = noded;
+        if let Some(noded) = noded {
+            *ring = noded;
+        }
     };
     for polygon in polygons {
         node(&mut polygon.outer);
@@ -219,15 +229,24 @@ pub(crate) fn to_merged(region: MultiPolygon<f64>) -> Result<Vec<MergedPolygon>,
         holes.extend(polygon.interiors().iter().filter_map(|h| wound(h, Orientation::Clockwise)));
     }
     let mut holes_of: Vec<Vec<Ring>> = vec![Vec::new(); outers.len()];
+    let index = BoxIndex::new(outers.iter().map(|(_, b, _, _)| *b).collect());
+    let mut candidates = Vec::new();
     for hole in holes {
         let bounds = Aabb::from_points(hole.iter().copied());
-        let parent = (outers.iter().enumerate())
-            .filter(|(_, (_, b, _, _))| b.contains(bounds.min) && b.contains(bounds.max))
-            .filter(|(_, (ring, _, _, shape))| {
-                ring_inside(&hole, shape.get_or_init(|| Polygon::new(line_string(ring), Vec::new())))
-            })
-            .min_by(|x, y| x.1.2.total_cmp(&y.1.2))
-            .map(|(i, _)| i);
+        candidates.clear();
+        candidates.extend(index.containing(bounds));
+        // The outer ring holding a hole holds its bounds: when only one outer ring's bounds
+        // do, that is the one, and no containment test is needed.
+        let parent = match candidates[..] {
+            [] => None,
+            [only] => Some(only),
+            _ => (candidates.iter().copied())
+                .filter(|&i| {
+                    let (ring, _, _, shape) = &outers[i];
+                    ring_inside(&hole, shape.get_or_init(|| Polygon::new(line_string(ring), Vec::new())))
+                })
+                .min_by(|&x, &y| outers[x].2.total_cmp(&outers[y].2)),
+        };
         match parent {
             Some(i) => holes_of[i].push(hole),
             None => return Err(MergeError::OrphanHole { first_point: hole[0], points: hole.len() }),
@@ -236,6 +255,81 @@ pub(crate) fn to_merged(region: MultiPolygon<f64>) -> Result<Vec<MergedPolygon>,
     let polygons =
         outers.into_iter().zip(holes_of).map(|((outer, ..), holes)| MergedPolygon { outer, holes }).collect();
     Ok(polygons)
+}
+
+/// Boxes bucketed in a uniform grid over their bounds, for finding the boxes that contain a
+/// given box (each box is listed in every cell it overlaps).
+struct BoxIndex {
+    boxes: Vec<Aabb>,
+    bounds: Aabb,
+    side: usize,
+    /// Compressed rows: the boxes of cell `i` are `items[start[i]..start[i + 1]]`, ascending.
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl BoxIndex {
+    fn new(boxes: Vec<Aabb>) -> BoxIndex {
+        let bounds = boxes.iter().fold(Aabb::EMPTY, |b, x| b.grown(x.min).grown(x.max));
+        // About one cell per box, coarser while the boxes would fill more than 16 entries each
+        // (large boxes overlap many cells).
+        let mut side = (boxes.len() as f64).sqrt().ceil().clamp(1.0, 1024.0) as usize;
+        let mut index = BoxIndex { boxes, bounds, side, start: Vec::new(), items: Vec::new() };
+        loop {
+            index.side = side;
+            let entries: usize = index.boxes.iter().map(|&b| index.cells(b).count()).sum();
+            if entries <= 16 * index.boxes.len().max(1) || side == 1 {
+                break;
+            }
+            side = side.div_ceil(2);
+        }
+        let mut start = vec![0u32; side * side + 1];
+        for &b in &index.boxes {
+            for c in index.cells(b) {
+                start[c + 1] += 1;
+            }
+        }
+        for c in 0..side * side {
+            start[c + 1] += start[c];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; start[side * side] as usize];
+        for (i, &b) in index.boxes.iter().enumerate() {
+            for c in index.cells(b) {
+                items[fill[c] as usize] = i as u32;
+                fill[c] += 1;
+            }
+        }
+        index.start = start;
+        index.items = items;
+        index
+    }
+
+    /// The (column, row) of the cell holding `p`, clamped to the grid.
+    fn cell(&self, p: Point) -> (usize, usize) {
+        let (w, h) = self.bounds.size();
+        let at = |v: f64, min: f64, extent: f64| {
+            let f = if extent > 0.0 { (v - min) / extent * self.side as f64 } else { 0.0 };
+            (f as usize).min(self.side - 1)
+        };
+        (at(p.x, self.bounds.min.x, w), at(p.y, self.bounds.min.y, h))
+    }
+
+    /// The cells box `b` overlaps.
+    fn cells(&self, b: Aabb) -> impl Iterator<Item = usize> + use<> {
+        let ((c0, r0), (c1, r1)) = (self.cell(b.min), self.cell(b.max));
+        let side = self.side;
+        (r0..=r1).flat_map(move |r| (c0..=c1).map(move |c| r * side + c))
+    }
+
+    /// The boxes that contain box `b`, ascending.
+    fn containing(&self, b: Aabb) -> impl Iterator<Item = usize> + '_ {
+        let (c, r) = self.cell(b.min);
+        let cell = r * self.side + c;
+        (self.items[self.start[cell] as usize..self.start[cell + 1] as usize].iter())
+            .map(|&i| i as usize)
+            .filter(move |&i| self.boxes[i].contains(b.min) && self.boxes[i].contains(b.max))
+    }
 }
 
 /// The orientation of a ring, exactly: the turn at its lowest-leftmost point (a corner of its

@@ -124,13 +124,64 @@ impl std::fmt::Display for Corners<'_> {
     }
 }
 
-/// The output of stage 3: triangles as point triples, not yet welded.
+/// The output of stage 3: triangles as indices into a list of points, not yet welded.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct TriangleSoup {
-    /// Counter-clockwise triangles with non-zero area.
-    pub triangles: Vec<[Point; 3]>,
+    /// The triangles' corner points (each a ring point; one point may be listed more than once).
+    pub points: Vec<Point>,
+    /// Counter-clockwise triangles with non-zero area, as indices into `points`.
+    pub triangles: Vec<[u32; 3]>,
+    /// Whether a vertex may lie inside another triangle's edge (ear clipping drops ring points
+    /// collinear with their neighbours); `false` when every polygon's triangles have all its ring
+    /// points as corners, and welding then need not look for such T-junctions.
+    pub t_junctions: bool,
     /// Polygons that fell back from the chosen method to spade's constrained Delaunay.
     pub fallbacks: Vec<Fallback>,
+}
+
+impl TriangleSoup {
+    /// A soup of triangles given by their corners (which may have T-junctions).
+    pub fn from_corners(corners: &[[Point; 3]]) -> TriangleSoup {
+        let mut soup = TriangleSoup { t_junctions: true, ..TriangleSoup::default() };
+        soup.extend(&Triangles::from_corners(corners));
+        soup
+    }
+
+    /// The corners of each triangle.
+    pub fn corners(&self) -> impl Iterator<Item = [Point; 3]> + '_ {
+        self.triangles.iter().map(|t| t.map(|i| self.points[i as usize]))
+    }
+
+    /// Appends one polygon's triangles.
+    fn extend(&mut self, polygon: &Triangles) {
+        let offset = self.points.len() as u32;
+        self.points.extend_from_slice(&polygon.points);
+        self.triangles.extend(polygon.triangles.iter().map(|t| t.map(|i| i + offset)));
+    }
+}
+
+/// One polygon's triangles: corners as indices into its points (each point once).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Triangles {
+    /// The corner points.
+    pub points: Vec<Point>,
+    /// Counter-clockwise triangles, as indices into `points`.
+    pub triangles: Vec<[u32; 3]>,
+}
+
+impl Triangles {
+    /// The corners of each triangle.
+    pub fn corners(&self) -> impl Iterator<Item = [Point; 3]> + '_ {
+        self.triangles.iter().map(|t| t.map(|i| self.points[i as usize]))
+    }
+
+    /// Triangles given by their corners, each corner its own point.
+    fn from_corners(corners: &[[Point; 3]]) -> Triangles {
+        Triangles {
+            points: corners.iter().flatten().copied().collect(),
+            triangles: (0..corners.len() as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect(),
+        }
+    }
 }
 
 /// A polygon that could not be triangulated at all.
@@ -145,11 +196,12 @@ pub struct TriangulateError {
 
 /// Runs stage 3.
 pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<TriangleSoup, TriangulateError> {
-    let mut soup = TriangleSoup::default();
+    let mut soup =
+        TriangleSoup { t_junctions: method == Triangulation::EarClipping, ..TriangleSoup::default() };
     for (index, polygon) in region.polygons.iter().enumerate() {
         let first_choice = match method {
-            Triangulation::EarClipping => Some(ear_clip(polygon)),
-            Triangulation::ConstrainedDelaunay => Some(delaunay_on_grid(polygon)),
+            Triangulation::EarClipping => Some(ear_clip_indexed(polygon)),
+            Triangulation::ConstrainedDelaunay => Some(grid_delaunay(polygon)),
             Triangulation::ConstrainedDelaunaySpade => None,
         };
         let triangles = match first_choice {
@@ -158,10 +210,10 @@ pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<Trian
                 if let Some(Err(reason)) = refused {
                     soup.fallbacks.push(Fallback { polygon: index, reason });
                 }
-                constrained_delaunay(polygon).map_err(|reason| TriangulateError { polygon: index, reason })?
+                spade_delaunay(polygon).map_err(|reason| TriangulateError { polygon: index, reason })?
             }
         };
-        soup.triangles.extend(triangles);
+        soup.extend(&triangles);
     }
     Ok(soup)
 }
@@ -170,14 +222,19 @@ pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<Trian
 /// grid, mapped back to the ring points exactly (see the module doc); checked: distinct grid
 /// points, every triangle strictly counter-clockwise on the ring points, area conserved.
 pub fn delaunay_on_grid(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, TriangulationProblem> {
+    Ok(grid_delaunay(polygon)?.corners().collect())
+}
+
+/// [`delaunay_on_grid`], as indexed triangles.
+fn grid_delaunay(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProblem> {
     // A panic inside the library (a bug there, on rings it mishandles) becomes a refusal, which
     // `triangulate` hands to spade like any other.
     std::panic::catch_unwind(|| grid_delaunay_unguarded(polygon))
         .unwrap_or(Err(TriangulationProblem::GridPanicked))
 }
 
-/// [`delaunay_on_grid`] without the guard against panics.
-fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, TriangulationProblem> {
+/// [`grid_delaunay`] without the guard against panics.
+fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProblem> {
     let points: Vec<[f64; 2]> = polygon.rings().flatten().map(|p| [p.x, p.y]).collect();
     let rect = FloatRect::with_iter(points.iter()).ok().flatten().ok_or(TriangulationProblem::NoGrid)?;
     let adapter = FloatPointAdapter::<[f64; 2], i32>::new_conservative(rect);
@@ -201,26 +258,37 @@ fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, T
         shape.push(contour);
     }
     let delaunay = shape.uncheck_triangulate().into_delaunay();
+    // Each of the result's grid points back to its ring point, once per point.
+    let points = (delaunay.points.iter())
+        .map(|q| ring_point.get(q).copied().ok_or(TriangulationProblem::CornerNotRingPoint))
+        .collect::<Result<Vec<Point>, _>>()?;
     let mut triangles = Vec::with_capacity(delaunay.triangles.len());
     for triangle in &delaunay.triangles {
-        let corners = triangle.vertices.map(|v| ring_point.get(&v.point).copied());
-        let [Some(a), Some(b), Some(c)] = corners else {
+        let corners = triangle.vertices.map(|v| v.index);
+        let [a, b, c] = corners.map(|i| points.get(i).copied());
+        let (Some(a), Some(b), Some(c)) = (a, b, c) else {
             return Err(TriangulationProblem::CornerNotRingPoint);
         };
         if orient(a, b, c) != Orientation::CounterClockwise {
             return Err(TriangulationProblem::Clockwise([a, b, c]));
         }
-        triangles.push([a, b, c]);
+        triangles.push(corners.map(|i| i as u32));
     }
+    let triangles = Triangles { points, triangles };
     // Every ring point is exactly on the grid, so this is exactly the ring points'
     // triangulation; the checks guard against a bug in the library.
-    check_area(polygon, &triangles)?;
+    check_area(polygon, triangles.corners())?;
     Ok(triangles)
 }
 
 /// Ear clipping of one polygon with holes (earcutr), checked: every triangle non-degenerate and
 /// the triangles' area equal to the polygon's within 1e-9 relative.
 pub fn ear_clip(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, TriangulationProblem> {
+    Ok(ear_clip_indexed(polygon)?.corners().collect())
+}
+
+/// [`ear_clip`], as indexed triangles.
+fn ear_clip_indexed(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProblem> {
     let points: Vec<Point> = polygon.rings().flatten().copied().collect();
     let flat: Vec<f64> = points.iter().flat_map(|p| [p.x, p.y]).collect();
     let mut hole_starts = Vec::with_capacity(polygon.holes.len());
@@ -232,14 +300,16 @@ pub fn ear_clip(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, Triangulatio
     let indices = earcutr::earcut(&flat, &hole_starts, 2).map_err(TriangulationProblem::Earcut)?;
     let mut triangles = Vec::with_capacity(indices.len() / 3);
     for tri in indices.chunks_exact(3) {
+        let [i, j, k] = [tri[0], tri[1], tri[2]].map(|i| i as u32);
         let [a, b, c] = [points[tri[0]], points[tri[1]], points[tri[2]]];
         triangles.push(match orient(a, b, c) {
-            Orientation::CounterClockwise => [a, b, c],
-            Orientation::Clockwise => [a, c, b],
+            Orientation::CounterClockwise => [i, j, k],
+            Orientation::Clockwise => [i, k, j],
             Orientation::Collinear => return Err(TriangulationProblem::ZeroArea([a, b, c])),
         });
     }
-    check_area(polygon, &triangles)?;
+    let triangles = Triangles { points, triangles };
+    check_area(polygon, triangles.corners())?;
     check_surface(polygon, &triangles)?;
     Ok(triangles)
 }
@@ -248,8 +318,9 @@ pub fn ear_clip(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, Triangulatio
 /// T-junctions repaired, as the weld stage will), every edge shared at most twice in opposite
 /// directions, every unshared edge on a ring. Catches ear clipping's overlapping output, which
 /// can conserve area while leaving a gap elsewhere (holes touching at a vertex).
-fn check_surface(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), TriangulationProblem> {
-    let soup = TriangleSoup { triangles: triangles.to_vec(), fallbacks: Vec::new() };
+fn check_surface(polygon: &MergedPolygon, triangles: &Triangles) -> Result<(), TriangulationProblem> {
+    let mut soup = TriangleSoup { t_junctions: true, ..TriangleSoup::default() };
+    soup.extend(triangles);
     let welded = crate::weld::weld(&soup).map_err(TriangulationProblem::Weld)?;
     let rings: Vec<&Ring> = polygon.rings().collect();
     crate::verify::check_boundary(&rings, &welded.vertices, &welded.triangles, &welded.neighbours)
@@ -260,6 +331,11 @@ fn check_surface(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<()
 /// all ring points with every ring edge as a constraint, keeping the faces inside the polygon
 /// (an odd number of constraint edges away from the outside).
 pub fn constrained_delaunay(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, TriangulationProblem> {
+    Ok(spade_delaunay(polygon)?.corners().collect())
+}
+
+/// [`constrained_delaunay`], as indexed triangles.
+fn spade_delaunay(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProblem> {
     let mut cdt = ConstrainedDelaunayTriangulation::<Point2<f64>>::new();
     for ring in polygon.rings() {
         let handles = ring
@@ -304,38 +380,45 @@ pub fn constrained_delaunay(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, 
             }
         }
     }
-    let triangles: Vec<[Point; 3]> = cdt
+    // spade keeps each point as given (identical points are one vertex).
+    let points: Vec<Point> = cdt.vertices().map(|v| Point::new(v.position().x, v.position().y)).collect();
+    let triangles: Vec<[u32; 3]> = cdt
         .inner_faces()
         .filter(|f| inside[f.fix().index()] == Some(true))
-        .map(|f| f.vertices().map(|v| Point::new(v.position().x, v.position().y)))
+        .map(|f| f.vertices().map(|v| v.fix().index() as u32))
         .collect();
-    for &t in &triangles {
+    let triangles = Triangles { points, triangles };
+    for t in triangles.corners() {
         match orient(t[0], t[1], t[2]) {
             Orientation::CounterClockwise => {}
             Orientation::Collinear => return Err(TriangulationProblem::ZeroArea(t)),
             Orientation::Clockwise => return Err(TriangulationProblem::Clockwise(t)),
         }
     }
-    check_area(polygon, &triangles)?;
+    check_area(polygon, triangles.corners())?;
     Ok(triangles)
 }
 
 /// Checks that the triangles cover the polygon's area: equal within 1e-9 relative, widened by
 /// a bound on the floating-point error of both sums (which matters for tiny slivers).
-fn check_area(polygon: &MergedPolygon, triangles: &[[Point; 3]]) -> Result<(), TriangulationProblem> {
+fn check_area(
+    polygon: &MergedPolygon,
+    triangles: impl Iterator<Item = [Point; 3]>,
+) -> Result<(), TriangulationProblem> {
     let (mut expected, mut error) = (0.0, 0.0);
     for ring in polygon.rings() {
         let (area, ring_error) = ring_area_with_error(ring);
         expected += area;
         error += ring_error;
     }
-    let (mut covered, mut magnitude) = (0.0, 0.0);
-    for &[a, b, c] in triangles {
+    let (mut covered, mut magnitude, mut count) = (0.0, 0.0, 0);
+    for [a, b, c] in triangles {
+        count += 1;
         let (ux, uy, vx, vy) = (b.x - a.x, b.y - a.y, c.x - a.x, c.y - a.y);
         covered += (ux * vy - uy * vx) * 0.5;
         magnitude += ((ux * vy).abs() + (uy * vx).abs()) * 0.5;
     }
-    error += (triangles.len() as f64 + 6.0) * f64::EPSILON * magnitude;
+    error += (count as f64 + 6.0) * f64::EPSILON * magnitude;
     if (covered - expected).abs() > 1e-9 * expected.abs() + error {
         return Err(TriangulationProblem::AreaMismatch { covered, expected });
     }
@@ -440,7 +523,7 @@ mod tests {
             assert_eq!(soup.fallbacks.len(), 1);
             let spade = triangulate(&region, Triangulation::ConstrainedDelaunaySpade).unwrap();
             assert!(spade.fallbacks.is_empty());
-            assert_eq!(spade.triangles, soup.triangles);
+            assert_eq!(spade.corners().collect::<Vec<_>>(), soup.corners().collect::<Vec<_>>());
         }
     }
 

@@ -45,31 +45,34 @@ pub enum WeldError {
 /// Runs stage 4.
 pub fn weld(soup: &TriangleSoup) -> Result<WeldedMesh, WeldError> {
     let limit = u32::MAX as usize - 1;
-    if soup.triangles.len() > limit || soup.triangles.len() * 3 > limit.saturating_mul(3) {
-        return Err(WeldError::TooLarge(soup.triangles.len()));
+    if soup.triangles.len() > limit || soup.points.len() > limit {
+        return Err(WeldError::TooLarge(soup.triangles.len().max(soup.points.len())));
     }
-    let mut ids: HashMap<(u64, u64), VertexId> = HashMap::with_capacity(soup.triangles.len());
+    // Each soup point is looked up once; vertex ids follow the first use in triangle order.
+    let mut ids: HashMap<(u64, u64), VertexId> = HashMap::with_capacity(soup.points.len());
+    let mut vertex_of = vec![VertexId::NONE; soup.points.len()];
     let mut vertices = Vec::new();
-    let triangles: Vec<[VertexId; 3]> = soup
+    let mut triangles: Vec<[VertexId; 3]> = soup
         .triangles
         .iter()
         .map(|tri| {
-            tri.map(|p| {
-                *ids.entry(position_key(p)).or_insert_with(|| {
-                    vertices.push(p);
-                    VertexId::from_index(vertices.len() - 1)
-                })
+            tri.map(|i| {
+                let slot = &mut vertex_of[i as usize];
+                if slot.is_none() {
+                    let p = soup.points[i as usize];
+                    *slot = *ids.entry(position_key(p)).or_insert_with(|| {
+                        vertices.push(p);
+                        VertexId::from_index(vertices.len() - 1)
+                    });
+                }
+                *slot
             })
         })
         .collect();
-    if vertices.len() > limit {
-        return Err(WeldError::TooLarge(vertices.len()));
-    }
-    let mut triangles = triangles;
     let mut neighbours = build_adjacency(&triangles, vertices.len())?;
     // One pass splits every T-junction: the edges it creates end at existing vertices on the
     // split edge, so they hold no further vertex inside.
-    if split_t_junctions(&vertices, &mut triangles, &neighbours) {
+    if soup.t_junctions && split_t_junctions(&vertices, &mut triangles, &neighbours) {
         neighbours = build_adjacency(&triangles, vertices.len())?;
     }
     if triangles.len() > limit {
@@ -145,14 +148,11 @@ mod tests {
     #[test]
     fn identical_points_weld_and_near_points_do_not() {
         let near = f64::from_bits(1.0f64.to_bits() + 1);
-        let soup = TriangleSoup {
-            triangles: vec![
-                [p(0., 0.), p(1., 0.), p(0., 1.)],
-                [p(1., 0.), p(1., 1.), p(0., 1.)],
-                [p(near, 2.), p(-0.0, 2.), p(0., 1.)],
-            ],
-            fallbacks: vec![],
-        };
+        let soup = TriangleSoup::from_corners(&[
+            [p(0., 0.), p(1., 0.), p(0., 1.)],
+            [p(1., 0.), p(1., 1.), p(0., 1.)],
+            [p(near, 2.), p(-0.0, 2.), p(0., 1.)],
+        ]);
         let mesh = weld(&soup).unwrap();
         // (0,1) is shared by all three; -0.0 welds with... nothing else here; `near` stays apart.
         assert_eq!(mesh.vertices.len(), 6);
@@ -163,10 +163,10 @@ mod tests {
 
     #[test]
     fn negative_zero_welds_with_zero() {
-        let soup = TriangleSoup {
-            triangles: vec![[p(0., 0.), p(1., 0.), p(0., 1.)], [p(1., 0.), p(1., 1.), p(-0.0, 1.)]],
-            fallbacks: vec![],
-        };
+        let soup = TriangleSoup::from_corners(&[
+            [p(0., 0.), p(1., 0.), p(0., 1.)],
+            [p(1., 0.), p(1., 1.), p(-0.0, 1.)],
+        ]);
         let mesh = weld(&soup).unwrap();
         assert_eq!(mesh.vertices.len(), 4);
         assert_eq!(mesh.neighbours[1][2], TriangleId(0));
@@ -174,10 +174,10 @@ mod tests {
 
     #[test]
     fn corner_to_corner_triangles_share_a_vertex_but_not_adjacency() {
-        let soup = TriangleSoup {
-            triangles: vec![[p(0., 0.), p(1., 0.), p(1., 1.)], [p(1., 1.), p(2., 1.), p(2., 2.)]],
-            fallbacks: vec![],
-        };
+        let soup = TriangleSoup::from_corners(&[
+            [p(0., 0.), p(1., 0.), p(1., 1.)],
+            [p(1., 1.), p(2., 1.), p(2., 2.)],
+        ]);
         let mesh = weld(&soup).unwrap();
         assert_eq!(mesh.vertices.len(), 5);
         assert!(mesh.neighbours.iter().flatten().all(|n| n.is_none()));
@@ -187,17 +187,11 @@ mod tests {
     fn t_junction_is_split_into_shared_edges() {
         // Below: one triangle with edge (4,0)->(0,0). Above: two triangles meeting at (1,0),
         // which lies inside that edge.
-        let soup = TriangleSoup {
-            triangles: vec![
-                [p(0., 0.), p(4., 0.), p(2., -2.)].map(|q| q),
-                [p(0., 0.), p(1., 0.), p(0., 2.)],
-                [p(1., 0.), p(4., 0.), p(0., 2.)],
-            ],
-            fallbacks: vec![],
-        };
-        // Make the first triangle counter-clockwise: (0,0) (2,-2) (4,0).
-        let mut soup = soup;
-        soup.triangles[0] = [p(0., 0.), p(2., -2.), p(4., 0.)];
+        let soup = TriangleSoup::from_corners(&[
+            [p(0., 0.), p(2., -2.), p(4., 0.)],
+            [p(0., 0.), p(1., 0.), p(0., 2.)],
+            [p(1., 0.), p(4., 0.), p(0., 2.)],
+        ]);
         let mesh = weld(&soup).unwrap();
         assert_eq!(mesh.triangles.len(), 4);
         let shared = mesh.neighbours.iter().flatten().filter(|n| !n.is_none()).count();
@@ -217,10 +211,10 @@ mod tests {
 
     #[test]
     fn overlapping_triangles_are_refused() {
-        let soup = TriangleSoup {
-            triangles: vec![[p(0., 0.), p(1., 0.), p(0., 1.)], [p(0., 0.), p(1., 0.), p(1., 1.)]],
-            fallbacks: vec![],
-        };
+        let soup = TriangleSoup::from_corners(&[
+            [p(0., 0.), p(1., 0.), p(0., 1.)],
+            [p(0., 0.), p(1., 0.), p(1., 1.)],
+        ]);
         assert!(matches!(weld(&soup), Err(WeldError::Topology(_))));
     }
 }

@@ -279,8 +279,7 @@ pub struct LoadTimes {
     pub decode: Duration,
     /// Checking the derived arrays and every structural rule.
     pub checks: Duration,
-    /// Deriving what queries need: bounds, the point-location grid, turning corners, pockets,
-    /// half edge lengths.
+    /// Deriving what queries need: bounds, the point-location grid, turning corners, pockets.
     pub derived: Duration,
 }
 
@@ -397,14 +396,14 @@ fn decode_with_derived(bytes: &[u8], laps: &mut Laps) -> Result<(MeshParts, Opti
             tag => return Err(LoadError::UnknownTriangulation(tag)),
         });
     let (v, t) = (vertices as usize, triangles as usize);
-    let vertices = (0..v).map(|_| Point::new(reader.f64(), reader.f64())).collect();
-    let vertex_order = (0..v).map(|_| reader.u32()).collect();
-    let triangles = (0..t).map(|_| [(); 3].map(|_| VertexId(reader.u32()))).collect();
-    let neighbours = (0..t).map(|_| [(); 3].map(|_| TriangleId(reader.u32()))).collect();
-    let areas = (0..t).map(|_| AreaId(reader.take::<1>()[0])).collect();
-    let islands = (0..t).map(|_| IslandId(reader.u32())).collect();
+    let vertices = reader.array(v, |b: [u8; 16]| Point::new(le_f64(&b, 0), le_f64(&b, 8)));
+    let vertex_order = reader.array(v, u32::from_le_bytes);
+    let triangles = reader.array(t, |b: [u8; 12]| [0, 4, 8].map(|at| VertexId(le_u32(&b, at))));
+    let neighbours = reader.array(t, |b: [u8; 12]| [0, 4, 8].map(|at| TriangleId(le_u32(&b, at))));
+    let areas = reader.array(t, |[a]: [u8; 1]| AreaId(a));
+    let islands = reader.array(t, |b| IslandId(u32::from_le_bytes(b)));
     reader.u32(); // the edge count, read above
-    let edges = (0..edge_count).map(|_| reader.u32()).collect();
+    let edges = reader.array(edge_count as usize, u32::from_le_bytes);
     debug_assert!(reader.rest.is_empty());
     let parts = MeshParts { settings, vertices, triangles, neighbours, areas, islands };
     Ok((parts, Some(Derived { vertex_order, edges })))
@@ -494,6 +493,28 @@ impl Reader<'_> {
     fn u32(&mut self) -> u32 {
         u32::from_le_bytes(self.take())
     }
+
+    /// The next `count` values of `N` bytes each, as `decode` reads them (one pass over the
+    /// bytes, which the compiler turns into wide copies).
+    #[inline]
+    fn array<T, const N: usize>(&mut self, count: usize, decode: impl Fn([u8; N]) -> T) -> Vec<T> {
+        let (head, rest) = self.rest.split_at(count * N);
+        self.rest = rest;
+        let (chunks, _) = head.as_chunks::<N>();
+        chunks.iter().map(|&c| decode(c)).collect()
+    }
+}
+
+/// The little-endian `f64` at `at` in `bytes`.
+#[inline]
+fn le_f64(bytes: &[u8], at: usize) -> f64 {
+    f64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// The little-endian `u32` at `at` in `bytes`.
+#[inline]
+fn le_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
 /// Decodes a version 1 payload.

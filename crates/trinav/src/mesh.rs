@@ -12,7 +12,7 @@ use crate::ids::{AreaId, HalfEdge, IslandId, TriangleId, VertexId};
 use crate::query::path::search_flags;
 use crate::settings::{BakeSettings, SettingsError};
 use crate::spatial_index::SpatialGrid;
-use crate::topology::{Pocket, TopologyError, build_adjacency, find_islands, find_pockets};
+use crate::topology::{Pocket, TopologyError, build_adjacency, find_pockets};
 
 /// The stored arrays of a mesh, as the baker produces them and the file format holds them,
 /// before validation. [`NavMesh::from_parts`] checks them ([`MeshParts::find_problems`]) and
@@ -365,22 +365,53 @@ pub(crate) fn find_problems_with(parts: &MeshParts, proven: Proven) -> Vec<MeshP
 }
 
 /// The islands check, last of [`validate`]'s: appends to `problems` unless it holds some.
+/// Walks each connected component from its lowest triangle, as [`find_islands`](crate::find_islands) numbers them,
+/// comparing every stored island with the component's number on the way: one bit per triangle
+/// of extra memory, no second island array.
 fn check_islands(parts: &MeshParts, mut problems: Vec<MeshProblem>) -> Vec<MeshProblem> {
     if !problems.is_empty() {
         return problems;
     }
     let full = |p: &Vec<MeshProblem>| p.len() >= InvalidMesh::MAX_PROBLEMS;
-    let (islands, _) = find_islands(&parts.neighbours);
-    for (t, (&stored, &expected)) in parts.islands.iter().zip(&islands).enumerate() {
-        if stored != expected {
-            problems.push(MeshProblem::IslandMismatch {
-                triangle: TriangleId::from_index(t),
-                stored,
-                expected,
-            });
-            if full(&problems) {
-                return problems;
+    let neighbours = &parts.neighbours;
+    let mut reached = vec![0u64; neighbours.len().div_ceil(64)];
+    let mut reach = |t: usize| {
+        let (word, bit) = (t / 64, 1u64 << (t % 64));
+        let fresh = reached[word] & bit == 0;
+        reached[word] |= bit;
+        fresh
+    };
+    let mut stack = Vec::new();
+    let mut count = 0u32;
+    // Problems are reported in triangle order, as a comparison of whole arrays would.
+    let mut wrong: Vec<(usize, IslandId)> = Vec::new();
+    for seed in 0..neighbours.len() {
+        if !reach(seed) {
+            continue;
+        }
+        let island = IslandId(count);
+        count += 1;
+        stack.push(seed);
+        while let Some(t) = stack.pop() {
+            if parts.islands[t] != island {
+                wrong.push((t, island));
             }
+            for n in neighbours[t] {
+                if !n.is_none() && n.index() < neighbours.len() && reach(n.index()) {
+                    stack.push(n.index());
+                }
+            }
+        }
+    }
+    wrong.sort_unstable_by_key(|&(t, _)| t);
+    for (t, expected) in wrong {
+        problems.push(MeshProblem::IslandMismatch {
+            triangle: TriangleId::from_index(t),
+            stored: parts.islands[t],
+            expected,
+        });
+        if full(&problems) {
+            break;
         }
     }
     problems
@@ -614,6 +645,7 @@ impl NavMesh {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::topology::find_islands;
 
     /// A 2x1 strip of 4 triangles, plus a separate triangle touching it at one corner.
     fn sample_parts() -> MeshParts {
@@ -712,6 +744,26 @@ mod tests {
                 expected: IslandId(1)
             }]
         );
+    }
+
+    #[test]
+    fn wrong_islands_are_reported_in_triangle_order() {
+        // Islands swapped: every triangle is wrong, and the problems come as a comparison with
+        // `find_islands` lists them.
+        let mut parts = sample_parts();
+        for island in &mut parts.islands {
+            island.0 = 1 - island.0;
+        }
+        let (expected, _) = find_islands(&parts.neighbours);
+        let problems = parts.find_problems();
+        let listed: Vec<MeshProblem> = (0..5)
+            .map(|t| MeshProblem::IslandMismatch {
+                triangle: TriangleId(t),
+                stored: parts.islands[t as usize],
+                expected: expected[t as usize],
+            })
+            .collect();
+        assert_eq!(problems, listed);
     }
 
     #[test]

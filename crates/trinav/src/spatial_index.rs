@@ -74,19 +74,23 @@ impl SpatialGrid {
             cell_start: Vec::new(),
             items: Vec::new(),
         };
-        let cells_of = |t: usize| {
-            let b = triangle_box(t);
-            let ((c0, r0), (c1, r1)) = (grid.cell_of(b.min), grid.cell_of(b.max));
-            (c0, r0, c1, r1)
-        };
+        // Each triangle's rectangle of cells, computed once for both passes below. Columns and
+        // rows are below 2^16, so a rectangle fits in four `u16`.
+        let rects: Vec<[u16; 4]> = (0..count)
+            .map(|t| {
+                let b = triangle_box(t);
+                let ((c0, r0), (c1, r1)) = (grid.cell_of(b.min), grid.cell_of(b.max));
+                [c0, r0, c1, r1].map(|i| i as u16)
+            })
+            .collect();
         // Count the entries per cell with a 2D difference array: +1 at the first cell of each
         // triangle's rectangle of cells, -1 just past its corners, then prefix sums along rows
         // and columns. Linear in triangles plus cells, whatever the rectangles' sizes.
         let stride = cols + 1;
         let mut counts = vec![0i32; stride * (rows + 1)];
         let mut entries = 0usize;
-        for t in 0..count {
-            let (c0, r0, c1, r1) = cells_of(t);
+        for rect in &rects {
+            let [c0, r0, c1, r1] = rect.map(usize::from);
             entries += (c1 - c0 + 1) * (r1 - r0 + 1);
             counts[r0 * stride + c0] += 1;
             counts[r0 * stride + c1 + 1] -= 1;
@@ -108,28 +112,35 @@ impl SpatialGrid {
                 counts[i + stride] += counts[i];
             }
         }
-        let mut cell_start = Vec::with_capacity(cell_count + 1);
-        cell_start.push(0);
+        // The counts, compacted to one entry per cell in place, become each cell's first slot
+        // (running sums); the same array then serves as the fill cursor. No second array of
+        // the grid's size is allocated: fresh pages are slow to fault in.
+        // (As `u32` bit patterns: a first slot may exceed `i32::MAX`.)
         let mut total = 0u32;
         for r in 0..rows {
             for c in 0..cols {
-                total += counts[r * stride + c] as u32;
-                cell_start.push(total);
+                let n = counts[r * stride + c] as u32;
+                counts[r * cols + c] = total as i32;
+                total += n;
             }
         }
-        drop(counts);
-        // Fill each cell in ascending triangle order.
+        counts.truncate(cell_count);
+        counts.push(total as i32);
+        let mut cell_start: Vec<u32> = counts.into_iter().map(|c| c as u32).collect();
+        // Fill each cell in ascending triangle order; each cell's cursor ends at the next
+        // cell's first slot.
         let mut items = vec![TriangleId::NONE; entries];
-        let mut fill: Vec<u32> = cell_start[..cell_count].to_vec();
-        for t in 0..count {
-            let (c0, r0, c1, r1) = cells_of(t);
+        for (t, rect) in rects.iter().enumerate() {
+            let [c0, r0, c1, r1] = rect.map(usize::from);
             for r in r0..=r1 {
-                for slot in &mut fill[r * cols + c0..=r * cols + c1] {
+                for slot in &mut cell_start[r * cols + c0..=r * cols + c1] {
                     items[*slot as usize] = TriangleId::from_index(t);
                     *slot += 1;
                 }
             }
         }
+        cell_start.copy_within(0..cell_count, 1);
+        cell_start[0] = 0;
         grid.cell_start = cell_start;
         grid.items = items;
         Some(grid)

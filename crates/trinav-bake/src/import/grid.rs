@@ -11,8 +11,8 @@ use std::path::Path;
 
 use trinav::Point;
 
+use crate::import::cells::CellMask;
 use crate::import::tokens::Tokens;
-use crate::import::trace::{BoundaryEdge, region_from_edges};
 use crate::import::{ImportError, Malformed};
 use crate::level::{Level, PolygonInput};
 use crate::merge::MergedRegion;
@@ -150,23 +150,17 @@ impl Grid {
         Ok(Grid { width, height, blocked })
     }
 
-    /// The free cells as a walkable region, traced from the grid (for agent radius 0).
+    /// The free cells as a walkable region, traced from the grid (for agent radius 0). Its
+    /// rings meet only at shared corners: a ring point never lies inside another ring's side.
     pub fn walkable_region(&self) -> Result<MergedRegion, ImportError> {
-        let components = self.label_components(false);
-        self.trace(|x, y| !self.is_blocked(x, y), &components)
+        self.mask(false).trace().map_err(ImportError::Trace)
     }
 
     /// The grid as a level: the map's rectangle walkable, each 4-connected group of blocked
     /// cells one obstacle (with holes where it encloses free cells). For agent radius > 0,
     /// where obstacles must be inflated.
     pub fn to_level(&self) -> Result<Level, ImportError> {
-        let components = self.label_components(true);
-        let blocked = self.trace(
-            |x, y| {
-                self.is_blocked(x, y) && x >= 0 && y >= 0 && x < self.width as i64 && y < self.height as i64
-            },
-            &components,
-        )?;
+        let blocked = self.mask(true).trace().map_err(ImportError::Trace)?;
         let ring = |r: &Vec<Point>| r.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>();
         let (w, h) = (self.width as f64, self.height as f64);
         Ok(Level {
@@ -180,69 +174,9 @@ impl Grid {
         })
     }
 
-    /// Labels the 4-connected components of the cells that are blocked (`blocked == true`) or
-    /// free; other cells get `u32::MAX`.
-    fn label_components(&self, blocked: bool) -> Vec<u32> {
-        let (w, h) = (self.width as usize, self.height as usize);
-        let mut label = vec![u32::MAX; w * h];
-        let mut next = 0u32;
-        let mut stack = Vec::new();
-        for seed in 0..w * h {
-            if self.blocked[seed] != blocked || label[seed] != u32::MAX {
-                continue;
-            }
-            label[seed] = next;
-            stack.push(seed);
-            while let Some(cell) = stack.pop() {
-                let (x, y) = (cell % w, cell / w);
-                let neighbours = [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)];
-                for (nx, ny) in neighbours {
-                    if nx < w && ny < h {
-                        let n = ny * w + nx;
-                        if self.blocked[n] == blocked && label[n] == u32::MAX {
-                            label[n] = next;
-                            stack.push(n);
-                        }
-                    }
-                }
-            }
-            next += 1;
-        }
-        label
-    }
-
-    /// Traces the cells where `inside` holds (all within the map, labelled in `components`).
-    fn trace(
-        &self,
-        inside: impl Fn(i64, i64) -> bool,
-        components: &[u32],
-    ) -> Result<MergedRegion, ImportError> {
-        let (w, h) = (self.width as i64, self.height as i64);
-        let vertex = |x: i64, y: i64| (y * (w + 1) + x) as u32;
-        let points: Vec<Point> =
-            (0..=h).flat_map(|y| (0..=w).map(move |x| Point::new(x as f64, y as f64))).collect();
-        let mut edges = Vec::new();
-        for y in 0..h {
-            for x in 0..w {
-                if !inside(x, y) {
-                    continue;
-                }
-                let component = components[(y * w + x) as usize];
-                // Counter-clockwise around the cell (in x-right, y-up terms), cell on the left.
-                let sides = [
-                    ((x, y - 1), (x, y), (x + 1, y)),
-                    ((x + 1, y), (x + 1, y), (x + 1, y + 1)),
-                    ((x, y + 1), (x + 1, y + 1), (x, y + 1)),
-                    ((x - 1, y), (x, y + 1), (x, y)),
-                ];
-                for ((nx, ny), (ax, ay), (bx, by)) in sides {
-                    if !inside(nx, ny) {
-                        edges.push(BoundaryEdge { from: vertex(ax, ay), to: vertex(bx, by), component });
-                    }
-                }
-            }
-        }
-        region_from_edges(&points, &edges).map_err(ImportError::Trace)
+    /// The cells to trace: the blocked ones (`blocked == true`) or the free ones.
+    pub(crate) fn mask(&self, blocked: bool) -> CellMask {
+        CellMask::new(self.width as usize, self.height as usize, &self.blocked, blocked)
     }
 }
 

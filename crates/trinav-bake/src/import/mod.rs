@@ -12,6 +12,7 @@
 //! Every importer refuses a malformed file with an [`ImportError`] naming the file, the line
 //! (0 when the problem is not on one line) and the reason (a [`Malformed`]); none panics.
 
+mod cells;
 mod error;
 pub mod grid;
 pub mod poly;
@@ -201,13 +202,12 @@ pub fn bake_source(source: &Source, settings: &BakeSettings) -> Result<Baked, Ba
             crate::bake(&grid.to_level().map_err(BakeError::Import)?, settings)
         }
         Source::Grid(grid) => {
-            // Tracing the free cells is this route's stage 2: its time counts as merge's.
+            // Tracing the free cells is this route's stage 2 (its rings meet only at shared
+            // corners, so they need no noding): its time counts as merge's.
             let start = std::time::Instant::now();
             let region = grid.walkable_region().map_err(BakeError::Import)?;
-            let traced = start.elapsed();
-            let mut baked = crate::bake_region(region, settings)?;
-            baked.report.times.merge += traced;
-            Ok(baked)
+            let times = crate::StageTimes { merge: start.elapsed(), ..Default::default() };
+            crate::bake_noded_region(&region, settings, times)
         }
         Source::Region(region) => {
             if settings.agent_radius > 0.0 {

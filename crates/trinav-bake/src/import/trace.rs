@@ -90,8 +90,17 @@ pub(crate) fn region_from_edges(
         }
     }
 
-    // Group by component: one outer ring each, holes after.
     let components = edges.iter().map(|e| e.component as usize + 1).max().unwrap_or(0);
+    polygons_from_rings(rings, components)
+}
+
+/// Groups rings, each with its component label (below `components`), into polygons: per
+/// component, the one counter-clockwise ring is the outer ring and the clockwise rings are its
+/// holes; rings of fewer than 3 points are dropped. Polygons come in component order.
+pub(crate) fn polygons_from_rings(
+    rings: Vec<(u32, Vec<Point>)>,
+    components: usize,
+) -> Result<MergedRegion, TraceError> {
     let mut outer: Vec<Option<Vec<Point>>> = vec![None; components];
     let mut holes: Vec<Vec<Vec<Point>>> = vec![Vec::new(); components];
     for (component, ring) in rings {
@@ -120,7 +129,8 @@ pub(crate) fn region_from_edges(
 }
 
 /// Of the edges leaving the end of `arriving`, the one turning furthest left: the first met
-/// when turning clockwise from straight back, i.e. the boundary of the piece on the left.
+/// when turning clockwise from straight back, i.e. the boundary of the piece on the left (the
+/// last of equals). Every comparison is an exact orientation or a comparison of coordinates.
 fn next_edge(
     points: &[Point],
     edges: &[BoundaryEdge],
@@ -128,18 +138,46 @@ fn next_edge(
     leaving: &[u32],
 ) -> Option<usize> {
     let (a, v) = (points[arriving.from as usize], points[arriving.to as usize]);
-    let turn = |k: u32| {
-        let b = points[edges[k as usize].to as usize];
-        let (ux, uy, wx, wy) = (v.x - a.x, v.y - a.y, b.x - v.x, b.y - v.y);
-        (ux * wy - uy * wx).atan2(ux * wx + uy * wy)
+    let end = |k: u32| points[edges[k as usize].to as usize];
+    let mut best: Option<u32> = None;
+    for &k in leaving {
+        if best.is_none_or(|b| turn_order(a, v, end(k), end(b)) != std::cmp::Ordering::Less) {
+            best = Some(k);
+        }
+    }
+    best.map(|k| k as usize)
+}
+
+/// How the turn from `a -> v` onto `v -> b` compares with the turn onto `v -> c`, furthest left
+/// greatest: straight back, then left turns (sharper first), straight on, right turns.
+fn turn_order(a: Point, v: Point, b: Point, c: Point) -> std::cmp::Ordering {
+    // The turn's class: 3 straight back, 2 left, 1 straight on, 0 right.
+    let class = |p: Point| match orient(a, v, p) {
+        Orientation::CounterClockwise => 2,
+        Orientation::Clockwise => 0,
+        // On the line through a and v: back when p lies on a's side of v.
+        Orientation::Collinear => {
+            let ahead = p.x.partial_cmp(&v.x) == v.x.partial_cmp(&a.x)
+                && p.y.partial_cmp(&v.y) == v.y.partial_cmp(&a.y);
+            if ahead { 1 } else { 3 }
+        }
     };
-    leaving.iter().copied().max_by(|&x, &y| turn(x).total_cmp(&turn(y))).map(|k| k as usize)
+    let (cb, cc) = (class(b), class(c));
+    if cb != cc || cb % 2 == 1 {
+        return cb.cmp(&cc);
+    }
+    // Both on the same side: the one counter-clockwise of the other turns further left.
+    match orient(v, c, b) {
+        Orientation::CounterClockwise => std::cmp::Ordering::Greater,
+        Orientation::Clockwise => std::cmp::Ordering::Less,
+        Orientation::Collinear => std::cmp::Ordering::Equal,
+    }
 }
 
 /// Splits a closed ring of vertex ids that passes some vertex twice into rings that pass
 /// every vertex once: each time the walk comes back to a vertex still open, the loop since then
 /// is cut off.
-fn split_at_repeats(ring: &[u32]) -> Vec<Vec<u32>> {
+pub(crate) fn split_at_repeats(ring: &[u32]) -> Vec<Vec<u32>> {
     let mut loops = Vec::new();
     let mut open: Vec<u32> = Vec::with_capacity(ring.len());
     let mut position: foldhash::HashMap<u32, usize> = foldhash::HashMapExt::with_capacity(ring.len());

@@ -567,41 +567,43 @@ pub(crate) fn search_flags(
     neighbours: &[[TriangleId; 3]],
 ) -> Vec<u8> {
     const NONE: u32 = u32::MAX;
-    // Per vertex: how many boundary edges leave it, where the last one goes, where the last one
-    // entering it comes from.
-    let mut leaving = vec![0u32; vertices.len()];
+    // Per vertex: where its boundary edge leaves to (`PINCH` when several leave it) and where
+    // the last one entering it comes from. Two arrays, no per-vertex count: fresh memory is
+    // slow to fault in.
+    const PINCH: u32 = u32::MAX - 1;
     let mut out_to = vec![NONE; vertices.len()];
     let mut in_from = vec![NONE; vertices.len()];
-    let mut boundary = Vec::new();
-    for (t, (tri, links)) in triangles.iter().zip(neighbours).enumerate() {
+    for (tri, links) in triangles.iter().zip(neighbours) {
         for e in 0..3 {
             if links[e].is_none() {
                 let (a, b) = (tri[e].index(), tri[(e + 1) % 3].index());
-                leaving[a] += 1;
-                out_to[a] = b as u32;
+                out_to[a] = if out_to[a] == NONE { b as u32 } else { PINCH };
                 in_from[b] = a as u32;
-                boundary.push((t as u32, e as u8));
             }
         }
     }
-    let turning: Vec<bool> = (0..vertices.len())
-        .map(|v| {
-            leaving[v] == 1 && {
-                let [pa, pf, pl] = [v, out_to[v] as usize, in_from[v] as usize].map(|i| vertices[i]);
-                orient(pa, pf, pl) == Orientation::Clockwise
+    // A vertex with one boundary edge leaving it turns when its fan spans more than a half
+    // turn; `in_from` now holds the flag (`PINCH` also marks the pinch points for below).
+    for v in 0..vertices.len() {
+        in_from[v] = match out_to[v] {
+            NONE => NONE,
+            PINCH => PINCH,
+            out => {
+                let [pa, pf, pl] = [v, out as usize, in_from[v] as usize].map(|i| vertices[i]);
+                u32::from(orient(pa, pf, pl) == Orientation::Clockwise)
             }
-        })
-        .collect();
+        };
+    }
+    drop(out_to);
+    let turning = &in_from;
     let mut flags: Vec<u8> = triangles
         .iter()
-        .map(|tri| (0..3).filter(|&k| turning[tri[k].index()]).fold(0, |bits, k| bits | 1 << k))
+        .map(|tri| (0..3).filter(|&k| turning[tri[k].index()] == 1).fold(0, |bits, k| bits | 1 << k))
         .collect();
     let mut fan: Vec<(u32, u8)> = Vec::new();
-    for &(t, e) in &boundary {
-        let (t, e) = (t as usize, e as usize);
-        let tri = &triangles[t];
-        {
-            if leaving[tri[e].index()] < 2 {
+    for (t, (tri, links)) in triangles.iter().zip(neighbours).enumerate() {
+        for e in 0..3 {
+            if !links[e].is_none() || turning[tri[e].index()] != PINCH {
                 continue;
             }
             // Boundary edge a -> b leaving a pinch point: triangle t is the clockwise-most of

@@ -1,0 +1,427 @@
+//! Cell tracing: the rings around a set of grid cells, walked straight on the cells.
+//!
+//! Each ring is walked one cell side at a time, with the traced cells on the left, and keeps
+//! only the corners where it turns, so its points are integers and none lies on the straight
+//! line between its neighbours. At a double corner (two traced cells meeting only at a point)
+//! the walk turns left, hugging the cell it came along; a ring that comes back to such a
+//! point is split there into simple rings, which then share that vertex. Rings are grouped by
+//! 4-connected component, each one outer ring (counter-clockwise) with its holes.
+//!
+//! The walk starts at the first untraced boundary side in cell order (row by row, then the
+//! sides top, right, bottom, left), and components are numbered by their first cell, so the
+//! rings and their order are those of [`region_from_edges`](super::trace::region_from_edges)
+//! on the same cells' boundary sides (a test checks this); but nothing is built per side.
+
+use trinav::Point;
+
+use crate::import::trace::{TraceError, polygons_from_rings, split_at_repeats};
+use crate::merge::MergedRegion;
+
+/// Step of each walking direction: +x, +y, -x, -y (direction `k + 1` is a left turn from `k`).
+const STEP: [(isize, isize); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+/// For a side leaving a lattice point in direction `k`, the offsets (from the point) of the cell
+/// on its left and the cell on its right.
+const SIDE_CELLS: [[(isize, isize); 2]; 4] =
+    [[(0, 0), (0, -1)], [(-1, 0), (0, 0)], [(-1, -1), (-1, 0)], [(0, -1), (-1, -1)]];
+
+/// The cells to trace as rows of bits, padded with one untraced cell on every side so that no
+/// look-up needs a bounds check.
+pub(crate) struct CellMask {
+    /// Cells per row of the map.
+    width: usize,
+    /// Rows of the map.
+    height: usize,
+    /// Words per padded row.
+    words: usize,
+    /// Bit `x + 1` of padded row `y + 1` (rows of `words` words) is cell (`x`, `y`), with `x`
+    /// and `y` from -1 to the map's size.
+    bits: Vec<u64>,
+}
+
+impl CellMask {
+    /// The mask of the cells of a `width` by `height` map (`cells` row by row) that equal
+    /// `value`.
+    pub(crate) fn new(width: usize, height: usize, cells: &[bool], value: bool) -> CellMask {
+        let words = (width + 2).div_ceil(64);
+        let mut bits = vec![0u64; words * (height + 2)];
+        for (y, cells) in cells.chunks_exact(width).take(height).enumerate() {
+            let row = &mut bits[(y + 1) * words..(y + 2) * words];
+            // 64 cells to a word, then shifted one column right for the padding.
+            let mut carry = 0;
+            for (word, chunk) in row.iter_mut().zip(cells.chunks(64)) {
+                let packed = chunk.iter().enumerate().fold(0u64, |w, (i, &c)| w | u64::from(c == value) << i);
+                *word = packed << 1 | carry;
+                carry = packed >> 63;
+            }
+            if let Some(last) = row.get_mut(width.div_ceil(64)) {
+                *last |= carry;
+            }
+        }
+        CellMask { width, height, words, bits }
+    }
+
+    /// Padded row `r` (map row `r - 1`).
+    #[inline]
+    fn row(&self, r: usize) -> &[u64] {
+        &self.bits[r * self.words..(r + 1) * self.words]
+    }
+
+    /// Whether the cell at lattice point `(x, y)` plus `offset` is traced (`x`, `y` from 0 to
+    /// the map's size, offsets -1 or 0).
+    #[inline]
+    fn at(&self, x: usize, y: usize, (dx, dy): (isize, isize)) -> bool {
+        let (i, r) = ((x as isize + 1 + dx) as usize, (y as isize + 1 + dy) as usize);
+        self.bits[r * self.words + i / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// Whether a boundary side leaves lattice point `(x, y)` in direction `k`: traced cell on its
+    /// left, untraced on its right.
+    #[inline]
+    fn leaves(&self, x: usize, y: usize, k: usize) -> bool {
+        let [left, right] = SIDE_CELLS[k];
+        self.at(x, y, left) && !self.at(x, y, right)
+    }
+
+    /// Whether lattice point `(x, y)` is a double corner: traced cells diagonally opposite,
+    /// touching only there.
+    #[inline]
+    fn double_corner(&self, x: usize, y: usize) -> bool {
+        let [a, b, c, d] = [(-1, -1), (0, -1), (-1, 0), (0, 0)].map(|o| self.at(x, y, o));
+        a == d && b == c && a != b
+    }
+
+    /// The traced cells of padded row `r` with an untraced cell beside them (4-connected), as
+    /// a word of bits per word of the row.
+    #[inline]
+    fn edge_cells(&self, r: usize, j: usize) -> u64 {
+        let (above, row, below) = (self.row(r - 1), self.row(r), self.row(r + 1));
+        let before = if j > 0 { row[j - 1] >> 63 } else { 0 };
+        let after = if j + 1 < self.words { row[j + 1] << 63 } else { 0 };
+        let left = row[j] << 1 | before;
+        let right = row[j] >> 1 | after;
+        row[j] & !(above[j] & below[j] & left & right)
+    }
+
+    /// The first padded column at or after `from` in padded row `r` whose bit is `set`, or the
+    /// row's width in bits.
+    fn next_bit(&self, r: usize, from: usize, set: bool) -> usize {
+        let row = self.row(r);
+        let flip = if set { 0 } else { u64::MAX };
+        let mut j = from / 64;
+        if j >= row.len() {
+            return row.len() * 64;
+        }
+        let mut word = (row[j] ^ flip) & (u64::MAX << (from % 64));
+        loop {
+            if word != 0 {
+                return j * 64 + word.trailing_zeros() as usize;
+            }
+            j += 1;
+            if j == row.len() {
+                return row.len() * 64;
+            }
+            word = row[j] ^ flip;
+        }
+    }
+
+    /// Traces the mask into a region: one polygon per 4-connected component of traced cells,
+    /// in the order of their first cells.
+    pub(crate) fn trace(&self) -> Result<MergedRegion, TraceError> {
+        let (w, h) = (self.width, self.height);
+        let labels = RunLabels::new(self);
+        let mut sides = Sides::new(w, h);
+        let mut rings: Vec<(u32, Vec<Point>)> = Vec::new();
+        let mut corners: Vec<u32> = Vec::new();
+        let point = |v: u32| Point::new((v as usize % (w + 1)) as f64, (v as usize / (w + 1)) as f64);
+        for y in 0..h {
+            for j in 0..self.words {
+                let mut cells = self.edge_cells(y + 1, j);
+                while cells != 0 {
+                    let x = j * 64 + cells.trailing_zeros() as usize - 1;
+                    cells &= cells - 1;
+                    // The cell's sides, as (start point, direction): top, right, bottom, left.
+                    let starts = [((x, y), 0), ((x + 1, y), 1), ((x + 1, y + 1), 2), ((x, y + 1), 3)];
+                    for (start, k) in starts {
+                        if sides.traced(start, k) || !self.leaves(start.0, start.1, k) {
+                            continue;
+                        }
+                        let pinched = self.walk(start, k, &mut sides, &mut corners)?;
+                        let component = labels.of(x, y);
+                        if pinched {
+                            for simple in split_at_repeats(&corners) {
+                                rings.push((component, simple.into_iter().map(point).collect()));
+                            }
+                        } else {
+                            rings.push((component, corners.iter().map(|&v| point(v)).collect()));
+                        }
+                    }
+                }
+            }
+        }
+        polygons_from_rings(rings, labels.count as usize)
+    }
+
+    /// Walks the ring that leaves lattice point `start` in direction `k`, marking its sides
+    /// traced and listing its corners (lattice points `y * (width + 1) + x`, from the start
+    /// on). Returns whether it passed a double corner (where it may come back to a point).
+    fn walk(
+        &self,
+        start: (usize, usize),
+        start_k: usize,
+        sides: &mut Sides,
+        corners: &mut Vec<u32>,
+    ) -> Result<bool, TraceError> {
+        let vertex = |(x, y): (usize, usize)| (y * (self.width + 1) + x) as u32;
+        let open = |(x, y): (usize, usize)| TraceError::Open(Point::new(x as f64, y as f64));
+        corners.clear();
+        corners.push(vertex(start));
+        let mut pinched = false;
+        let (mut at, mut k) = (start, start_k);
+        loop {
+            sides.mark(at, k);
+            at = (at.0.wrapping_add_signed(STEP[k].0), at.1.wrapping_add_signed(STEP[k].1));
+            // Furthest left first: a left turn, straight on, a right turn.
+            let next = [(k + 1) % 4, k, (k + 3) % 4]
+                .into_iter()
+                .find(|&next| self.leaves(at.0, at.1, next))
+                .ok_or_else(|| open(at))?;
+            if (at, next) == (start, start_k) {
+                if next == k {
+                    corners.remove(0); // the start point lies on a straight stretch
+                }
+                return Ok(pinched);
+            }
+            if sides.traced(at, next) {
+                return Err(open(at));
+            }
+            if next != k {
+                corners.push(vertex(at));
+                pinched |= next == (k + 1) % 4 && self.double_corner(at.0, at.1);
+            }
+            k = next;
+        }
+    }
+}
+
+/// One bit per cell side of a grid: whether a ring has walked it.
+struct Sides {
+    width: usize,
+    /// Horizontal sides (from lattice point (x, y) to (x + 1, y)) first, then vertical ones
+    /// (from (x, y) to (x, y + 1)).
+    traced: Vec<u64>,
+    horizontal: usize,
+}
+
+impl Sides {
+    fn new(width: usize, height: usize) -> Sides {
+        let horizontal = width * (height + 1);
+        Sides { width, traced: vec![0; (horizontal + (width + 1) * height).div_ceil(64)], horizontal }
+    }
+
+    /// The flag of the side leaving lattice point `(x, y)` in direction `k`.
+    #[inline]
+    fn index(&self, (x, y): (usize, usize), k: usize) -> usize {
+        match k {
+            0 => y * self.width + x,
+            2 => y * self.width + x - 1,
+            1 => self.horizontal + y * (self.width + 1) + x,
+            _ => self.horizontal + (y - 1) * (self.width + 1) + x,
+        }
+    }
+
+    #[inline]
+    fn traced(&self, at: (usize, usize), k: usize) -> bool {
+        let i = self.index(at, k);
+        self.traced[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    #[inline]
+    fn mark(&mut self, at: (usize, usize), k: usize) {
+        let i = self.index(at, k);
+        self.traced[i / 64] |= 1 << (i % 64);
+    }
+}
+
+/// The 4-connected components of the traced cells, labelled through runs (maximal horizontal
+/// stretches of traced cells) joined with a union-find, numbered by their first cell in row
+/// order.
+struct RunLabels {
+    /// Runs of each row: `runs[row_start[y]..row_start[y + 1]]`, as (first x, end x, label).
+    runs: Vec<(u32, u32, u32)>,
+    row_start: Vec<u32>,
+    /// Number of components.
+    count: u32,
+}
+
+impl RunLabels {
+    fn new(mask: &CellMask) -> RunLabels {
+        let (w, h) = (mask.width, mask.height);
+        let mut runs: Vec<(u32, u32, u32)> = Vec::new();
+        let mut row_start = Vec::with_capacity(h + 1);
+        let mut parent: Vec<u32> = Vec::new();
+        fn root(parent: &mut [u32], mut r: u32) -> u32 {
+            while parent[r as usize] != r {
+                let up = parent[parent[r as usize] as usize];
+                parent[r as usize] = up;
+                r = up;
+            }
+            r
+        }
+        for y in 0..h {
+            row_start.push(runs.len() as u32);
+            let previous = row_start.get(y.wrapping_sub(1)).map_or(0, |&s| s as usize)..runs.len();
+            let mut above = previous.start;
+            let mut x = 0;
+            loop {
+                // Padded columns: cell x is column x + 1.
+                let first = mask.next_bit(y + 1, x + 1, true) - 1;
+                if first >= w {
+                    break;
+                }
+                x = mask.next_bit(y + 1, first + 1, false) - 1;
+                let id = runs.len() as u32;
+                parent.push(id);
+                // Join the runs of the row above that overlap this one.
+                while above < previous.end && (runs[above].1 as usize) <= first {
+                    above += 1;
+                }
+                let mut k = above;
+                while k < previous.end && (runs[k].0 as usize) < x {
+                    let (a, b) = (root(&mut parent, k as u32), root(&mut parent, id));
+                    // The lower id stays the root: the component's first run.
+                    parent[a.max(b) as usize] = a.min(b);
+                    k += 1;
+                }
+                runs.push((first as u32, x as u32, id));
+            }
+        }
+        row_start.push(runs.len() as u32);
+        // Number the components by their first run, which is their root.
+        let mut count = 0;
+        let mut number = vec![u32::MAX; runs.len()];
+        for (r, run) in runs.iter_mut().enumerate() {
+            let top = root(&mut parent, r as u32) as usize;
+            if number[top] == u32::MAX {
+                number[top] = count;
+                count += 1;
+            }
+            run.2 = number[top];
+        }
+        RunLabels { runs, row_start, count }
+    }
+
+    /// The component of traced cell (`x`, `y`).
+    fn of(&self, x: usize, y: usize) -> u32 {
+        let row = &self.runs[self.row_start[y] as usize..self.row_start[y + 1] as usize];
+        let at = row.partition_point(|run| (run.1 as usize) <= x);
+        row[at].2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::trace::{BoundaryEdge, region_from_edges};
+
+    /// The same region the general tracer gives: one boundary edge per cell side (cell on its
+    /// left), components labelled by flood fill in cell order.
+    fn traced_per_side(width: usize, height: usize, cells: &[bool]) -> Result<MergedRegion, TraceError> {
+        let inside = |x: i64, y: i64| {
+            x >= 0
+                && y >= 0
+                && (x as usize) < width
+                && (y as usize) < height
+                && cells[y as usize * width + x as usize]
+        };
+        let mut label = vec![u32::MAX; width * height];
+        let mut count = 0;
+        for seed in 0..width * height {
+            if !cells[seed] || label[seed] != u32::MAX {
+                continue;
+            }
+            let mut stack = vec![seed];
+            label[seed] = count;
+            while let Some(c) = stack.pop() {
+                let (x, y) = ((c % width) as i64, (c / width) as i64);
+                for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)] {
+                    let n = (ny * width as i64 + nx) as usize;
+                    if inside(nx, ny) && label[n] == u32::MAX {
+                        label[n] = count;
+                        stack.push(n);
+                    }
+                }
+            }
+            count += 1;
+        }
+        let points: Vec<Point> =
+            (0..=height).flat_map(|y| (0..=width).map(move |x| Point::new(x as f64, y as f64))).collect();
+        let vertex = |x: i64, y: i64| (y * (width as i64 + 1) + x) as u32;
+        let mut edges = Vec::new();
+        for y in 0..height as i64 {
+            for x in 0..width as i64 {
+                if !inside(x, y) {
+                    continue;
+                }
+                let component = label[y as usize * width + x as usize];
+                let sides = [
+                    ((x, y - 1), (x, y), (x + 1, y)),
+                    ((x + 1, y), (x + 1, y), (x + 1, y + 1)),
+                    ((x, y + 1), (x + 1, y + 1), (x, y + 1)),
+                    ((x - 1, y), (x, y + 1), (x, y)),
+                ];
+                for ((nx, ny), (ax, ay), (bx, by)) in sides {
+                    if !inside(nx, ny) {
+                        edges.push(BoundaryEdge { from: vertex(ax, ay), to: vertex(bx, by), component });
+                    }
+                }
+            }
+        }
+        region_from_edges(&points, &edges)
+    }
+
+    #[test]
+    fn rings_equal_the_per_side_tracer_on_random_grids() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // Widths around the 64-cell words, densities from sparse to nearly full: double
+        // corners, enclosed pockets, rings touching themselves.
+        for case in 0..250 {
+            let (width, height) = (1 + (next() % 140) as usize, 1 + (next() % 40) as usize);
+            let density = next() % 100;
+            let cells: Vec<bool> = (0..width * height).map(|_| next() % 100 < density).collect();
+            let expected = traced_per_side(width, height, &cells);
+            for value in [true, false] {
+                let flipped: Vec<bool> = cells.iter().map(|&c| c == value).collect();
+                let expected =
+                    if value { expected.clone() } else { traced_per_side(width, height, &flipped) };
+                let found = CellMask::new(width, height, &cells, value).trace();
+                assert_eq!(
+                    found, expected,
+                    "case {case}: {width}x{height}, density {density}%, value {value}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_double_corner_splits_a_ring_into_two_sharing_the_point() {
+        // Two traced cells meeting at (1, 1), and a ring of cells around a pocket whose wall
+        // touches itself there.
+        let region = CellMask::new(2, 2, &[true, false, false, true], true).trace().unwrap();
+        assert_eq!(region.polygons.len(), 2);
+        let rows = ["#####", "#...#", "#.#.#", "#..##", "#####"];
+        let cells: Vec<bool> = rows.concat().chars().map(|c| c == '#').collect();
+        let region = CellMask::new(5, 5, &cells, false).trace().unwrap();
+        assert_eq!(region.polygons.len(), 1);
+        assert_eq!(region.area(), 7.0);
+        let shared = Point::new(3.0, 3.0);
+        let rings_through =
+            region.polygons.iter().flat_map(|p| p.rings()).filter(|r| r.contains(&shared)).count();
+        assert_eq!(rings_through, 2);
+    }
+}
