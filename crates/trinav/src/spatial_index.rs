@@ -187,6 +187,19 @@ impl SpatialGrid {
         &self.items[start as usize..end as usize]
     }
 
+    /// The triangles listed in cell number `cell` (row-major), in ascending id order.
+    #[inline]
+    pub(crate) fn cell_items_at(&self, cell: u32) -> &[TriangleId] {
+        let [start, end] = self.ranges[cell as usize];
+        &self.items[start as usize..end as usize]
+    }
+
+    /// The number (row-major) of the cell holding `p`, clamped to the grid.
+    pub(crate) fn cell_index(&self, p: Point) -> u32 {
+        let (c, r) = self.cell_of(p);
+        (r * self.cols + c) as u32
+    }
+
     /// Number of cells (for stats).
     pub(crate) fn cell_count(&self) -> usize {
         self.cols * self.rows

@@ -226,3 +226,34 @@ fn refused_patches_leave_the_mesh_unchanged() {
         check_derived(&changed).unwrap();
     }
 }
+
+#[test]
+fn triangles_overlapping_a_box_are_those_a_scan_finds() {
+    for name in ["town_cdt", "generated_1k_cdt", "pinch_cdt"] {
+        let mut mesh = fixture(name);
+        let mut rng = rng(11);
+        let mut cut = Vec::new();
+        for step in 0..30 {
+            for _ in 0..if mesh.triangle_count() == 0 { 0 } else { 10 } {
+                let (a, b) = (random_point(&mut rng, &mesh, 0.1), random_point(&mut rng, &mesh, 0.1));
+                let area = trinav::Aabb::from_points([a, b]);
+                let mut found: Vec<TriangleId> = mesh.triangles_overlapping(area).collect();
+                found.sort_unstable();
+                let expected: Vec<TriangleId> = (0..mesh.triangle_count())
+                    .map(TriangleId::from_index)
+                    .filter(|&t| {
+                        let b = trinav::Aabb::from_points(mesh.triangle_points(t));
+                        b.min.x <= area.max.x
+                            && area.min.x <= b.max.x
+                            && b.min.y <= area.max.y
+                            && area.min.y <= b.max.y
+                    })
+                    .collect();
+                assert_eq!(found, expected, "{name} step {step}: {area:?}");
+            }
+            if let Some(patch) = random_patch(&mut rng, &mesh, &mut cut) {
+                mesh.apply_patch(&patch).unwrap();
+            }
+        }
+    }
+}
