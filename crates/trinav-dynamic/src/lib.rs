@@ -72,10 +72,10 @@ pub enum EditError {
     /// The obstacle's polygon breaks the level format's rules (a ring crossing itself,
     /// coordinates out of range, ...).
     #[error("invalid obstacle: {0}")]
-    Invalid(#[from] ValidationError),
+    Invalid(ValidationError),
     /// The settings are out of range.
     #[error("bad settings: {0}")]
-    Settings(#[from] SettingsError),
+    Settings(SettingsError),
     /// Cells were set on a mesh not made from a grid.
     #[error("this mesh was not made from a grid: it has no cells to set")]
     NotAGrid,
@@ -133,4 +133,18 @@ pub enum EditError {
     /// A step that cannot fail on valid input failed: a bug, reported with what went wrong.
     #[error("internal error (the mesh is unchanged): {0}")]
     Internal(String),
+}
+
+// Not `#[from]`: that would also make the inner error the `source`, and error reporters that
+// print the chain would say it twice (the message already holds it).
+impl From<ValidationError> for EditError {
+    fn from(e: ValidationError) -> EditError {
+        EditError::Invalid(e)
+    }
+}
+
+impl From<SettingsError> for EditError {
+    fn from(e: SettingsError) -> EditError {
+        EditError::Settings(e)
+    }
 }
