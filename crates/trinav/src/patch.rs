@@ -30,7 +30,9 @@
 //! [`check_derived`] recomputes everything from the arrays and compares: the tests run it after
 //! every patch.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use crate::geometry::{Aabb, Orientation, Point, orient};
 use crate::ids::{AreaId, HalfEdge, IslandId, TriangleId, VertexId};
@@ -602,7 +604,8 @@ impl NavMesh {
 
     /// Every triangle of the island holding `t`, ascending.
     fn island_triangles(&self, t: TriangleId) -> Vec<TriangleId> {
-        let mut seen: HashSet<TriangleId> = HashSet::from([t]);
+        let mut seen: HashSet<TriangleId> = HashSet::new();
+        seen.insert(t);
         let mut stack = vec![t];
         while let Some(u) = stack.pop() {
             for w in self.parts.neighbours[u.index()] {
