@@ -408,6 +408,7 @@ impl NavMesh {
         let seeds: Vec<TriangleId> = border.iter().map(|&(t, _, _)| t).collect();
 
         // New vertices, then links from the kept side of the border.
+        reserve_headroom(&mut self.parts.vertices, new_points.len());
         self.parts.vertices.extend_from_slice(&new_points);
         for &(kept, j, added) in &border {
             self.parts.neighbours[kept.index()][j as usize] =
@@ -417,6 +418,13 @@ impl NavMesh {
         if new_count > n {
             let grow = new_count - n;
             let parts = &mut self.parts;
+            reserve_headroom(&mut parts.triangles, grow);
+            reserve_headroom(&mut parts.neighbours, grow);
+            reserve_headroom(&mut parts.areas, grow);
+            reserve_headroom(&mut parts.islands, grow);
+            reserve_headroom(&mut self.search_flags, grow);
+            reserve_headroom(&mut self.pockets, grow);
+            reserve_headroom(&mut self.half_edge_lengths, grow);
             parts.triangles.extend(std::iter::repeat_n([VertexId::NONE; 3], grow));
             parts.neighbours.extend(std::iter::repeat_n([TriangleId::NONE; 3], grow));
             parts.areas.extend(std::iter::repeat_n(AreaId(0), grow));
@@ -883,4 +891,14 @@ pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
         wrong.push("grid lists".to_string());
     }
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("; ")) }
+}
+
+/// Makes room in `v` for `additional` more items, with at most 1/16 of its length to spare: a
+/// mesh that grows by small patches keeps its arrays near their size (doubling, `Vec`'s own
+/// rule, would leave a changed mesh up to twice as large as a loaded one), reallocating once
+/// per 1/16 of growth.
+pub(crate) fn reserve_headroom<T>(v: &mut Vec<T>, additional: usize) {
+    if v.capacity() - v.len() < additional {
+        v.reserve_exact(additional.max(v.len() / 16));
+    }
 }

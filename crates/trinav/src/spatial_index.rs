@@ -256,6 +256,7 @@ impl SpatialGrid {
                 self.dead += old_len - list.len();
             } else {
                 let new_start = self.items.len() as u32;
+                crate::patch::reserve_headroom(&mut self.items, list.len());
                 self.items.extend_from_slice(&list);
                 self.ranges[cell] = [new_start, self.items.len() as u32];
                 self.dead += old_len;
