@@ -80,8 +80,11 @@ fn readers_keep_their_snapshots_while_the_writer_changes_the_world() {
     for (step, (snapshot, bytes)) in history.iter().enumerate() {
         assert_eq!(&snapshot.to_bytes().unwrap(), bytes, "snapshot {step} changed after publication");
     }
-    // Readers held snapshots across changes: some changes copied the mesh, most did not.
-    assert!(editable.copies() < 60);
+    // `history` holds every published mesh, so no change from the third on could reuse the
+    // spare (the mesh of two changes before): each copied. (The first has no spare; the second's
+    // spare, the initial mesh, may still be held by a reader.) Reuse without readers is tested
+    // below.
+    assert!(editable.copies() >= 59, "{} copies", editable.copies());
 }
 
 #[test]
