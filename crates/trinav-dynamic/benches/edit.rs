@@ -56,6 +56,9 @@ static ALLOCATOR: Counting = Counting;
 
 const SEED: u64 = 21;
 
+/// An obstacle placed at a point.
+type Shape = fn(f64, f64) -> PolygonInput;
+
 fn vertices() -> usize {
     std::env::var("TRINAV_EDIT_VERTICES").ok().and_then(|v| v.parse().ok()).unwrap_or(30_000)
 }
@@ -140,7 +143,7 @@ fn edit(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("edit_100k");
     group.sample_size(50).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(5));
-    let shapes: [(&str, fn(f64, f64) -> PolygonInput); 2] = [("box4", building), ("tower64", tower)];
+    let shapes: [(&str, Shape); 2] = [("box4", building), ("tower64", tower)];
     for (shape_name, shape) in shapes {
         let mut times = Vec::new();
         group.bench_function(format!("add/{shape_name}"), |b| {
