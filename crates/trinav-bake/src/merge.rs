@@ -101,9 +101,7 @@ pub fn arc_step(arc_error: f64) -> f64 {
 pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> Result<MergedRegion, MergeError> {
     let walkable = union_of(&level.walkable);
     let inflated = if settings.agent_radius > 0.0 && !level.obstacles.is_empty() {
-        let style =
-            BufferStyle::new(settings.agent_radius).line_join(LineJoin::Round(arc_step(settings.arc_error)));
-        union_of(&level.obstacles).buffer_with_style(style)
+        inflated(&level.obstacles, settings)
     } else {
         // No inflation: the difference below takes the overlapping obstacles as they are (the
         // non-zero rule makes it subtract their union), saving a separate union pass.
@@ -117,6 +115,27 @@ pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> Result<MergedRe
     let mut polygons = to_merged(region)?;
     node_rings(&mut polygons);
     Ok(MergedRegion { polygons, inflated_obstacles: to_merged(inflated)? })
+}
+
+/// The union of the obstacles' regions inflated by the agent radius (round joins, chords
+/// within `arc_error × agent_radius` of the arcs): the region stage 2 cuts out of the walkable
+/// area. For radius 0, the union itself.
+pub fn blocked_region(
+    obstacles: &[CleanPolygon],
+    settings: &BakeSettings,
+) -> Result<Vec<MergedPolygon>, MergeError> {
+    if settings.agent_radius > 0.0 && !obstacles.is_empty() {
+        to_merged(inflated(obstacles, settings))
+    } else {
+        to_merged(union_of(obstacles))
+    }
+}
+
+/// The union of the obstacles, inflated by the agent radius (> 0).
+fn inflated(obstacles: &[CleanPolygon], settings: &BakeSettings) -> MultiPolygon<f64> {
+    let style =
+        BufferStyle::new(settings.agent_radius).line_join(LineJoin::Round(arc_step(settings.arc_error)));
+    union_of(obstacles).buffer_with_style(style)
 }
 
 /// The boolean engine returned rings that do not form polygons.
@@ -139,6 +158,17 @@ pub enum MergeError {
 pub fn node_rings(polygons: &mut [MergedPolygon]) {
     let points =
         SegmentPoints::new(polygons.iter().flat_map(MergedPolygon::rings).flatten().map(|&p| (p, p)));
+    node_with(polygons, &points);
+}
+
+/// Inserts into every ring edge the `points` lying exactly on it, strictly between its ends
+/// (exact predicate), in order along the edge. No point is created or moved.
+pub fn insert_points(polygons: &mut [MergedPolygon], points: impl IntoIterator<Item = Point>) {
+    node_with(polygons, &SegmentPoints::new(points.into_iter().map(|p| (p, p))));
+}
+
+/// Inserts `points` into the ring edges they lie strictly inside.
+fn node_with(polygons: &mut [MergedPolygon], points: &SegmentPoints<Point>) {
     let node = |ring: &mut Ring| {
         // Rebuilt only from the first edge that holds a point (most rings hold none).
         let mut noded: Option<Ring> = None;
@@ -201,7 +231,7 @@ fn line_string(ring: &[Point]) -> LineString<f64> {
 /// grouping of holes is not trusted: i_overlay 4.5 can attach a hole to an outer ring far from
 /// it (regression test `holes_are_given_to_the_outer_ring_that_contains_them`). Zero-area
 /// rings are dropped.
-pub(crate) fn to_merged(region: MultiPolygon<f64>) -> Result<Vec<MergedPolygon>, MergeError> {
+pub fn to_merged(region: MultiPolygon<f64>) -> Result<Vec<MergedPolygon>, MergeError> {
     let wound = |ls: &LineString<f64>, want: Orientation| -> Option<Ring> {
         let mut ring: Ring = ls.0.iter().map(|c| Point::new(c.x, c.y)).collect();
         if ring.len() > 1 && ring.first() == ring.last() {

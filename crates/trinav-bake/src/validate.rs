@@ -232,22 +232,34 @@ pub fn validate(level: &Level) -> Result<ValidatedLevel, ValidationError> {
         list.iter()
             .enumerate()
             .map(|(polygon, input)| {
-                let mut clean_ring = |points: &[[f64; 2]], hole: Option<usize>| {
-                    let (ring, dropped) = clean_ring(points, RingRef { kind, polygon, hole })?;
-                    dropped_points += dropped;
-                    Ok(ring)
-                };
-                let outer = clean_ring(&input.outer, None)?;
-                let holes = (input.holes.iter().enumerate())
-                    .map(|(h, hole)| clean_ring(hole, Some(h)))
-                    .collect::<Result<Vec<_>, ValidationError>>()?;
-                Ok(CleanPolygon { outer, holes })
+                let (clean, dropped) = validate_polygon(input, kind, polygon)?;
+                dropped_points += dropped;
+                Ok(clean)
             })
             .collect::<Result<Vec<_>, ValidationError>>()
     };
     let walkable = clean_list(&level.walkable, PolygonKind::Walkable)?;
     let obstacles = clean_list(&level.obstacles, PolygonKind::Obstacle)?;
     Ok(ValidatedLevel { walkable, obstacles, dropped_points })
+}
+
+/// Checks and cleans one polygon by the rules of stage 1, as polygon `index` of the `kind`
+/// list (which errors name); returns it with the number of points the repairs dropped.
+pub fn validate_polygon(
+    input: &PolygonInput,
+    kind: PolygonKind,
+    index: usize,
+) -> Result<(CleanPolygon, usize), ValidationError> {
+    let mut dropped_points = 0;
+    let mut clean = |points: &[[f64; 2]], hole: Option<usize>| {
+        let (ring, dropped) = clean_ring(points, RingRef { kind, polygon: index, hole })?;
+        dropped_points += dropped;
+        Ok::<_, ValidationError>(ring)
+    };
+    let outer = clean(&input.outer, None)?;
+    let holes =
+        (input.holes.iter().enumerate()).map(|(h, hole)| clean(hole, Some(h))).collect::<Result<_, _>>()?;
+    Ok((CleanPolygon { outer, holes }, dropped_points))
 }
 
 /// Cleans one ring; returns it with the number of points dropped by repairs.

@@ -73,6 +73,7 @@ pub mod geometry;
 mod format;
 mod ids;
 mod mesh;
+mod patch;
 mod point;
 mod query;
 mod settings;
@@ -96,8 +97,14 @@ pub use settings::{BakeSettings, SettingsError, Triangulation, UnknownName};
 /// [`NavMesh::from_parts`](crate::NavMesh::from_parts), which checks every rule of
 /// [`MeshParts::find_problems`](build::MeshParts::find_problems), the same road a loaded file
 /// takes.
+///
+/// A mesh can also change in place: [`NavMesh::apply_patch`](crate::NavMesh::apply_patch)
+/// replaces some triangles with others ([`MeshPatch`](build::MeshPatch)) and updates the
+/// derived data near the change only; [`check_derived`](build::check_derived) compares a
+/// changed mesh with one built from its arrays.
 pub mod build {
     pub use crate::mesh::{InvalidMesh, MeshParts, MeshProblem, position_key};
+    pub use crate::patch::{MeshPatch, PatchError, PatchOutcome, check_derived};
     pub use crate::topology::{TopologyError, build_adjacency, find_islands};
 }
 

@@ -465,16 +465,16 @@ pub fn position_key(p: Point) -> (u64, u64) {
 /// ```
 #[derive(Clone, Debug)]
 pub struct NavMesh {
-    parts: MeshParts,
-    island_count: u32,
-    bounds: Aabb,
+    pub(crate) parts: MeshParts,
+    pub(crate) island_count: u32,
+    pub(crate) bounds: Aabb,
     /// The bounding box of each island.
-    island_bounds: Vec<Aabb>,
+    pub(crate) island_bounds: Vec<Aabb>,
     pub(crate) grid: SpatialGrid,
     /// Per triangle, bit `k`: corner `k` is a turning corner (see the optimal search).
     pub(crate) search_flags: Vec<u8>,
     /// Per triangle: in the core, or in a pocket (see [`find_pockets`]).
-    pockets: Vec<Pocket>,
+    pub(crate) pockets: Vec<Pocket>,
 }
 
 /// Summary figures of a mesh.

@@ -1,7 +1,11 @@
 //! A uniform grid over the mesh bounds for point location.
 //!
-//! Each cell lists, in ascending id order, the triangles whose bounding box overlaps it
-//! (compressed-row layout: one offsets array, one items array). The grid is derived data: it is
+//! Each cell lists, in ascending id order, the triangles whose bounding box overlaps it: one
+//! items array, and per cell the range of it holding the cell's list. A mesh built or loaded
+//! gets its lists packed in cell order; a mesh changed in place ([`SpatialGrid::update`], for
+//! [`NavMesh::apply_patch`](crate::NavMesh::apply_patch)) rewrites the lists of the cells a
+//! change touches, in place when they fit and at the end of the items otherwise, and packs
+//! them again once the dead entries outnumber the live ones. The grid is derived data: it is
 //! rebuilt when a mesh is built or loaded, never stored in a file.
 
 use crate::geometry::{Aabb, Point};
@@ -20,8 +24,13 @@ pub(crate) struct SpatialGrid {
     inv_cell_size: f64,
     cols: usize,
     rows: usize,
-    cell_start: Vec<u32>,
+    /// Per cell, the range of `items` holding its list.
+    ranges: Vec<[u32; 2]>,
     items: Vec<TriangleId>,
+    /// Entries of `items` no cell's range covers (left behind by [`SpatialGrid::update`]).
+    dead: usize,
+    /// The triangle count the cell size was chosen for.
+    built_for: usize,
 }
 
 impl SpatialGrid {
@@ -34,8 +43,10 @@ impl SpatialGrid {
                 inv_cell_size: 1.0,
                 cols: 0,
                 rows: 0,
-                cell_start: vec![0],
+                ranges: Vec::new(),
                 items: Vec::new(),
+                dead: 0,
+                built_for: count,
             };
         }
         let (w, h) = bounds.size();
@@ -71,8 +82,10 @@ impl SpatialGrid {
             inv_cell_size: 1.0 / cell_size,
             cols,
             rows,
-            cell_start: Vec::new(),
+            ranges: Vec::new(),
             items: Vec::new(),
+            dead: 0,
+            built_for: count,
         };
         // Each triangle's rectangle of cells, computed once for both passes below. Columns and
         // rows are below 2^16, so a rectangle fits in four `u16`.
@@ -112,36 +125,29 @@ impl SpatialGrid {
                 counts[i + stride] += counts[i];
             }
         }
-        // The counts, compacted to one entry per cell in place, become each cell's first slot
-        // (running sums); the same array then serves as the fill cursor. No second array of
-        // the grid's size is allocated: fresh pages are slow to fault in.
-        // (As `u32` bit patterns: a first slot may exceed `i32::MAX`.)
+        // Each cell's range of the item array, empty at first and then filled in ascending
+        // triangle order (ranges rather than starts: a changed mesh rewrites cells in place).
+        let mut ranges = Vec::with_capacity(cell_count);
         let mut total = 0u32;
         for r in 0..rows {
             for c in 0..cols {
-                let n = counts[r * stride + c] as u32;
-                counts[r * cols + c] = total as i32;
-                total += n;
+                let start = total;
+                total += counts[r * stride + c] as u32;
+                ranges.push([start, start]);
             }
         }
-        counts.truncate(cell_count);
-        counts.push(total as i32);
-        let mut cell_start: Vec<u32> = counts.into_iter().map(|c| c as u32).collect();
-        // Fill each cell in ascending triangle order; each cell's cursor ends at the next
-        // cell's first slot.
+        drop(counts);
         let mut items = vec![TriangleId::NONE; entries];
         for (t, rect) in rects.iter().enumerate() {
             let [c0, r0, c1, r1] = rect.map(usize::from);
             for r in r0..=r1 {
-                for slot in &mut cell_start[r * cols + c0..=r * cols + c1] {
-                    items[*slot as usize] = TriangleId::from_index(t);
-                    *slot += 1;
+                for range in &mut ranges[r * cols + c0..=r * cols + c1] {
+                    items[range[1] as usize] = TriangleId::from_index(t);
+                    range[1] += 1;
                 }
             }
         }
-        cell_start.copy_within(0..cell_count, 1);
-        cell_start[0] = 0;
-        grid.cell_start = cell_start;
+        grid.ranges = ranges;
         grid.items = items;
         Some(grid)
     }
@@ -166,8 +172,7 @@ impl SpatialGrid {
             return &[];
         }
         let (c, r) = self.cell_of(p);
-        let cell = r * self.cols + c;
-        &self.items[self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize]
+        self.cell_items(c, r)
     }
 
     /// Side length of a cell.
@@ -183,8 +188,21 @@ impl SpatialGrid {
     /// The triangles listed in cell (`col`, `row`), in ascending id order.
     #[inline]
     pub(crate) fn cell_items(&self, col: usize, row: usize) -> &[TriangleId] {
-        let cell = row * self.cols + col;
-        &self.items[self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize]
+        let [start, end] = self.ranges[row * self.cols + col];
+        &self.items[start as usize..end as usize]
+    }
+
+    /// The triangles listed in cell number `cell` (row-major), in ascending id order.
+    #[inline]
+    pub(crate) fn cell_items_at(&self, cell: u32) -> &[TriangleId] {
+        let [start, end] = self.ranges[cell as usize];
+        &self.items[start as usize..end as usize]
+    }
+
+    /// The number (row-major) of the cell holding `p`, clamped to the grid.
+    pub(crate) fn cell_index(&self, p: Point) -> u32 {
+        let (c, r) = self.cell_of(p);
+        (r * self.cols + c) as u32
     }
 
     /// Number of cells (for stats).
@@ -194,6 +212,93 @@ impl SpatialGrid {
 
     /// Number of (cell, triangle) entries (for stats).
     pub(crate) fn entry_count(&self) -> usize {
-        self.items.len()
+        self.items.len() - self.dead
+    }
+
+    /// The index of every cell a box overlaps (clamped to the grid), row by row.
+    pub(crate) fn cells_of_box(&self, b: Aabb) -> impl Iterator<Item = u32> + use<> {
+        let ((c0, r0), (c1, r1)) =
+            if self.cols == 0 { ((1, 1), (0, 0)) } else { (self.cell_of(b.min), self.cell_of(b.max)) };
+        let cols = self.cols;
+        (r0..=r1).flat_map(move |r| (c0..=c1).map(move |c| (r * cols + c) as u32))
+    }
+
+    /// Whether the grid should be built again for a mesh of `count` triangles in `bounds`: its
+    /// cells no longer cover the mesh, or were sized for a triangle count more than twice as
+    /// large or small.
+    pub(crate) fn is_stale(&self, bounds: Aabb, count: usize) -> bool {
+        let covered = Aabb {
+            min: self.origin,
+            max: Point::new(
+                self.origin.x + self.cols as f64 * self.cell_size(),
+                self.origin.y + self.rows as f64 * self.cell_size(),
+            ),
+        };
+        let inside = bounds.is_empty() || (covered.contains(bounds.min) && covered.contains(bounds.max));
+        !inside || count > self.built_for.saturating_mul(2) || count.saturating_mul(2) < self.built_for
+    }
+
+    /// Applies `changes`, each `(cell, triangle, added)`: the triangle enters the cell's list
+    /// (`added`) or leaves it. Sorts `changes`. Every list stays in ascending id order.
+    pub(crate) fn update(&mut self, changes: &mut [(u32, TriangleId, bool)]) {
+        changes.sort_unstable();
+        let mut list: Vec<TriangleId> = Vec::new();
+        for group in changes.chunk_by(|a, b| a.0 == b.0) {
+            let cell = group[0].0 as usize;
+            let [start, end] = self.ranges[cell];
+            list.clear();
+            list.extend(
+                self.items[start as usize..end as usize]
+                    .iter()
+                    .filter(|&&t| !group.iter().any(|&(_, u, added)| !added && u == t)),
+            );
+            list.extend(group.iter().filter(|&&(_, _, added)| added).map(|&(_, t, _)| t));
+            list.sort_unstable();
+            let old_len = (end - start) as usize;
+            if list.len() <= old_len {
+                self.items[start as usize..start as usize + list.len()].copy_from_slice(&list);
+                self.ranges[cell] = [start, start + list.len() as u32];
+                self.dead += old_len - list.len();
+            } else {
+                let new_start = self.items.len() as u32;
+                crate::patch::reserve_headroom(&mut self.items, list.len());
+                self.items.extend_from_slice(&list);
+                self.ranges[cell] = [new_start, self.items.len() as u32];
+                self.dead += old_len;
+            }
+        }
+        if self.dead > 1024 && self.dead > self.items.len() / 2 {
+            self.pack();
+        }
+    }
+
+    /// Packs the lists in cell order, dropping the dead entries.
+    fn pack(&mut self) {
+        let mut items = Vec::with_capacity(self.items.len() - self.dead);
+        for range in &mut self.ranges {
+            let start = items.len() as u32;
+            items.extend_from_slice(&self.items[range[0] as usize..range[1] as usize]);
+            *range = [start, items.len() as u32];
+        }
+        self.items = items;
+        self.dead = 0;
+    }
+
+    /// Whether the lists are exactly those a triangle's box gives: every triangle listed,
+    /// once, in each cell its box overlaps and in no other, each list in ascending order. For
+    /// checking in-place updates.
+    pub(crate) fn lists_match(&self, count: usize, triangle_box: impl Fn(usize) -> Aabb) -> bool {
+        let mut expected: Vec<Vec<TriangleId>> = vec![Vec::new(); self.ranges.len()];
+        for t in 0..count {
+            for cell in self.cells_of_box(triangle_box(t)) {
+                expected[cell as usize].push(TriangleId::from_index(t));
+            }
+        }
+        let used: usize = self.ranges.iter().map(|[s, e]| (e - s) as usize).sum();
+        used + self.dead == self.items.len()
+            && (0..self.ranges.len()).all(|cell| {
+                let [s, e] = self.ranges[cell];
+                self.items[s as usize..e as usize] == expected[cell][..]
+            })
     }
 }

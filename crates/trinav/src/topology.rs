@@ -216,6 +216,125 @@ pub(crate) fn find_pockets(neighbours: &[[TriangleId; 3]]) -> Vec<Pocket> {
     pockets
 }
 
+/// [`find_pockets`] of one island, `nodes` its triangles in ascending order (every neighbour of
+/// a node is a node): the same answer the whole-mesh pass gives there, since peeling one island
+/// visits its triangles in the same order whatever else the mesh holds.
+pub(crate) fn find_pockets_of(neighbours: &[[TriangleId; 3]], nodes: &[TriangleId]) -> Vec<Pocket> {
+    let local: std::collections::HashMap<TriangleId, u32> =
+        nodes.iter().enumerate().map(|(i, &t)| (t, i as u32)).collect();
+    let links: Vec<[TriangleId; 3]> = (nodes.iter())
+        .map(|t| neighbours[t.index()].map(|u| local.get(&u).map_or(TriangleId::NONE, |&i| TriangleId(i))))
+        .collect();
+    (find_pockets(&links).into_iter())
+        .map(|p| match p {
+            Pocket::Towards(u) => Pocket::Towards(nodes[u.index()]),
+            other => other,
+        })
+        .collect()
+}
+
+/// Updates `pockets` after a local change of the mesh: `added` are new triangles (their pocket
+/// entries are placeholders), `seeds` the kept triangles that lost a neighbour. Returns one
+/// triangle of each island that is now a tree (its pockets depend on the order of the whole
+/// island, so the caller recomputes those with [`find_pockets_of`]).
+///
+/// Only the core (the 2-core of the adjacency graph) and the trees next to the change can
+/// differ: a pocket tree that no seed belongs to still hangs off the rest through its one edge,
+/// and a core triangle keeps two core neighbours unless peeling from the change reaches it.
+/// So the triangles that may be core are the added ones, the old core, and the pocket trees
+/// holding a seed; peeling them from the change outwards gives the new core, and each triangle
+/// peeled points to its one remaining neighbour, which for an island with a core is the unique
+/// way towards it whatever the order.
+pub(crate) fn update_pockets(
+    neighbours: &[[TriangleId; 3]],
+    pockets: &mut [Pocket],
+    added: &[TriangleId],
+    seeds: &[TriangleId],
+) -> Vec<TriangleId> {
+    use std::collections::{HashMap, HashSet};
+    let added_set: HashSet<TriangleId> = added.iter().copied().collect();
+    // The pocket trees holding a seed.
+    let mut trees: HashSet<TriangleId> = HashSet::new();
+    let mut stack: Vec<TriangleId> = Vec::new();
+    for &s in seeds {
+        if pockets[s.index()] != Pocket::Core && !added_set.contains(&s) && trees.insert(s) {
+            stack.push(s);
+        }
+        while let Some(t) = stack.pop() {
+            for u in neighbours[t.index()] {
+                if !u.is_none()
+                    && !added_set.contains(&u)
+                    && pockets[u.index()] != Pocket::Core
+                    && trees.insert(u)
+                {
+                    stack.push(u);
+                }
+            }
+        }
+    }
+    let mut peeled: HashSet<TriangleId> = HashSet::new();
+    let alive = |u: TriangleId, peeled: &HashSet<TriangleId>| {
+        !u.is_none()
+            && !peeled.contains(&u)
+            && (added_set.contains(&u) || trees.contains(&u) || pockets[u.index()] == Pocket::Core)
+    };
+    let mut degree: HashMap<TriangleId, u8> = HashMap::new();
+    let mut candidates: Vec<TriangleId> = added.iter().chain(seeds).chain(trees.iter()).copied().collect();
+    candidates.sort_unstable();
+    candidates.dedup();
+    let mut queue: std::collections::VecDeque<TriangleId> = std::collections::VecDeque::new();
+    let mut queued: HashSet<TriangleId> = HashSet::new();
+    for &t in &candidates {
+        if !alive(t, &peeled) {
+            continue;
+        }
+        let d = neighbours[t.index()].iter().filter(|&&u| alive(u, &peeled)).count() as u8;
+        degree.insert(t, d);
+        if d <= 1 && queued.insert(t) {
+            queue.push_back(t);
+        }
+    }
+    let mut roots = Vec::new();
+    let mut new_pockets: HashMap<TriangleId, Pocket> = HashMap::new();
+    while let Some(t) = queue.pop_front() {
+        peeled.insert(t);
+        let next = neighbours[t.index()].into_iter().find(|&u| alive(u, &peeled));
+        let pocket = match next {
+            Some(u) => {
+                let d = match degree.get_mut(&u) {
+                    Some(d) => {
+                        *d -= 1;
+                        *d
+                    }
+                    None => {
+                        let d = neighbours[u.index()].iter().filter(|&&w| alive(w, &peeled)).count() as u8;
+                        degree.insert(u, d);
+                        d
+                    }
+                };
+                if d <= 1 && queued.insert(u) {
+                    queue.push_back(u);
+                }
+                Pocket::Towards(u)
+            }
+            None => {
+                roots.push(t);
+                Pocket::Root
+            }
+        };
+        new_pockets.insert(t, pocket);
+    }
+    for t in candidates {
+        if (added_set.contains(&t) || trees.contains(&t)) && !peeled.contains(&t) {
+            pockets[t.index()] = Pocket::Core;
+        }
+    }
+    for (t, pocket) in new_pockets {
+        pockets[t.index()] = pocket;
+    }
+    roots
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

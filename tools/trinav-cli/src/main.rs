@@ -1,11 +1,13 @@
-//! The `trinav` command: bake levels into navigation meshes, inspect them, find paths on them,
-//! draw them and view them in the browser.
+//! The `trinav` command: bake levels into navigation meshes, edit their obstacles, inspect
+//! them, find paths on them, draw them and view them in the browser.
 //!
 //! A thin layer over the `trinav` and `trinav-bake` libraries: flag definitions, file
 //! handling and output formatting. Exit status: 0 success, 1 `path` found no path (start and
 //! goal are not connected), 2 any error (one line on stderr naming the file and the problem).
 
 mod bench;
+mod dynamic;
+mod edit;
 mod render;
 mod view;
 
@@ -46,8 +48,25 @@ enum Command {
     /// column ending in .map) use cell corners: a point on a double corner belongs to cell
     /// (x, y) and leaves or arrives through that cell's quadrant.
     ///
+    /// Without a mesh, a dynamic scenario (version 2, the GPPC dynamic track): the grid starts
+    /// all free, each `P` line overwrites cells (re-triangulating the tiles around them), each
+    /// `Q` line is a query from cell centre to cell centre against its octile length. Also
+    /// reports the updates (`updates`, `update_p50_us`, `update_p99_us`, `update_max_us`) and
+    /// one full bake of the final grid in the same run (`full_bake_ms`).
+    ///
     /// Exit status: 0 the run completed (whatever it found), 2 any error.
     Bench(bench::BenchArgs),
+    /// Add, move and remove obstacles on a mesh, re-triangulated locally; write the result.
+    ///
+    /// Obstacles are polygons with holes (the level format's `{"outer": [[x, y], ...],
+    /// "holes": [...]}`), inflated by the mesh's agent radius as a bake inflates them. They get
+    /// ids 0, 1, 2, ... in the order they are added. Changes apply in this order: the
+    /// --changes file's (in file order), each --add file's, each --move, each --remove. One
+    /// line per change (triangles taken out and put in, time), then the result's statistics.
+    ///
+    /// The output is written atomically and only when every change succeeds. Exit status: 0
+    /// written, 2 any error (an unreadable file, an invalid polygon, an unknown id).
+    Edit(edit::EditArgs),
     /// Print a mesh file's statistics and validation report.
     Inspect(InspectArgs),
     /// Find a path between two points of a mesh.
@@ -242,6 +261,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Path(args) => run_path(&args),
         Command::Render(args) => run_render(&args),
         Command::Bench(args) => bench::run_bench(&args),
+        Command::Edit(args) => edit::run_edit(&args),
         Command::View(args) => view::run_view(&args),
     }
 }

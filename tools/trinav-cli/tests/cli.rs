@@ -217,3 +217,120 @@ fn baking_twice_gives_identical_files() {
     }
     assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
 }
+
+/// `trinav edit` against the oracle: the edited mesh has the area, islands and optimal path
+/// lengths of a bake of the level with the same obstacles; a failing change writes nothing.
+#[test]
+fn edit_gives_what_a_bake_with_the_same_obstacles_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| temp_path(&dir, name).to_str().unwrap().to_string();
+    let (nav, edited, rebaked) = (path("town.nav"), path("edited.nav"), path("rebaked.nav"));
+    assert!(trinav(&["bake", &level("town.json"), "-o", &nav]).status.success());
+    // A building with a courtyard, then a wall added, moved and another one removed.
+    let building = serde_json::json!({"outer": [[40, 40], [50, 40], [50, 50], [40, 50]],
+        "holes": [[[44, 44], [46, 44], [46, 46], [44, 46]]]});
+    std::fs::write(path("building.json"), building.to_string()).unwrap();
+    let changes = serde_json::json!([
+        {"add": {"outer": [[60, 30], [62, 30], [62, 70], [60, 70]]}},
+        {"add": {"outer": [[5, 65], [25, 65], [25, 67], [5, 67]]}},
+        {"move": {"id": 0, "by": [5, -2]}},
+    ]);
+    std::fs::write(path("changes.json"), changes.to_string()).unwrap();
+    let args = ["edit", &nav, "--changes", &path("changes.json"), "--add", &path("building.json")];
+    let out = trinav(&[&args[..], &["--remove", "1", "-o", &edited, "--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary = json(&out);
+    assert_eq!(summary["obstacles"], 2);
+    let ids: Vec<u64> =
+        summary["changes"].as_array().unwrap().iter().map(|c| c["id"].as_u64().unwrap()).collect();
+    assert_eq!(ids, [0, 1, 0, 2, 1]);
+
+    let mut level: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(level("town.json")).unwrap()).unwrap();
+    let obstacles = level["obstacles"].as_array_mut().unwrap();
+    obstacles.push(serde_json::json!({"outer": [[65, 28], [67, 28], [67, 68], [65, 68]]}));
+    obstacles.push(building);
+    std::fs::write(path("level.json"), level.to_string()).unwrap();
+    assert!(trinav(&["bake", &path("level.json"), "-o", &rebaked]).status.success());
+
+    let inspect = |nav: &str| json(&trinav(&["inspect", nav, "--json"]));
+    let (a, b) = (inspect(&edited), inspect(&rebaked));
+    assert_eq!(a["valid"], true, "{a}");
+    assert_eq!((&a["area"], &a["islands"]), (&b["area"], &b["islands"]));
+    for (from, to) in
+        [("5,5", "95,75"), ("1,70", "99,1"), ("45,45", "2,2"), ("55,45", "128,40"), ("64,50", "70,50")]
+    {
+        let length = |nav: &str| {
+            let out = trinav(&["path", nav, "--from", from, "--to", to, "--mode", "optimal", "--json"]);
+            (out.status.code(), json(&out)["length"].as_f64())
+        };
+        let (mine, bake) = (length(&edited), length(&rebaked));
+        assert_eq!(mine.0, bake.0, "{from} -> {to}");
+        if let (Some(x), Some(y)) = (mine.1, bake.1) {
+            assert!((x - y).abs() <= 1e-9 * y.max(1.0), "{from} -> {to}: {x} vs {y}");
+        }
+    }
+
+    // A change that fails writes nothing, even after changes that succeeded.
+    let out =
+        trinav(&["edit", &nav, "--add", &path("building.json"), "--remove", "5", "-o", &path("none.nav")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no obstacle has id 5"));
+    assert!(!temp_path(&dir, "none.nav").exists());
+}
+
+/// The GPPC dynamic track on a tiny scenario worked by hand: the JSON fields, and the optimal
+/// lengths before and after a patch that walls off the straight line.
+#[test]
+fn bench_runs_a_dynamic_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| temp_path(&dir, name).to_str().unwrap().to_string();
+    // 6 x 4 grid; the patch blocks column 2, rows 0-2 (a wall with a gap at the bottom row).
+    std::fs::write(path("wall.patch"), "type patch\npatches 2\npatch 0\nheight 3\nwidth 1\nmap\n@\n@\n@\npatch 1\nheight 1\nwidth 1\nmap\n.\n")
+        .unwrap();
+    let scen = "version 2\nheight 4\nwidth 6\ncost 1 octile\npatch wall.patch\ncommands\n\
+                Q 0 0 0 5 0 5\nP 1 0 2 0\nQ 1 0 0 5 0 9.2426406871\nP 2 1 2 1\nQ 2 0 0 5 0 5.8284271247\nQ 2 2 0 5 0 -1\n";
+    std::fs::write(path("wall.scen"), scen).unwrap();
+    let out = trinav(&[
+        "bench",
+        "--scen",
+        &path("wall.scen"),
+        "--mode",
+        "optimal",
+        "--json",
+        "--paths",
+        &path("p.jsonl"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["updates"], 2);
+    for key in ["update_p50_us", "update_p99_us", "update_max_us", "full_bake_ms"] {
+        assert!(report[key].as_f64().unwrap() > 0.0, "{key}: {report}");
+    }
+    assert_eq!((&report["queries"], &report["found"]), (&4.into(), &3.into()));
+    assert_eq!(
+        (&report["longer_than_reference"], &report["connectivity_mismatches"]),
+        (&0.into(), &0.into())
+    );
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(path("p.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    // Open: straight. Walled but for row 3: from (0.5, 0.5) down around the corners (2, 3)
+    // and (3, 3), up to (5.5, 0.5). Cell (2, 1) free again (patch 1): through that gap, bending
+    // at (2, 1) and (3, 1).
+    assert_eq!(lines[0]["length"], 5.0);
+    let around = |corners: &[(f64, f64)]| {
+        let mut points = vec![(0.5, 0.5)];
+        points.extend_from_slice(corners);
+        points.push((5.5, 0.5));
+        points.windows(2).map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1)).sum::<f64>()
+    };
+    let close = |v: &serde_json::Value, want: f64| (v.as_f64().unwrap() - want).abs() < 1e-9;
+    assert!(close(&lines[1]["length"], around(&[(2.0, 3.0), (3.0, 3.0)])), "{}", lines[1]);
+    assert!(close(&lines[2]["length"], around(&[(2.0, 1.0), (3.0, 1.0)])), "{}", lines[2]);
+    // Query 4 starts in a blocked cell: off the mesh, not found.
+    assert_eq!(lines[3]["found"], false);
+}

@@ -195,6 +195,28 @@ impl Fixture {
             ("garbage.scen", garbage),
             ("problems/bad.problem", b"sx:\t0\nsy:\tnot a number\nex:\t1\ney:\t1\nshortestPathLength:\t1\n".to_vec()),
             ("maze/maze.txt", b"3 2\n0 1 0\n".to_vec()),
+            ("obstacle_box.json", br#"{"outer": [[40,40],[50,40],[50,50],[40,50]]}"#.to_vec()),
+            ("obstacle_bowtie.json", br#"{"outer": [[0,0],[2,2],[2,0],[0,2]]}"#.to_vec()),
+            ("obstacle_huge.json", br#"{"outer": [[1,1],[2,1],[2,268435457]]}"#.to_vec()),
+            ("obstacle_nan.json", br#"{"outer": [[1,1],[NaN,1],[2,2]]}"#.to_vec()),
+            ("changes_unknown.json", br#"[{"rotate": {"id": 0, "by": 90}}]"#.to_vec()),
+            ("changes_remove.json", br#"[{"add": {"outer": [[40,40],[50,40],[50,50]]}}, {"remove": 7}]"#.to_vec()),
+            ("dyn/ok.patch", b"type patch\npatches 1\npatch 0\nheight 2\nwidth 2\nmap\n@@\n@.\n".to_vec()),
+            ("dyn/bad.patch", b"type patch\npatches 1\npatch 0\nheight 2\nwidth 2\nmap\n@@\n@\n".to_vec()),
+            (
+                "dyn/good.scen",
+                b"version 2\nheight 4\nwidth 4\ncost 1 octile\npatch ok.patch\ncommands\nP 0 0 1 1\nQ 0 0 0 3 3 4.2426\n".to_vec(),
+            ),
+            (
+                "dyn/outside.scen",
+                b"version 2\nheight 4\nwidth 4\npatch ok.patch\ncommands\nQ 0 0 0 3 3 4.2426\nP 1 0 3 3\n".to_vec(),
+            ),
+            ("dyn/unknown_patch.scen", b"version 2\nheight 4\nwidth 4\npatch ok.patch\ncommands\nP 1 5 0 0\n".to_vec()),
+            ("dyn/no_patch_file.scen", b"version 2\nheight 4\nwidth 4\npatch gone.patch\ncommands\n".to_vec()),
+            ("dyn/bad_patch.scen", b"version 2\nheight 4\nwidth 4\npatch bad.patch\ncommands\n".to_vec()),
+            ("dyn/query_outside.scen", b"version 2\nheight 4\nwidth 4\npatch ok.patch\ncommands\nQ 0 0 0 4 0 4\n".to_vec()),
+            ("dyn/bad_length.scen", b"version 2\nheight 4\nwidth 4\npatch ok.patch\ncommands\nQ 0 0 0 3 0 -3\n".to_vec()),
+            ("dyn/no_width.scen", b"version 2\nheight 4\npatch ok.patch\ncommands\nP 0 0 0 0\n".to_vec()),
             ("a_folder/keep", b"x".to_vec()),
             ("folder.json/keep", b"x".to_vec()),
             ("folder.nav/keep", b"x".to_vec()),
@@ -433,6 +455,129 @@ fn cases(f: &Fixture) -> Vec<Case> {
     ));
     cases.push(case("bench --paths onto a folder", &args, Out::Folder("taken"), &["taken", "cannot write"]));
 
+    // Dynamic scenarios (version 2, no mesh): (file, what stderr says).
+    let bad_dynamic: Vec<(String, Vec<&str>)> = vec![
+        (
+            p("dyn/outside.scen"),
+            vec!["line 7", "patch 0 (2 x 2 cells) at (3, 3) reaches outside the 4 x 4 grid"],
+        ),
+        (p("dyn/unknown_patch.scen"), vec!["line 6", "patch 5, but", "ok.patch has 1"]),
+        (p("dyn/no_patch_file.scen"), vec!["gone.patch", "cannot read"]),
+        (p("dyn/bad_patch.scen"), vec!["bad.patch: line 8", "row 1 has 1 cells, the header declares 2"]),
+        (p("dyn/query_outside.scen"), vec!["line 6", "cell (4, 0) is outside the 4 x 4 grid"]),
+        (p("dyn/bad_length.scen"), vec!["line 6", "bad length `-3`"]),
+        (p("dyn/no_width.scen"), vec!["line 5", "commands before the header's `height` and `width`"]),
+    ];
+    for (scen_file, what) in &bad_dynamic {
+        let file = scen_file.as_str();
+        let short = Path::new(file).file_name().unwrap().to_string_lossy().into_owned();
+        let mut expect = vec![file];
+        expect.extend(what.iter().copied());
+        let args = ["bench", "--scen", file, "--paths", "{OUT}"];
+        cases.push(case(format!("bench dynamic --scen {short}"), &args, Out::File("out.jsonl"), &expect));
+        let args = ["bench", "--scen", file, "--json", "--mode", "optimal"];
+        cases.push(case(format!("bench dynamic --json --scen {short}"), &args, Out::Nothing, &expect));
+    }
+    let good_dynamic = p("dyn/good.scen");
+    let args = ["bench", &tiny, "--scen", &good_dynamic, "--paths", "{OUT}"];
+    cases.push(case(
+        "bench a dynamic scenario with a mesh",
+        &args,
+        Out::File("out.jsonl"),
+        &[&good_dynamic, "builds its own grid", &tiny],
+    ));
+    let args = ["bench", "--scen", &scen, "--paths", "{OUT}"];
+    cases.push(case(
+        "bench a version-1 scenario without a mesh",
+        &args,
+        Out::File("out.jsonl"),
+        &[&scen, "not a dynamic scenario", "give the mesh"],
+    ));
+    let args = ["bench", "--scen", &good_dynamic, "--paths", "{OUT}"];
+    cases.push(case(
+        "bench dynamic --paths onto a folder",
+        &args,
+        Out::Folder("taken"),
+        &["taken", "cannot write"],
+    ));
+
+    // edit: bad meshes, bad obstacles and changes, unknown ids, bad flags.
+    let obstacle = p("obstacle_box.json");
+    for (mesh, what) in &bad_meshes {
+        let file = mesh.as_str();
+        let short = Path::new(file).file_name().unwrap().to_string_lossy().into_owned();
+        let args = ["edit", file, "--add", &obstacle, "-o", "{OUT}"];
+        cases.push(case(format!("edit {short}"), &args, Out::File("out.nav"), &[file, *what]));
+    }
+    let edits: Vec<(&str, Vec<String>, Vec<String>)> = vec![
+        (
+            "a self-intersecting obstacle",
+            vec!["--add".into(), p("obstacle_bowtie.json")],
+            vec![p("obstacle_bowtie.json"), "invalid obstacle".into(), "cross at (1, 1)".into()],
+        ),
+        (
+            "an obstacle out of range",
+            vec!["--add".into(), p("obstacle_huge.json")],
+            vec![p("obstacle_huge.json"), "exceeds the limit of ±268435456".into()],
+        ),
+        (
+            "an obstacle that is not JSON",
+            vec!["--add".into(), p("obstacle_nan.json")],
+            vec![p("obstacle_nan.json"), "not valid JSON".into()],
+        ),
+        (
+            "a missing obstacle file",
+            vec!["--add".into(), p("missing.json")],
+            vec![p("missing.json"), "cannot read".into()],
+        ),
+        (
+            "a garbage obstacle file",
+            vec!["--add".into(), p("garbage.json")],
+            vec![p("garbage.json"), "cannot read".into()],
+        ),
+        (
+            "an unknown change",
+            vec!["--changes".into(), p("changes_unknown.json")],
+            vec![p("changes_unknown.json"), "rotate".into()],
+        ),
+        (
+            "a change on an unknown id",
+            vec!["--changes".into(), p("changes_remove.json")],
+            vec![format!("{}[1]", p("changes_remove.json")), "no obstacle has id 7".into()],
+        ),
+        (
+            "removing an unknown id",
+            vec!["--remove".into(), "0".into()],
+            vec!["--remove 0".into(), "no obstacle has id 0".into()],
+        ),
+        (
+            "moving an unknown id",
+            vec!["--add".into(), obstacle.clone(), "--move".into(), "1:2,3".into()],
+            vec!["--move 1:2,3".into(), "no obstacle has id 1".into()],
+        ),
+        (
+            "a malformed move",
+            vec!["--move".into(), "0:x,1".into()],
+            vec!["--move".into(), "`x` is not a number".into()],
+        ),
+        ("a negative id", vec!["--remove".into(), "-1".into()], vec!["-1".into()]),
+        ("no changes", vec![], vec![town.clone(), "no changes given".into()]),
+    ];
+    for (name, flags, expect) in &edits {
+        let mut args = vec!["edit", town.as_str(), "-o", "{OUT}"];
+        args.extend(flags.iter().map(String::as_str));
+        let expect: Vec<&str> = expect.iter().map(String::as_str).collect();
+        cases.push(case(format!("edit with {name}"), &args, Out::File("out.nav"), &expect));
+    }
+    let args = ["edit", &town, "--add", &obstacle, "-o", "{OUT}"];
+    cases.push(case(
+        "edit to a missing folder",
+        &args,
+        Out::MissingFolder("out.nav"),
+        &["missing/out.nav", "cannot write"],
+    ));
+    cases.push(case("edit onto a folder", &args, Out::Folder("taken"), &["taken", "cannot write"]));
+
     // view: every bad mesh and level (it bakes levels on the fly), then its own flags. Each
     // must fail before serving (a case that serves is killed and reported).
     let view_files = bad_meshes
@@ -579,7 +724,7 @@ fn every_command_refuses_hostile_inputs_cleanly() {
     let fixture = Fixture::new();
     let before = listing(fixture.dir.path());
     let cases = cases(&fixture);
-    for command in ["bake", "inspect", "path", "render", "bench", "view"] {
+    for command in ["bake", "edit", "inspect", "path", "render", "bench", "view"] {
         let n = cases.iter().filter(|c| c.args[0] == command).count();
         assert!(n >= 9, "{command}: only {n} cases");
         eprintln!("{command}: {n} cases");

@@ -1,6 +1,6 @@
 //! Point location through the uniform grid.
 
-use crate::geometry::{Orientation, Point, orient};
+use crate::geometry::{Aabb, Orientation, Point, orient};
 use crate::ids::TriangleId;
 use crate::mesh::NavMesh;
 
@@ -30,6 +30,38 @@ impl NavMesh {
     pub fn locate_all(&self, p: Point) -> impl Iterator<Item = TriangleId> + '_ {
         let candidates = if self.bounds().contains(p) { self.grid.candidates(p) } else { &[] };
         candidates.iter().copied().filter(move |&t| self.triangle_contains(t, p))
+    }
+
+    /// Every triangle whose bounding box overlaps the closed box `area`, each once, in no
+    /// particular order (the broad phase of an area query: test the triangles themselves
+    /// against the shape you have).
+    ///
+    /// ```
+    /// # use trinav::{Aabb, NavMesh, Point};
+    /// # fn demo(mesh: &NavMesh) {
+    /// let area = Aabb { min: Point::new(10.0, 10.0), max: Point::new(20.0, 15.0) };
+    /// for t in mesh.triangles_overlapping(area) {
+    ///     let corners = mesh.triangle_points(t);
+    ///     assert!(corners.iter().any(|p| p.x >= 10.0) && corners.iter().any(|p| p.y <= 15.0));
+    /// }
+    /// # }
+    /// ```
+    pub fn triangles_overlapping(&self, area: Aabb) -> impl Iterator<Item = TriangleId> + '_ {
+        let bounds = self.bounds();
+        let overlaps = move |b: &Aabb| {
+            b.min.x <= area.max.x && area.min.x <= b.max.x && b.min.y <= area.max.y && area.min.y <= b.max.y
+        };
+        let cells =
+            if overlaps(&bounds) && !area.is_empty() { Some(self.grid.cells_of_box(area)) } else { None };
+        cells.into_iter().flatten().flat_map(move |cell| {
+            self.grid.cell_items_at(cell).iter().copied().filter(move |&t| {
+                let b = Aabb::from_points(self.triangle_points(t));
+                // Listed in every cell its box meets: report it from the first of those that
+                // lies in `area`'s cells.
+                let first = Point::new(b.min.x.max(area.min.x), b.min.y.max(area.min.y));
+                overlaps(&b) && self.grid.cell_index(first) == cell
+            })
+        })
     }
 
     /// The triangle containing `from` that the segment `from -> to` enters: the one, among

@@ -33,7 +33,7 @@ use cone::Cone;
 use funnel::string_pull;
 pub(crate) use marks::GenerationSet;
 use optimal::OptimalScratch;
-pub(crate) use optimal::search_flags;
+pub(crate) use optimal::{search_flags, vertex_turning};
 use search::OpenNode;
 
 /// A path: the points from start to goal (turns at mesh vertices in between), and its length.

@@ -1,0 +1,894 @@
+//! Changing a mesh in place: [`NavMesh::apply_patch`] removes some triangles, adds others, and
+//! brings every derived structure up to date by looking only near the change.
+//!
+//! A [`MeshPatch`] names the triangles to remove and gives the new ones as corner points. The
+//! patch is checked first, and refused with a [`PatchError`] (the mesh untouched) unless the
+//! result keeps every rule of [`MeshParts::find_problems`](crate::build::MeshParts::find_problems):
+//! corners in range and counter-clockwise (exact predicate), corners equal to an existing vertex
+//! (bit for bit) welded to it, every edge used at most once in each direction, and the links
+//! the shared edges imply. Then:
+//!
+//! - **Slots.** Added triangles take the removed triangles' slots in ascending order, then the
+//!   end of the arrays; when fewer come than go, the last triangles move down into the slots
+//!   left over ([`PatchOutcome::moved`]). Vertices no triangle uses any more are removed the
+//!   same way (the last vertex moves into the hole). The same mesh and patch always give the
+//!   same arrays.
+//! - **Links.** Added triangles link to each other, to the kept triangles across the border
+//!   of the removed ones, and to kept triangles whose wall they share; a border edge no added
+//!   triangle covers becomes a wall.
+//! - **Derived data.** The point-location grid rewrites the lists of the cells the changed
+//!   triangles overlap; turning corners are decided again at the vertices of removed and added
+//!   triangles; half edge lengths are computed for the added triangles; pockets are peeled
+//!   again from the change outwards ([`crate::topology::update_pockets`]). Islands: the added
+//!   triangles and the kept ones that lost a neighbour are grouped by the links between them;
+//!   where an island's border triangles fall into several groups, a search from each group at
+//!   once stops as soon as all but one have met or run out, so only a piece that split off is
+//!   walked whole; islands are then numbered again in order of their lowest triangle (a pass
+//!   over the island array). Bounds and island bounds are recomputed only when a removed
+//!   point lay on them.
+//!
+//! [`check_derived`] recomputes everything from the arrays and compares: the tests run it after
+//! every patch.
+
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+
+use crate::geometry::{Aabb, Orientation, Point, orient};
+use crate::ids::{AreaId, HalfEdge, IslandId, TriangleId, VertexId};
+use crate::mesh::{NavMesh, position_key};
+use crate::query::path::vertex_turning;
+use crate::spatial_index::SpatialGrid;
+use crate::topology::{Pocket, find_pockets_of, update_pockets};
+
+/// A local change to a mesh: triangles to remove and triangles to add. See
+/// [`NavMesh::apply_patch`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeshPatch {
+    /// Triangles to remove, each once, in any order.
+    pub remove: Vec<TriangleId>,
+    /// Triangles to add, as their corners, counter-clockwise. A corner equal (bit for bit) to a
+    /// vertex of the mesh is that vertex; any other is a new vertex.
+    pub add: Vec<[Point; 3]>,
+    /// The area type of each added triangle; empty means area 0 for all.
+    pub areas: Vec<AreaId>,
+    /// Whether every edge between a removed and a kept triangle must be an edge of an added
+    /// triangle: the patch re-triangulates the inside of a region and keeps its border. When
+    /// not set, a border edge no added triangle covers becomes a wall.
+    pub keep_border: bool,
+}
+
+/// Where the triangles of an applied patch went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PatchOutcome {
+    /// The id of each added triangle, in the order of [`MeshPatch::add`].
+    pub added: Vec<TriangleId>,
+    /// Kept triangles that moved into slots left by removed ones, as (old id, new id).
+    pub moved: Vec<(TriangleId, TriangleId)>,
+}
+
+/// Why a patch was refused. The mesh is unchanged.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PatchError {
+    /// A triangle to remove does not exist.
+    #[error("triangle {0} cannot be removed: the mesh has no such triangle")]
+    NoSuchTriangle(TriangleId),
+    /// A triangle is listed twice for removal.
+    #[error("triangle {0} is listed twice for removal")]
+    RemovedTwice(TriangleId),
+    /// `areas` is neither empty nor one per added triangle.
+    #[error("{areas} area ids for {added} added triangles")]
+    AreasLength {
+        /// Entries of `areas`.
+        areas: usize,
+        /// Entries of `add`.
+        added: usize,
+    },
+    /// An added corner is NaN, infinite or outside the coordinate range.
+    #[error("added triangle {triangle}: corner ({}, {}) is out of range", .point.x, .point.y)]
+    CornerOutOfRange {
+        /// Index in `add`.
+        triangle: usize,
+        /// The corner.
+        point: Point,
+    },
+    /// An added triangle is clockwise or has no area.
+    #[error("added triangle {0} is not counter-clockwise")]
+    NotCounterClockwise(usize),
+    /// The mesh would have more triangles than a mesh may.
+    #[error("{0} triangles, more than a mesh may have")]
+    TooManyTriangles(usize),
+    /// Two triangles would use the same edge in the same direction (they overlap).
+    #[error("edge ({}, {})-({}, {}) would be used twice in the same direction", .from.x, .from.y, .to.x, .to.y)]
+    EdgeUsedTwice {
+        /// The edge's start.
+        from: Point,
+        /// The edge's end.
+        to: Point,
+    },
+    /// With [`MeshPatch::keep_border`]: a border edge of the removed triangles is not an edge
+    /// of an added triangle.
+    #[error("border edge ({}, {})-({}, {}) of the removed triangles is not kept", .from.x, .from.y, .to.x, .to.y)]
+    OpenBorder {
+        /// The edge's start (as the removed triangle runs it).
+        from: Point,
+        /// The edge's end.
+        to: Point,
+    },
+}
+
+/// A link of an added triangle's edge.
+#[derive(Clone, Copy, Debug)]
+enum Link {
+    /// Across it: edge `k` of added triangle `i`.
+    Added(u32),
+    /// Across it: a kept triangle (old id).
+    Kept(TriangleId),
+    /// A wall.
+    None,
+}
+
+/// What checking a patch decided, for committing it.
+struct Plan {
+    /// The removed triangles, ascending.
+    removed: Vec<TriangleId>,
+    /// Corners of each added triangle: old vertex ids, or `old count + i` for new vertex `i`.
+    corners: Vec<[u32; 3]>,
+    /// The new vertices' positions.
+    new_points: Vec<Point>,
+    /// The link across each edge of each added triangle.
+    links: Vec<[Link; 3]>,
+    /// Kept triangles' edges that faced a removed triangle, or were walls an added triangle
+    /// now covers: (kept triangle, edge, the added triangle now across, if any).
+    border: Vec<(TriangleId, u8, Option<u32>)>,
+    /// Old vertices no triangle uses after the patch.
+    dead_vertices: Vec<VertexId>,
+    /// The slot of each added triangle.
+    slots: Vec<TriangleId>,
+    /// Kept triangles moving into leftover slots.
+    moves: Vec<(TriangleId, TriangleId)>,
+}
+
+impl NavMesh {
+    /// Removes `patch.remove`, adds `patch.add`, and updates the derived data by looking near
+    /// the change only. On error ([`PatchError`]) nothing changes. Afterwards the mesh is what
+    /// [`NavMesh::from_parts`] would build from its arrays (same islands, pockets, turning
+    /// corners, bounds; the grid's cells may be sized for the triangle count of an earlier
+    /// build, which changes no answer).
+    ///
+    /// Added triangles take the removed triangles' slots in ascending order, then the end of
+    /// the arrays; when fewer come than go, the last triangles move down into the slots left
+    /// over ([`PatchOutcome::moved`]), and the last vertex moves into the place of each vertex
+    /// no triangle uses any more. The same mesh and patch always give the same arrays.
+    ///
+    /// ```
+    /// use trinav::build::{MeshParts, MeshPatch, build_adjacency, find_islands};
+    /// use trinav::{AreaId, BakeSettings, NavMesh, Point, VertexId};
+    /// // The unit square as two triangles; then the second is cut in three at (0.25, 0.5).
+    /// let triangles = vec![[0, 1, 2].map(VertexId), [0, 2, 3].map(VertexId)];
+    /// let neighbours = build_adjacency(&triangles, 4)?;
+    /// let parts = MeshParts {
+    ///     settings: BakeSettings::default(),
+    ///     vertices: vec![Point::new(0., 0.), Point::new(1., 0.), Point::new(1., 1.), Point::new(0., 1.)],
+    ///     islands: find_islands(&neighbours).0,
+    ///     areas: vec![AreaId(0); 2],
+    ///     triangles,
+    ///     neighbours,
+    /// };
+    /// let mut mesh = NavMesh::from_parts(parts)?;
+    /// let [a, b, c] = mesh.triangle_points(trinav::TriangleId(1));
+    /// let m = Point::new(0.25, 0.5);
+    /// let add = vec![[a, b, m], [b, c, m], [c, a, m]];
+    /// let outcome = mesh.apply_patch(&MeshPatch { remove: vec![trinav::TriangleId(1)], add, ..MeshPatch::default() })?;
+    /// assert_eq!(outcome.added.len(), 3);
+    /// assert_eq!((mesh.triangle_count(), mesh.vertices().len()), (4, 5));
+    /// assert_eq!(mesh.island_count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn apply_patch(&mut self, patch: &MeshPatch) -> Result<PatchOutcome, PatchError> {
+        let plan = self.plan(patch)?;
+        Ok(self.commit(patch, plan))
+    }
+
+    /// The vertex at exactly `p`, if any (through the grid: a vertex lies in the box of every
+    /// triangle it is a corner of).
+    fn vertex_at(&self, p: Point) -> Option<VertexId> {
+        let key = position_key(p);
+        (self.grid.candidates(p).iter())
+            .flat_map(|&t| self.parts.triangles[t.index()])
+            .find(|v| position_key(self.parts.vertices[v.index()]) == key)
+    }
+
+    /// Every (triangle, corner) at vertex `v`.
+    fn incident(&self, v: VertexId) -> Vec<(TriangleId, u8)> {
+        let p = self.parts.vertices[v.index()];
+        let mut out = Vec::new();
+        for &t in self.grid.candidates(p) {
+            if let Some(k) = self.parts.triangles[t.index()].iter().position(|&w| w == v) {
+                out.push((t, k as u8));
+            }
+        }
+        out
+    }
+
+    /// The triangles at old vertex `v` that a patch keeps, remembered in `cache`.
+    fn kept_around<'a>(
+        &self,
+        v: u32,
+        is_removed: &HashSet<TriangleId>,
+        cache: &'a mut HashMap<u32, Vec<TriangleId>>,
+    ) -> &'a [TriangleId] {
+        cache.entry(v).or_insert_with(|| {
+            (self.incident(VertexId(v)).into_iter())
+                .map(|(t, _)| t)
+                .filter(|t| !is_removed.contains(t))
+                .collect()
+        })
+    }
+
+    /// Checks a patch and decides where everything goes, changing nothing.
+    fn plan(&self, patch: &MeshPatch) -> Result<Plan, PatchError> {
+        let parts = &self.parts;
+        let n = parts.triangles.len();
+        let mut removed = patch.remove.clone();
+        if let Some(&t) = removed.iter().find(|t| t.index() >= n) {
+            return Err(PatchError::NoSuchTriangle(t));
+        }
+        removed.sort_unstable();
+        if let Some(w) = removed.windows(2).find(|w| w[0] == w[1]) {
+            return Err(PatchError::RemovedTwice(w[0]));
+        }
+        let is_removed: HashSet<TriangleId> = removed.iter().copied().collect();
+        if !patch.areas.is_empty() && patch.areas.len() != patch.add.len() {
+            return Err(PatchError::AreasLength { areas: patch.areas.len(), added: patch.add.len() });
+        }
+        for (i, tri) in patch.add.iter().enumerate() {
+            if let Some(&point) = tri.iter().find(|p| !p.in_range()) {
+                return Err(PatchError::CornerOutOfRange { triangle: i, point });
+            }
+            if orient(tri[0], tri[1], tri[2]) != Orientation::CounterClockwise {
+                return Err(PatchError::NotCounterClockwise(i));
+            }
+        }
+        let new_count = n - removed.len() + patch.add.len();
+        if new_count > HalfEdge::MAX_TRIANGLES {
+            return Err(PatchError::TooManyTriangles(new_count));
+        }
+
+        // Weld the corners: to a removed triangle's corner, to any other vertex at that point,
+        // or to a new vertex.
+        let old_vertices = parts.vertices.len() as u32;
+        let mut known: HashMap<(u64, u64), u32> = HashMap::new();
+        for &t in &removed {
+            for v in parts.triangles[t.index()] {
+                known.insert(position_key(parts.vertices[v.index()]), v.0);
+            }
+        }
+        let mut new_points = Vec::new();
+        let mut corners = Vec::with_capacity(patch.add.len());
+        for tri in &patch.add {
+            corners.push(tri.map(|p| {
+                let key = position_key(p);
+                if let Some(&v) = known.get(&key) {
+                    return v;
+                }
+                let v = match self.vertex_at(p) {
+                    Some(v) => v.0,
+                    None => {
+                        new_points.push(p);
+                        old_vertices + new_points.len() as u32 - 1
+                    }
+                };
+                known.insert(key, v);
+                v
+            }));
+        }
+        let point = |v: u32| {
+            if v < old_vertices {
+                parts.vertices[v as usize]
+            } else {
+                new_points[(v - old_vertices) as usize]
+            }
+        };
+
+        // Added half edges, each once.
+        let mut edges: HashMap<(u32, u32), (u32, u8)> = HashMap::with_capacity(patch.add.len() * 3);
+        for (i, c) in corners.iter().enumerate() {
+            for k in 0..3 {
+                let (a, b) = (c[k], c[(k + 1) % 3]);
+                if edges.insert((a, b), (i as u32, k as u8)).is_some() {
+                    return Err(PatchError::EdgeUsedTwice { from: point(a), to: point(b) });
+                }
+            }
+        }
+        // The border of the removed triangles.
+        let mut links = vec![[Link::None; 3]; patch.add.len()];
+        let mut border = Vec::new();
+        let mut border_partner: HashMap<(u32, u32), TriangleId> = HashMap::new();
+        for &t in &removed {
+            let tri = parts.triangles[t.index()];
+            for k in 0..3 {
+                let kept = parts.neighbours[t.index()][k];
+                if kept.is_none() || is_removed.contains(&kept) {
+                    continue;
+                }
+                let j =
+                    parts.neighbours[kept.index()].iter().position(|&u| u == t).expect("links are symmetric");
+                let (a, b) = (tri[k].0, tri[(k + 1) % 3].0);
+                match edges.get(&(a, b)) {
+                    Some(&(i, kk)) => {
+                        links[i as usize][kk as usize] = Link::Kept(kept);
+                        border.push((kept, j as u8, Some(i)));
+                        border_partner.insert((a, b), kept);
+                    }
+                    None if patch.keep_border => {
+                        return Err(PatchError::OpenBorder { from: point(a), to: point(b) });
+                    }
+                    None => border.push((kept, j as u8, None)),
+                }
+            }
+        }
+        // Kept triangles at each old vertex the added triangles use, found once.
+        let mut kept_at: HashMap<u32, Vec<TriangleId>> = HashMap::new();
+        // Every other added edge: across it an added triangle, a kept triangle whose wall it
+        // is, or nothing; never two of them, and no kept triangle running it the same way.
+        for (i, c) in corners.iter().enumerate() {
+            for k in 0..3 {
+                let (a, b) = (c[k], c[(k + 1) % 3]);
+                let added_twin = edges.get(&(b, a)).map(|&(j, jk)| 3 * j + u32::from(jk));
+                let border_twin = border_partner.get(&(a, b)).copied();
+                let mut wall_twin = None;
+                if a < old_vertices && b < old_vertices {
+                    for &t in self.kept_around(a, &is_removed, &mut kept_at) {
+                        let tri = parts.triangles[t.index()];
+                        for e in 0..3 {
+                            let (u, w) = (tri[e].0, tri[(e + 1) % 3].0);
+                            let across = parts.neighbours[t.index()][e];
+                            let kept_link = !across.is_none() && !is_removed.contains(&across);
+                            if (u, w) == (a, b) || ((u, w) == (b, a) && kept_link) {
+                                return Err(PatchError::EdgeUsedTwice { from: point(a), to: point(b) });
+                            }
+                            if (u, w) == (b, a) && across.is_none() {
+                                wall_twin = Some((t, e as u8));
+                            }
+                        }
+                    }
+                }
+                let twins = usize::from(added_twin.is_some())
+                    + usize::from(border_twin.is_some())
+                    + usize::from(wall_twin.is_some());
+                if twins > 1 {
+                    return Err(PatchError::EdgeUsedTwice { from: point(b), to: point(a) });
+                }
+                if let Some(h) = added_twin {
+                    links[i][k] = Link::Added(h);
+                }
+                if let Some((t, e)) = wall_twin {
+                    links[i][k] = Link::Kept(t);
+                    border.push((t, e, Some(i as u32)));
+                }
+            }
+        }
+        // Old vertices of removed triangles that nothing uses any more.
+        let used_by_added: HashSet<u32> = corners.iter().flatten().copied().collect();
+        let mut dead_vertices: Vec<VertexId> = removed
+            .iter()
+            .flat_map(|&t| parts.triangles[t.index()])
+            .filter(|v| !used_by_added.contains(&v.0))
+            .collect();
+        dead_vertices.sort_unstable();
+        dead_vertices.dedup();
+        dead_vertices.retain(|&v| self.kept_around(v.0, &is_removed, &mut kept_at).is_empty());
+
+        // Slots: the removed ones in order, then the end; leftover slots below the new count
+        // take the last kept triangles.
+        let mut slots: Vec<TriangleId> = removed.iter().copied().take(patch.add.len()).collect();
+        slots.extend((n..n + patch.add.len().saturating_sub(removed.len())).map(TriangleId::from_index));
+        let holes: Vec<TriangleId> =
+            removed.iter().copied().skip(patch.add.len()).filter(|t| t.index() < new_count).collect();
+        let tail: Vec<TriangleId> =
+            (new_count..n).map(TriangleId::from_index).filter(|t| !is_removed.contains(t)).collect();
+        debug_assert_eq!(holes.len(), tail.len());
+        let moves = tail.into_iter().zip(holes).collect();
+        Ok(Plan { removed, corners, new_points, links, border, dead_vertices, slots, moves })
+    }
+
+    /// Applies a checked patch.
+    fn commit(&mut self, patch: &MeshPatch, plan: Plan) -> PatchOutcome {
+        let Plan { removed, corners, new_points, links, border, dead_vertices, slots, moves } = plan;
+        let n = self.parts.triangles.len();
+        let new_count = n - removed.len() + patch.add.len();
+        let old_bounds = self.bounds;
+
+        // What the removed triangles were, before their slots are reused.
+        let removed_boxes: Vec<Aabb> = removed.iter().map(|&t| self.triangle_box(t)).collect();
+        let removed_islands: Vec<IslandId> = removed.iter().map(|&t| self.parts.islands[t.index()]).collect();
+        let mut affected_vertices: Vec<VertexId> =
+            removed.iter().flat_map(|&t| self.parts.triangles[t.index()]).collect();
+        let seeds: Vec<TriangleId> = border.iter().map(|&(t, _, _)| t).collect();
+
+        // New vertices, then links from the kept side of the border.
+        reserve_headroom(&mut self.parts.vertices, new_points.len());
+        self.parts.vertices.extend_from_slice(&new_points);
+        for &(kept, j, added) in &border {
+            self.parts.neighbours[kept.index()][j as usize] =
+                added.map_or(TriangleId::NONE, |i| slots[i as usize]);
+        }
+        // The added triangles in their slots.
+        if new_count > n {
+            let grow = new_count - n;
+            let parts = &mut self.parts;
+            reserve_headroom(&mut parts.triangles, grow);
+            reserve_headroom(&mut parts.neighbours, grow);
+            reserve_headroom(&mut parts.areas, grow);
+            reserve_headroom(&mut parts.islands, grow);
+            reserve_headroom(&mut self.search_flags, grow);
+            reserve_headroom(&mut self.pockets, grow);
+            parts.triangles.extend(std::iter::repeat_n([VertexId::NONE; 3], grow));
+            parts.neighbours.extend(std::iter::repeat_n([TriangleId::NONE; 3], grow));
+            parts.areas.extend(std::iter::repeat_n(AreaId(0), grow));
+            parts.islands.extend(std::iter::repeat_n(IslandId::NONE, grow));
+            self.search_flags.extend(std::iter::repeat_n(0, grow));
+            self.pockets.extend(std::iter::repeat_n(Pocket::Core, grow));
+        }
+        for (i, (&slot, c)) in slots.iter().zip(&corners).enumerate() {
+            let s = slot.index();
+            self.parts.triangles[s] = c.map(VertexId);
+            self.parts.neighbours[s] = links[i].map(|link| match link {
+                Link::Added(h) => slots[(h / 3) as usize],
+                Link::Kept(t) => t,
+                Link::None => TriangleId::NONE,
+            });
+            self.parts.areas[s] = patch.areas.get(i).copied().unwrap_or(AreaId(0));
+            self.parts.islands[s] = IslandId::NONE;
+            self.search_flags[s] = 0;
+            self.pockets[s] = Pocket::Core;
+        }
+        // Kept triangles moving down into leftover slots.
+        for &(from, to) in &moves {
+            self.move_triangle(from, to);
+        }
+        self.truncate_triangles(new_count);
+        let moved_to: HashMap<TriangleId, TriangleId> = moves.iter().copied().collect();
+        let final_id = |t: TriangleId| moved_to.get(&t).copied().unwrap_or(t);
+        let seeds: Vec<TriangleId> = seeds.into_iter().map(final_id).collect();
+
+        // The grid: removed boxes out, added boxes in, moved triangles renamed.
+        let mut changes: Vec<(u32, TriangleId, bool)> = Vec::new();
+        for (&t, &b) in removed.iter().zip(&removed_boxes) {
+            changes.extend(self.grid.cells_of_box(b).map(|cell| (cell, t, false)));
+        }
+        for &slot in &slots {
+            let b = self.triangle_box(slot);
+            changes.extend(self.grid.cells_of_box(b).map(|cell| (cell, slot, true)));
+        }
+        for &(from, to) in &moves {
+            let b = self.triangle_box(to);
+            changes.extend(self.grid.cells_of_box(b).map(|cell| (cell, from, false)));
+            changes.extend(self.grid.cells_of_box(b).map(|cell| (cell, to, true)));
+        }
+        self.grid.update(&mut changes);
+
+        // Vertices nothing uses: the last vertex moves into each hole.
+        let dead_points: Vec<Point> = dead_vertices.iter().map(|v| self.parts.vertices[v.index()]).collect();
+        let mut renamed: HashMap<VertexId, VertexId> = HashMap::new();
+        for &hole in dead_vertices.iter().rev() {
+            let last = VertexId::from_index(self.parts.vertices.len() - 1);
+            if hole != last {
+                for (t, k) in self.incident(last) {
+                    self.parts.triangles[t.index()][k as usize] = hole;
+                }
+                self.parts.vertices[hole.index()] = self.parts.vertices[last.index()];
+                renamed.insert(last, hole);
+            }
+            self.parts.vertices.pop();
+        }
+        let dead: HashSet<VertexId> = dead_vertices.iter().copied().collect();
+        affected_vertices.retain(|v| !dead.contains(v));
+        affected_vertices.extend(slots.iter().flat_map(|&s| self.parts.triangles[s.index()]));
+        let affected_vertices: Vec<VertexId> = {
+            // A vertex may move twice (into a hole, then on into a lower one as the last).
+            let current = |mut v: VertexId| {
+                while let Some(&to) = renamed.get(&v) {
+                    v = to;
+                }
+                v
+            };
+            let mut set: Vec<VertexId> = affected_vertices.into_iter().map(current).collect();
+            set.sort_unstable();
+            set.dedup();
+            set
+        };
+
+        // Bounds: larger when an added corner lies outside; perhaps smaller when a removed
+        // vertex lay on them.
+        let touches =
+            |b: &Aabb, p: Point| p.x == b.min.x || p.x == b.max.x || p.y == b.min.y || p.y == b.max.y;
+        let grew = new_points.iter().any(|&p| !old_bounds.contains(p));
+        let shrank = dead_points.iter().any(|&p| touches(&old_bounds, p));
+        if grew || shrank {
+            self.bounds = Aabb::from_points(self.parts.vertices.iter().copied());
+        }
+        if self.bounds != old_bounds || self.grid.is_stale(self.bounds, new_count) {
+            let parts = &self.parts;
+            self.grid = SpatialGrid::build(self.bounds, new_count, |t| {
+                Aabb::from_points(parts.triangles[t].map(|v| parts.vertices[v.index()]))
+            });
+        }
+
+        // Turning corners at every vertex whose fan changed.
+        for &v in &affected_vertices {
+            let incident = self.incident(v);
+            let bits = vertex_turning(
+                &self.parts.vertices,
+                &self.parts.triangles,
+                &self.parts.neighbours,
+                v,
+                &incident,
+            );
+            for (&(t, k), bit) in incident.iter().zip(bits) {
+                let flags = &mut self.search_flags[t.index()];
+                *flags = (*flags & !(1 << k)) | (u8::from(bit) << k);
+            }
+        }
+
+        self.update_islands(&slots, &seeds, &removed_islands, &removed_boxes);
+        let mut roots = update_pockets(&self.parts.neighbours, &mut self.pockets, &slots, &seeds);
+        // An island that is all pocket takes its root from the order of its triangles, which a
+        // moved triangle changes.
+        roots.extend(moves.iter().map(|&(_, to)| to).filter(|&t| self.ends_at_root(t)));
+        let mut done: HashSet<TriangleId> = HashSet::new();
+        for root in roots {
+            if done.contains(&root) {
+                continue;
+            }
+            let island = self.island_triangles(root);
+            for (t, pocket) in island.iter().zip(find_pockets_of(&self.parts.neighbours, &island)) {
+                self.pockets[t.index()] = pocket;
+            }
+            done.extend(island);
+        }
+        PatchOutcome { added: slots, moved: moves }
+    }
+
+    /// Whether the pocket pointers from `t` end at a root: its island is all pocket.
+    fn ends_at_root(&self, mut t: TriangleId) -> bool {
+        for _ in 0..=self.pockets.len() {
+            match self.pockets[t.index()] {
+                Pocket::Core => return false,
+                Pocket::Root => return true,
+                Pocket::Towards(u) => t = u,
+            }
+        }
+        false
+    }
+
+    /// The bounding box of triangle `t`.
+    fn triangle_box(&self, t: TriangleId) -> Aabb {
+        Aabb::from_points(self.triangle_points(t))
+    }
+
+    /// Moves the kept triangle `from` into the empty slot `to`, relinking its neighbours and
+    /// their pocket pointers.
+    fn move_triangle(&mut self, from: TriangleId, to: TriangleId) {
+        let (f, s) = (from.index(), to.index());
+        self.parts.triangles[s] = self.parts.triangles[f];
+        self.parts.neighbours[s] = self.parts.neighbours[f];
+        self.parts.areas[s] = self.parts.areas[f];
+        self.parts.islands[s] = self.parts.islands[f];
+        self.search_flags[s] = self.search_flags[f];
+        self.pockets[s] = self.pockets[f];
+        for u in self.parts.neighbours[s] {
+            if u.is_none() {
+                continue;
+            }
+            for link in &mut self.parts.neighbours[u.index()] {
+                if *link == from {
+                    *link = to;
+                }
+            }
+            if self.pockets[u.index()] == Pocket::Towards(from) {
+                self.pockets[u.index()] = Pocket::Towards(to);
+            }
+        }
+    }
+
+    /// Drops every triangle from `count` on.
+    fn truncate_triangles(&mut self, count: usize) {
+        self.parts.triangles.truncate(count);
+        self.parts.neighbours.truncate(count);
+        self.parts.areas.truncate(count);
+        self.parts.islands.truncate(count);
+        self.search_flags.truncate(count);
+        self.pockets.truncate(count);
+    }
+
+    /// Every triangle of the island holding `t`, ascending.
+    fn island_triangles(&self, t: TriangleId) -> Vec<TriangleId> {
+        let mut seen: HashSet<TriangleId> = HashSet::new();
+        seen.insert(t);
+        let mut stack = vec![t];
+        while let Some(u) = stack.pop() {
+            for w in self.parts.neighbours[u.index()] {
+                if !w.is_none() && seen.insert(w) {
+                    stack.push(w);
+                }
+            }
+        }
+        let mut all: Vec<TriangleId> = seen.into_iter().collect();
+        all.sort_unstable();
+        all
+    }
+
+    /// Islands after a patch (see the module documentation): `added` are the added triangles
+    /// (island `NONE` so far), `seeds` the kept triangles that lost a neighbour,
+    /// `removed_islands` and `removed_boxes` the islands and boxes of the removed triangles.
+    fn update_islands(
+        &mut self,
+        added: &[TriangleId],
+        seeds: &[TriangleId],
+        removed_islands: &[IslandId],
+        removed_boxes: &[Aabb],
+    ) {
+        let islands = &self.parts.islands;
+        let seed_set: HashSet<TriangleId> = seeds.iter().copied().collect();
+        // Groups: one per connected set of added triangles (with the seeds it touches), one per
+        // seed touching none.
+        let mut group_of: HashMap<TriangleId, usize> = HashMap::new();
+        let mut groups: Vec<Group> = Vec::new();
+        for &start in added.iter().chain(seeds) {
+            if group_of.contains_key(&start) {
+                continue;
+            }
+            let g = groups.len();
+            let mut group = Group::default();
+            let mut stack = vec![start];
+            group_of.insert(start, g);
+            while let Some(t) = stack.pop() {
+                group.members.push(t);
+                group.frontier.push_back(t);
+                if islands[t.index()].is_none() {
+                    for u in self.parts.neighbours[t.index()] {
+                        if !u.is_none()
+                            && !group_of.contains_key(&u)
+                            && (islands[u.index()].is_none() || seed_set.contains(&u))
+                        {
+                            group_of.insert(u, g);
+                            stack.push(u);
+                        }
+                    }
+                } else {
+                    group.labels.push(islands[t.index()]);
+                }
+            }
+            group.labels.sort_unstable();
+            group.labels.dedup();
+            groups.push(group);
+        }
+        // Race: while an old island has border triangles in two groups that may still be
+        // apart, grow every such group by one triangle in turn.
+        let mut parent: Vec<usize> = (0..groups.len()).collect();
+        loop {
+            let racing = racing_groups(&groups, &mut parent);
+            if racing.is_empty() {
+                break;
+            }
+            for g in racing {
+                let g = find(&mut parent, g);
+                let Some(t) = groups[g].frontier.pop_front() else {
+                    groups[g].done = true;
+                    continue;
+                };
+                for u in self.parts.neighbours[t.index()] {
+                    if u.is_none() {
+                        continue;
+                    }
+                    match group_of.get(&u) {
+                        Some(&h) => {
+                            let h = find(&mut parent, h);
+                            if h != g {
+                                parent[h] = g;
+                                let other = std::mem::take(&mut groups[h]);
+                                let mine = &mut groups[g];
+                                mine.members.extend(other.members);
+                                mine.frontier.extend(other.frontier);
+                                mine.labels.extend(other.labels);
+                                mine.labels.sort_unstable();
+                                mine.labels.dedup();
+                                mine.done = false;
+                            }
+                        }
+                        None => {
+                            group_of.insert(u, g);
+                            groups[g].members.push(u);
+                            groups[g].frontier.push_back(u);
+                        }
+                    }
+                }
+                if groups[g].frontier.is_empty() {
+                    groups[g].done = true;
+                }
+            }
+        }
+
+        // Labels: a group that ran out is a whole island of its own; a group still open holds
+        // the rest of its old islands, which merge into the lowest of them.
+        let old_count = self.island_count;
+        let mut next_label = old_count;
+        let mut relabel: HashMap<IslandId, IslandId> = HashMap::new();
+        let mut bounds: Vec<Aabb> = self.island_bounds.clone();
+        let mut recompute: HashSet<IslandId> = HashSet::new();
+        // Old islands that lost triangles on their bounds must be measured again.
+        for (island, b) in removed_islands.iter().zip(removed_boxes) {
+            if let Some(old) = self.island_bounds.get(island.index()) {
+                let edge =
+                    |p: Point| p.x == old.min.x || p.x == old.max.x || p.y == old.min.y || p.y == old.max.y;
+                if edge(b.min) || edge(b.max) {
+                    recompute.insert(*island);
+                }
+            }
+        }
+        let representatives: Vec<usize> = (0..groups.len()).filter(|&g| find(&mut parent, g) == g).collect();
+        for g in representatives {
+            let group = std::mem::take(&mut groups[g]);
+            let label = if group.done || group.labels.is_empty() {
+                let label = IslandId(next_label);
+                next_label += 1;
+                bounds.push(Aabb::EMPTY);
+                for &l in &group.labels {
+                    recompute.insert(l);
+                }
+                label
+            } else {
+                let keep = group.labels[0];
+                for &l in &group.labels[1..] {
+                    relabel.insert(l, keep);
+                    let merged = bounds[l.index()];
+                    let b = &mut bounds[keep.index()];
+                    *b = b.grown(merged.min).grown(merged.max);
+                }
+                keep
+            };
+            for &t in &group.members {
+                self.parts.islands[t.index()] = label;
+                let b = &mut bounds[label.index()];
+                for p in self.triangle_points(t) {
+                    *b = b.grown(p);
+                }
+            }
+        }
+        if !relabel.is_empty() {
+            for island in &mut self.parts.islands {
+                if let Some(&to) = relabel.get(island) {
+                    *island = to;
+                }
+            }
+        }
+        // Measure again the open islands whose bounds a removed or split-off triangle touched.
+        let measure: HashSet<IslandId> = (recompute.into_iter())
+            .map(|l| relabel.get(&l).copied().unwrap_or(l))
+            .filter(|l| l.index() < old_count as usize)
+            .collect();
+        if !measure.is_empty() {
+            for &l in &measure {
+                bounds[l.index()] = Aabb::EMPTY;
+            }
+            for (t, island) in self.parts.islands.iter().enumerate() {
+                if measure.contains(island) {
+                    let b = &mut bounds[island.index()];
+                    for v in self.parts.triangles[t] {
+                        *b = b.grown(self.parts.vertices[v.index()]);
+                    }
+                }
+            }
+        }
+        // Number the islands by their lowest triangle.
+        let mut first: Vec<u32> = vec![u32::MAX; next_label as usize];
+        for (t, island) in self.parts.islands.iter().enumerate() {
+            let f = &mut first[island.index()];
+            if *f == u32::MAX {
+                *f = t as u32;
+            }
+        }
+        let mut order: Vec<u32> = (0..next_label).filter(|&l| first[l as usize] != u32::MAX).collect();
+        order.sort_unstable_by_key(|&l| first[l as usize]);
+        let mut number = vec![IslandId::NONE; next_label as usize];
+        for (new, &old) in order.iter().enumerate() {
+            number[old as usize] = IslandId(new as u32);
+        }
+        if order.iter().enumerate().any(|(new, &old)| new as u32 != old) {
+            for island in &mut self.parts.islands {
+                *island = number[island.index()];
+            }
+        }
+        self.island_bounds = order.iter().map(|&l| bounds[l as usize]).collect();
+        self.island_count = order.len() as u32;
+    }
+}
+
+/// A set of triangles known to be connected during [`NavMesh::update_islands`].
+#[derive(Default)]
+struct Group {
+    /// Its triangles so far.
+    members: Vec<TriangleId>,
+    /// Triangles whose neighbours are not looked at yet.
+    frontier: VecDeque<TriangleId>,
+    /// The old islands of its kept triangles.
+    labels: Vec<IslandId>,
+    /// Whether it has no triangle left to look from: it is a whole island.
+    done: bool,
+}
+
+/// The representative of `g`'s set.
+fn find(parent: &mut [usize], mut g: usize) -> usize {
+    while parent[g] != g {
+        parent[g] = parent[parent[g]];
+        g = parent[g];
+    }
+    g
+}
+
+/// The groups still racing: those not done whose old island has another group not done.
+fn racing_groups(groups: &[Group], parent: &mut [usize]) -> Vec<usize> {
+    let mut open_by_label: HashMap<IslandId, Vec<usize>> = HashMap::new();
+    for (g, group) in groups.iter().enumerate() {
+        if find(parent, g) == g && !group.done {
+            for &l in &group.labels {
+                open_by_label.entry(l).or_default().push(g);
+            }
+        }
+    }
+    let mut racing: Vec<usize> = open_by_label.into_values().filter(|gs| gs.len() > 1).flatten().collect();
+    racing.sort_unstable();
+    racing.dedup();
+    racing
+}
+
+/// Every difference between `mesh`'s derived data and what [`NavMesh::from_parts`] derives from
+/// its arrays: the check the tests of in-place changes run after every patch. The grid is
+/// compared by content (every triangle in exactly the cells its box overlaps, in ascending
+/// order), since its cells may be sized for another triangle count.
+pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
+    let problems = mesh.parts.find_problems();
+    if let Some(problem) = problems.first() {
+        return Err(format!("invalid arrays: {problem}"));
+    }
+    let fresh = NavMesh::derive(mesh.parts.clone());
+    let mut wrong = Vec::new();
+    if fresh.island_count != mesh.island_count {
+        wrong.push(format!("island count {} (expected {})", mesh.island_count, fresh.island_count));
+    }
+    if fresh.bounds != mesh.bounds {
+        wrong.push(format!("bounds {:?} (expected {:?})", mesh.bounds, fresh.bounds));
+    }
+    if fresh.island_bounds != mesh.island_bounds {
+        wrong.push(format!("island bounds {:?} (expected {:?})", mesh.island_bounds, fresh.island_bounds));
+    }
+    if let Some(t) = (0..fresh.search_flags.len()).find(|&t| fresh.search_flags[t] != mesh.search_flags[t]) {
+        wrong.push(format!(
+            "turning corners of triangle {t}: {} (expected {})",
+            mesh.search_flags[t], fresh.search_flags[t]
+        ));
+    }
+    if let Some(t) = (0..fresh.pockets.len()).find(|&t| fresh.pockets[t] != mesh.pockets[t]) {
+        wrong
+            .push(format!("pocket of triangle {t}: {:?} (expected {:?})", mesh.pockets[t], fresh.pockets[t]));
+    }
+    let parts = &mesh.parts;
+    if !mesh.grid.lists_match(parts.triangles.len(), |t| {
+        Aabb::from_points(parts.triangles[t].map(|v| parts.vertices[v.index()]))
+    }) {
+        wrong.push("grid lists".to_string());
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("; ")) }
+}
+
+/// Makes room in `v` for `additional` more items, with at most 1/16 of its length to spare: a
+/// mesh that grows by small patches keeps its arrays near their size (doubling, `Vec`'s own
+/// rule, would leave a changed mesh up to twice as large as a loaded one), reallocating once
+/// per 1/16 of growth.
+pub(crate) fn reserve_headroom<T>(v: &mut Vec<T>, additional: usize) {
+    if v.capacity() - v.len() < additional {
+        v.reserve_exact(additional.max(v.len() / 16));
+    }
+}

@@ -1,0 +1,259 @@
+//! `NavMesh::apply_patch`: random sequences of local changes on the fixture meshes (regions
+//! cut out and put back, triangles split, diagonals flipped), each followed by the full check
+//! that the derived data equals what the arrays give (`check_derived`) and by queries compared
+//! with a mesh built from the same arrays; refused patches leave the mesh as it was.
+
+mod common;
+
+use common::{PLAIN_FIXTURES, fixture, random_point, rng};
+use rand::{Rng, RngExt};
+use trinav::build::{MeshPatch, PatchError, check_derived};
+use trinav::geometry::{Orientation, orient};
+use trinav::{NavMesh, PathMode, PathOptions, PathScratch, Point, TriangleId};
+
+/// Up to `count` triangles connected to `start` (breadth first).
+fn region(mesh: &NavMesh, start: TriangleId, count: usize) -> Vec<TriangleId> {
+    let mut out = vec![start];
+    let mut i = 0;
+    while i < out.len() && out.len() < count {
+        for u in mesh.neighbours(out[i]) {
+            if !u.is_none() && !out.contains(&u) && out.len() < count {
+                out.push(u);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// A point strictly inside triangle `t`, if rounding leaves one at the centroid's neighbour.
+fn inner_point(mesh: &NavMesh, t: TriangleId) -> Option<Point> {
+    let [a, b, c] = mesh.triangle_points(t);
+    let m = a.midpoint(b).midpoint(c);
+    let inside =
+        [(a, b), (b, c), (c, a)].iter().all(|&(u, v)| orient(u, v, m) == Orientation::CounterClockwise);
+    inside.then_some(m)
+}
+
+/// One random change: cut a region out (remembered in `cut`), put the last cut back, split a
+/// triangle at an inner point, or flip the diagonal of a convex pair.
+fn random_patch(rng: &mut impl Rng, mesh: &NavMesh, cut: &mut Vec<Vec<[Point; 3]>>) -> Option<MeshPatch> {
+    let n = mesh.triangle_count();
+    if n == 0 {
+        return cut.pop().map(|add| MeshPatch { add, ..MeshPatch::default() });
+    }
+    let t = TriangleId(rng.random_range(0..n as u32));
+    match rng.random_range(0..4) {
+        0 => {
+            let remove = region(mesh, t, rng.random_range(1..25));
+            cut.push(remove.iter().map(|&t| mesh.triangle_points(t)).collect());
+            Some(MeshPatch { remove, ..MeshPatch::default() })
+        }
+        1 => cut.pop().map(|add| MeshPatch { add, ..MeshPatch::default() }),
+        2 => {
+            let m = inner_point(mesh, t)?;
+            let [a, b, c] = mesh.triangle_points(t);
+            Some(MeshPatch {
+                remove: vec![t],
+                add: vec![[a, b, m], [b, c, m], [c, a, m]],
+                keep_border: true,
+                ..MeshPatch::default()
+            })
+        }
+        _ => {
+            let k = rng.random_range(0..3);
+            let u = mesh.neighbours(t)[k];
+            if u.is_none() {
+                return None;
+            }
+            let pts = mesh.triangle_points(t);
+            let (a, b, c) = (pts[k], pts[(k + 1) % 3], pts[(k + 2) % 3]);
+            let d = *mesh.triangle_points(u).iter().find(|&&q| q != a && q != b)?;
+            let ok = orient(c, a, d) == Orientation::CounterClockwise
+                && orient(c, d, b) == Orientation::CounterClockwise;
+            ok.then(|| MeshPatch {
+                remove: vec![t, u],
+                add: vec![[c, a, d], [c, d, b]],
+                keep_border: true,
+                ..MeshPatch::default()
+            })
+        }
+    }
+}
+
+/// The patched mesh answers as the mesh built from its arrays does.
+fn same_answers(rng: &mut impl Rng, mesh: &NavMesh) {
+    check_derived(mesh).unwrap_or_else(|e| panic!("derived data differs: {e}"));
+    let fresh = NavMesh::from_parts(mesh.parts().clone()).expect("the patched arrays are a valid mesh");
+    assert_eq!(fresh.island_count(), mesh.island_count());
+    if mesh.triangle_count() == 0 {
+        return;
+    }
+    for _ in 0..40 {
+        let q = random_point(rng, mesh, 0.05);
+        assert_eq!(mesh.locate(q), fresh.locate(q), "locate {q:?}");
+        let (a, b) = (mesh.nearest_point(q), fresh.nearest_point(q));
+        assert_eq!(a.map(|x| x.0), b.map(|x| x.0), "nearest point to {q:?}");
+    }
+    let options = PathOptions::default().with_mode(PathMode::Optimal);
+    let (mut s1, mut s2) = (PathScratch::new(), PathScratch::new());
+    for _ in 0..10 {
+        let (from, to) = (random_point(rng, mesh, 0.0), random_point(rng, mesh, 0.0));
+        let a = mesh.find_path_with(from, to, &options, &mut s1).map(|p| p.length);
+        let b = fresh.find_path_with(from, to, &options, &mut s2).map(|p| p.length);
+        assert_eq!(a, b, "optimal path {from:?} -> {to:?}");
+    }
+}
+
+#[test]
+fn random_patches_keep_every_derived_structure_exact() {
+    for (f, name) in PLAIN_FIXTURES.iter().chain(&["pinch_cdt", "corner_cdt", "generated_1k_cdt"]).enumerate()
+    {
+        let mut mesh = fixture(name);
+        let mut rng = rng(40 + f as u64);
+        let mut cut = Vec::new();
+        let mut applied = 0;
+        for step in 0..60 {
+            let Some(patch) = random_patch(&mut rng, &mesh, &mut cut) else { continue };
+            let before = mesh.triangle_count();
+            let outcome = mesh.apply_patch(&patch).unwrap_or_else(|e| panic!("{name} step {step}: {e}"));
+            applied += 1;
+            assert_eq!(mesh.triangle_count(), before - patch.remove.len() + patch.add.len());
+            for (&slot, corners) in outcome.added.iter().zip(&patch.add) {
+                assert_eq!(&mesh.triangle_points(slot), corners, "{name} step {step}: added triangle moved");
+            }
+            same_answers(&mut rng, &mesh);
+        }
+        // Put back everything cut out: the area comes back.
+        while let Some(add) = cut.pop() {
+            mesh.apply_patch(&MeshPatch { add, ..MeshPatch::default() }).unwrap();
+        }
+        same_answers(&mut rng, &mesh);
+        let original = fixture(name);
+        assert!((mesh.area() - original.area()).abs() <= 1e-9 * original.area(), "{name}: area");
+        assert_eq!(mesh.island_count(), original.island_count(), "{name}: islands");
+        assert!(applied > 20, "{name}: only {applied} patches applied");
+    }
+}
+
+#[test]
+fn cutting_a_corridor_splits_its_island_and_putting_it_back_joins_it() {
+    let mesh = fixture("u_corridor_cdt");
+    let mut rng = rng(7);
+    let islands = mesh.island_count();
+    // Find a cut of a few triangles that splits the island, then undo it.
+    for _ in 0..200 {
+        let t = TriangleId(rng.random_range(0..mesh.triangle_count() as u32));
+        let remove = region(&mesh, t, 3);
+        let add: Vec<[Point; 3]> = remove.iter().map(|&t| mesh.triangle_points(t)).collect();
+        let mut cut = mesh.clone();
+        cut.apply_patch(&MeshPatch { remove, ..MeshPatch::default() }).unwrap();
+        check_derived(&cut).unwrap();
+        if cut.island_count() > islands {
+            cut.apply_patch(&MeshPatch { add, ..MeshPatch::default() }).unwrap();
+            check_derived(&cut).unwrap();
+            assert_eq!(cut.island_count(), islands);
+            return;
+        }
+    }
+    panic!("no cut split the corridor");
+}
+
+#[test]
+fn the_same_patches_give_the_same_bytes() {
+    let run = || {
+        let mut mesh = fixture("town_cdt");
+        let mut rng = rng(3);
+        let mut cut = Vec::new();
+        for _ in 0..40 {
+            if let Some(patch) = random_patch(&mut rng, &mesh, &mut cut) {
+                mesh.apply_patch(&patch).unwrap();
+            }
+        }
+        mesh.to_bytes().unwrap()
+    };
+    let bytes = run();
+    assert_eq!(bytes, run());
+    // The saved mesh loads: its islands are numbered as the loader requires.
+    NavMesh::from_bytes(&bytes).expect("a patched mesh saves and loads");
+}
+
+#[test]
+fn refused_patches_leave_the_mesh_unchanged() {
+    let mesh = fixture("town_cdt");
+    let bytes = mesh.to_bytes().unwrap();
+    let t0 = mesh.triangle_points(TriangleId(0));
+    let [a, b, c] = t0;
+    let far = Point::new(1e300, 0.0);
+    type Expected = fn(&PatchError) -> bool;
+    let cases: Vec<(MeshPatch, Expected)> = vec![
+        (MeshPatch { remove: vec![TriangleId(u32::MAX - 1)], ..MeshPatch::default() }, |e| {
+            matches!(e, PatchError::NoSuchTriangle(_))
+        }),
+        (MeshPatch { remove: vec![TriangleId(1), TriangleId(1)], ..MeshPatch::default() }, |e| {
+            matches!(e, PatchError::RemovedTwice(TriangleId(1)))
+        }),
+        (MeshPatch { remove: vec![TriangleId(0)], add: vec![[a, c, b]], ..MeshPatch::default() }, |e| {
+            matches!(e, PatchError::NotCounterClockwise(0))
+        }),
+        (MeshPatch { remove: vec![TriangleId(0)], add: vec![[a, b, far]], ..MeshPatch::default() }, |e| {
+            matches!(e, PatchError::CornerOutOfRange { triangle: 0, .. })
+        }),
+        (MeshPatch { add: vec![t0], ..MeshPatch::default() }, |e| {
+            matches!(e, PatchError::EdgeUsedTwice { .. })
+        }),
+        (MeshPatch { remove: vec![TriangleId(0)], add: vec![t0, t0], ..MeshPatch::default() }, |e| {
+            matches!(e, PatchError::EdgeUsedTwice { .. })
+        }),
+        (MeshPatch { remove: vec![TriangleId(0)], keep_border: true, ..MeshPatch::default() }, |e| {
+            matches!(e, PatchError::OpenBorder { .. })
+        }),
+        (
+            MeshPatch {
+                remove: vec![TriangleId(0)],
+                add: vec![t0],
+                areas: vec![trinav::AreaId(1); 2],
+                ..MeshPatch::default()
+            },
+            |e| matches!(e, PatchError::AreasLength { areas: 2, added: 1 }),
+        ),
+    ];
+    for (i, (patch, expected)) in cases.into_iter().enumerate() {
+        let mut changed = mesh.clone();
+        let err = changed.apply_patch(&patch).expect_err(&format!("case {i} was accepted"));
+        assert!(expected(&err), "case {i}: {err}");
+        assert_eq!(changed.to_bytes().unwrap(), bytes, "case {i} changed the mesh");
+        check_derived(&changed).unwrap();
+    }
+}
+
+#[test]
+fn triangles_overlapping_a_box_are_those_a_scan_finds() {
+    for name in ["town_cdt", "generated_1k_cdt", "pinch_cdt"] {
+        let mut mesh = fixture(name);
+        let mut rng = rng(11);
+        let mut cut = Vec::new();
+        for step in 0..30 {
+            for _ in 0..if mesh.triangle_count() == 0 { 0 } else { 10 } {
+                let (a, b) = (random_point(&mut rng, &mesh, 0.1), random_point(&mut rng, &mesh, 0.1));
+                let area = trinav::Aabb::from_points([a, b]);
+                let mut found: Vec<TriangleId> = mesh.triangles_overlapping(area).collect();
+                found.sort_unstable();
+                let expected: Vec<TriangleId> = (0..mesh.triangle_count())
+                    .map(TriangleId::from_index)
+                    .filter(|&t| {
+                        let b = trinav::Aabb::from_points(mesh.triangle_points(t));
+                        b.min.x <= area.max.x
+                            && area.min.x <= b.max.x
+                            && b.min.y <= area.max.y
+                            && area.min.y <= b.max.y
+                    })
+                    .collect();
+                assert_eq!(found, expected, "{name} step {step}: {area:?}");
+            }
+            if let Some(patch) = random_patch(&mut rng, &mesh, &mut cut) {
+                mesh.apply_patch(&patch).unwrap();
+            }
+        }
+    }
+}
