@@ -86,6 +86,12 @@ impl HalfEdge {
         Self(t.0 * 3 + k as u32)
     }
 
+    /// The half-edge as an index (`3 t + k`).
+    #[inline]
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
+    }
+
     /// The triangle on the edge's left.
     #[inline]
     pub(crate) fn triangle(self) -> TriangleId {

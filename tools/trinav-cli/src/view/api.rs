@@ -334,8 +334,10 @@ impl Queries {
     pub fn path(&mut self, body: &[u8]) -> Result<PathAnswer, ApiError> {
         let request: PathRequest = parse(body)?;
         let (from, to) = (Point::from(request.from), Point::from(request.to));
-        let options =
-            PathOptions::default().with_snap(request.snap).with_mode(request.mode).with_partial(request.closest);
+        let options = PathOptions::default()
+            .with_snap(request.snap)
+            .with_mode(request.mode)
+            .with_partial(request.closest);
         let Queries { mesh, scratch, path } = self;
         let (outcome, timing) = timed(|| mesh.find_path_into(from, to, &options, scratch, path));
         let island = |p: Point| {
@@ -359,7 +361,8 @@ impl Queries {
                 answer.length = Some(path.length);
                 answer.points = path.points.iter().map(|&p| p.into()).collect();
                 answer.partial = path.is_partial();
-                answer.reason = path.partial.map(|reason| format!("{reason}; the path goes as near it as it can"));
+                answer.reason =
+                    path.partial.map(|reason| format!("{reason}; the path goes as near it as it can"));
             }
             Err(PathError::Unreachable) => {
                 answer.reason = Some("start and goal are not connected".to_string())

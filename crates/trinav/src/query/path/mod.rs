@@ -292,8 +292,10 @@ pub struct PathScratch {
     g: Vec<f64>,
     /// The f of a triangle's latest open-list entry (older entries are stale).
     f_bits: Vec<u64>,
-    /// The half-edge a triangle was entered through, or [`HalfEdge::NONE`] for a start.
+    /// The half-edge a node was entered through.
     parent: Vec<HalfEdge>,
+    /// The node a node was entered from ([`search::START`] for a start triangle).
+    parent_node: Vec<u32>,
     open: BinaryHeap<OpenNode>,
     /// The half-edges the path crosses, in order.
     corridor: Vec<HalfEdge>,
@@ -307,8 +309,8 @@ pub struct PathScratch {
     pass: PocketPass,
     /// Nodes the last query expanded.
     expanded: u32,
-    /// The triangle a fast search closed with the smallest estimate to the goal.
-    best_reached: Option<TriangleId>,
+    /// The node (and its triangle) a fast search closed with the smallest estimate to the goal.
+    best_reached: Option<(u32, TriangleId)>,
 }
 
 /// The pocket triangles a query may enter: those on the way from its start and goal triangles
@@ -372,6 +374,7 @@ impl PathScratch {
             self.g.resize(nodes, 0.0);
             self.f_bits.resize(nodes, 0);
             self.parent.resize(nodes, HalfEdge::NONE);
+            self.parent_node.resize(nodes, search::START);
         }
         self.seen.clear(nodes);
         self.closed.clear(nodes);
@@ -621,8 +624,8 @@ impl NavMesh {
                 end = q;
             }
         }
-        if let Some(best) = scratch.best_reached.filter(|&t| nearest(t).distance(to) < end.distance(to)) {
-            self.corridor_to(best, scratch);
+        if let Some((node, best)) = scratch.best_reached.filter(|&(_, t)| nearest(t).distance(to) < end.distance(to)) {
+            self.corridor_to(node as usize, scratch);
             return nearest(best);
         }
         scratch.corridor.clear();

@@ -1,0 +1,301 @@
+//! Clearance: how far points and segments are from the walls, and how wide each passage through
+//! a triangle is.
+//!
+//! Every vertex of a trinav mesh lies on a wall (the triangulation adds no point inside the
+//! walkable area), which makes two things cheap:
+//!
+//! - **Distances to the walls** are found by a search over the triangles around a point (or
+//!   along a segment) that stops at the distance of the nearest wall found so far: every vertex
+//!   is a wall point, so that distance is at most the distance to the nearest vertex.
+//! - **Traversal widths** (Demyen and Buro, "Efficient triangulation-based pathfinding", AAAI
+//!   2006): the width of the way through triangle `CAB` from edge `CA` to edge `CB` (around
+//!   corner `C`) is the diameter of the largest disc that can pass. A disc going round `C` stays
+//!   clear of `C`, `A` and `B` (wall points), so the width is at most `|CA|` and `|CB|`; it must
+//!   also pass between `C` and the walls across `AB`, so the width is at most the distance
+//!   from `C` to any wall point beyond `AB` inside the angle at `C`. Those are found by a search
+//!   across unconstrained edges, bounded by the width found so far. When the angle at `A` or
+//!   `B` is not acute, no point beyond `AB` is nearer to `C` than that corner, and the width is
+//!   the shorter of the two edges.
+//!
+//! A disc of radius `r` may go round corner `C` of a triangle when that traversal's width is at
+//! least `2r`; a path search for a disc skips every other traversal.
+
+use crate::geometry::{Orientation, Point, orient};
+use crate::ids::TriangleId;
+use crate::mesh::NavMesh;
+use crate::query::path::GenerationSet;
+
+/// The traversal widths of every triangle: `[w0, w1, w2]`, `wk` the width of the way round
+/// corner `k` (between edge `k + 2` and edge `k`, the two edges at that corner).
+pub(crate) fn traversal_widths(
+    vertices: &[Point],
+    triangles: &[[crate::ids::VertexId; 3]],
+    neighbours: &[[TriangleId; 3]],
+) -> Vec<[f32; 3]> {
+    let mesh = Topology { vertices, triangles, neighbours };
+    let mut search = WidthSearch::default();
+    (0..triangles.len())
+        .map(|t| {
+            let t = TriangleId::from_index(t);
+            // Stored rounded down: a width is a bound a disc must not exceed.
+            std::array::from_fn(|k| round_down(search.width(&mesh, t, k)))
+        })
+        .collect()
+}
+
+/// The arrays a width search reads.
+struct Topology<'a> {
+    vertices: &'a [Point],
+    triangles: &'a [[crate::ids::VertexId; 3]],
+    neighbours: &'a [[TriangleId; 3]],
+}
+
+impl Topology<'_> {
+    fn corner(&self, t: TriangleId, k: usize) -> Point {
+        self.vertices[self.triangles[t.index()][k % 3].index()]
+    }
+}
+
+/// Reusable memory of the width searches.
+#[derive(Default)]
+struct WidthSearch {
+    visited: GenerationSet,
+    stack: Vec<(TriangleId, usize)>,
+}
+
+/// The largest `f32` not above `v`.
+fn round_down(v: f64) -> f32 {
+    let f = v as f32;
+    if f64::from(f) > v { f32::from_bits(f.to_bits() - 1) } else { f }
+}
+
+impl WidthSearch {
+    /// The width of the way round corner `k` of triangle `t` (see the module documentation).
+    fn width(&mut self, mesh: &Topology, t: TriangleId, k: usize) -> f64 {
+        let (c, a, b) = (mesh.corner(t, k), mesh.corner(t, k + 1), mesh.corner(t, k + 2));
+        let mut width = c.distance(a).min(c.distance(b));
+        if !acute_at(a, c, b) || !acute_at(b, c, a) {
+            return width;
+        }
+        // Edge k + 1 runs from a to b. Depth first over the triangles beyond it, entered
+        // through an edge nearer to `c` than the width so far, looking for wall points inside
+        // the angle at `c`.
+        self.visited.clear(mesh.triangles.len());
+        self.visited.insert(t.index());
+        self.stack.clear();
+        self.stack.push((t, (k + 1) % 3));
+        while let Some((from, edge)) = self.stack.pop() {
+            let next = mesh.neighbours[from.index()][edge];
+            if next.is_none() {
+                if let Some(d) =
+                    distance_within_angle(c, a, b, mesh.corner(from, edge), mesh.corner(from, edge + 1))
+                {
+                    width = width.min(d);
+                }
+                continue;
+            }
+            if self.visited.contains(next.index()) {
+                continue;
+            }
+            self.visited.insert(next.index());
+            for e in 0..3 {
+                let (p, q) = (mesh.corner(next, e), mesh.corner(next, e + 1));
+                if in_angle(c, a, b, p) {
+                    width = width.min(c.distance(p));
+                }
+                if mesh.neighbours[next.index()][e] != from && segment_distance(c, p, q) < width {
+                    self.stack.push((next, e));
+                }
+            }
+        }
+        width
+    }
+}
+
+/// Whether the angle at `at` in triangle `at, u, v` is strictly acute.
+fn acute_at(at: Point, u: Point, v: Point) -> bool {
+    (u.x - at.x) * (v.x - at.x) + (u.y - at.y) * (v.y - at.y) > 0.0
+}
+
+/// Whether `p` lies in the closed angle at `c` between the rays to `a` and `b` (`c, a, b`
+/// counter-clockwise), on the far side of line `a b` or on it.
+fn in_angle(c: Point, a: Point, b: Point, p: Point) -> bool {
+    orient(c, a, p) != Orientation::Clockwise
+        && orient(c, b, p) != Orientation::CounterClockwise
+        && orient(a, b, p) != Orientation::CounterClockwise
+}
+
+/// The distance from `c` to the part of segment `p q` inside the angle at `c` between the rays
+/// to `a` and `b`, or `None` when no part of it is inside.
+fn distance_within_angle(c: Point, a: Point, b: Point, p: Point, q: Point) -> Option<f64> {
+    // Clip p-q to the two half-planes bounding the angle (left of c->a, right of c->b).
+    let mut s0 = 0.0_f64;
+    let mut s1 = 1.0_f64;
+    for (from, to, keep_left) in [(c, a, true), (c, b, false)] {
+        let side = |x: Point| {
+            let cross = (to.x - from.x) * (x.y - from.y) - (to.y - from.y) * (x.x - from.x);
+            if keep_left { cross } else { -cross }
+        };
+        let (dp, dq) = (side(p), side(q));
+        if dp < 0.0 && dq < 0.0 {
+            return None;
+        }
+        if dp < 0.0 {
+            s0 = s0.max(dp / (dp - dq));
+        } else if dq < 0.0 {
+            s1 = s1.min(dp / (dp - dq));
+        }
+    }
+    if s0 > s1 {
+        return None;
+    }
+    let at = |s: f64| Point::new(p.x + (q.x - p.x) * s, p.y + (q.y - p.y) * s);
+    Some(segment_distance(c, at(s0), at(s1)))
+}
+
+/// The distance from `p` to segment `a b` (floating point).
+pub(crate) fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let length2 = dx * dx + dy * dy;
+    let s =
+        if length2 == 0.0 { 0.0 } else { (((p.x - a.x) * dx + (p.y - a.y) * dy) / length2).clamp(0.0, 1.0) };
+    p.distance(Point::new(a.x + s * dx, a.y + s * dy))
+}
+
+/// The distance between segments `a b` and `c d` (0 when they cross).
+pub(crate) fn segments_distance(a: Point, b: Point, c: Point, d: Point) -> f64 {
+    let (o1, o2) = (orient(a, b, c), orient(a, b, d));
+    let (o3, o4) = (orient(c, d, a), orient(c, d, b));
+    let opposite = |x: Orientation, y: Orientation| {
+        matches!(
+            (x, y),
+            (Orientation::Clockwise, Orientation::CounterClockwise)
+                | (Orientation::CounterClockwise, Orientation::Clockwise)
+        )
+    };
+    if opposite(o1, o2) && opposite(o3, o4) {
+        return 0.0;
+    }
+    segment_distance(a, c, d)
+        .min(segment_distance(b, c, d))
+        .min(segment_distance(c, a, b))
+        .min(segment_distance(d, a, b))
+}
+
+/// Reusable memory for clearance searches.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ClearanceScratch {
+    visited: GenerationSet,
+    stack: Vec<TriangleId>,
+}
+
+impl NavMesh {
+    /// The distance from `p` to the nearest wall (the nearest point of a boundary edge), or
+    /// `None` when `p` is off the mesh or not finite. An agent of radius `r` can stand at `p`
+    /// when the clearance is at least `r`.
+    ///
+    /// Searches the triangles around `p`, nearest first in effect: a triangle farther from `p`
+    /// than the nearest wall found so far is not entered. Allocates a little memory per call;
+    /// path queries with a radius use the search through their scratch instead.
+    ///
+    /// ```
+    /// # use trinav::{NavMesh, Point};
+    /// # fn demo(mesh: &NavMesh) {
+    /// if let Some(room) = mesh.clearance(Point::new(5.0, 5.0)) {
+    ///     println!("an agent of radius up to {room} fits here");
+    /// }
+    /// # }
+    /// ```
+    pub fn clearance(&self, p: Point) -> Option<f64> {
+        self.clearance_with(p, &mut ClearanceScratch::default())
+    }
+
+    /// [`NavMesh::clearance`] with reused memory.
+    pub(crate) fn clearance_with(&self, p: Point, scratch: &mut ClearanceScratch) -> Option<f64> {
+        if !p.in_range() {
+            return None;
+        }
+        let start = self.locate(p)?;
+        let mut best = f64::INFINITY;
+        self.walls_near(
+            start,
+            scratch,
+            |a, b, best: f64| {
+                let d = segment_distance(p, a, b);
+                (d < best).then_some(d)
+            },
+            &mut best,
+            |t, best| {
+                let [a, b, c] = self.triangle_points(t);
+                crate::geometry::closest_point_on_triangle(p, [a, b, c]).distance(p) < best
+            },
+        );
+        Some(best)
+    }
+
+    /// Whether the segment `a -> b` keeps at least `r` from every wall (every point of it
+    /// farther than `r`, up to floating-point rounding of the distances). `a` must be on the
+    /// mesh.
+    pub(crate) fn segment_keeps_clear(
+        &self,
+        a: Point,
+        b: Point,
+        r: f64,
+        scratch: &mut ClearanceScratch,
+    ) -> bool {
+        let Some(start) = self.locate(a) else { return false };
+        let mut nearest = f64::INFINITY;
+        self.walls_near(
+            start,
+            scratch,
+            |p, q, best: f64| {
+                let d = segments_distance(a, b, p, q);
+                (d < best).then_some(d)
+            },
+            &mut nearest,
+            |t, _| {
+                let [p, q, s] = self.triangle_points(t);
+                segment_triangle_distance(a, b, [p, q, s]) < r
+            },
+        );
+        nearest >= r
+    }
+
+    /// Visits the walls of the triangles reachable from `start` through triangles `enter`
+    /// accepts (given the best distance so far), updating `best` with `measure`.
+    fn walls_near(
+        &self,
+        start: TriangleId,
+        scratch: &mut ClearanceScratch,
+        measure: impl Fn(Point, Point, f64) -> Option<f64>,
+        best: &mut f64,
+        enter: impl Fn(TriangleId, f64) -> bool,
+    ) {
+        scratch.visited.clear(self.triangle_count());
+        scratch.stack.clear();
+        scratch.stack.push(start);
+        scratch.visited.insert(start.index());
+        while let Some(t) = scratch.stack.pop() {
+            let corners = self.triangle_points(t);
+            for (e, &next) in self.neighbours(t).iter().enumerate() {
+                if next.is_none() {
+                    if let Some(d) = measure(corners[e], corners[(e + 1) % 3], *best) {
+                        *best = d;
+                    }
+                } else if !scratch.visited.contains(next.index()) && enter(next, *best) {
+                    scratch.visited.insert(next.index());
+                    scratch.stack.push(next);
+                }
+            }
+        }
+    }
+}
+
+/// The distance between segment `a b` and the closed triangle `tri` (0 when they meet).
+fn segment_triangle_distance(a: Point, b: Point, tri: [Point; 3]) -> f64 {
+    let inside = |p: Point| (0..3).all(|i| orient(tri[i], tri[(i + 1) % 3], p) != Orientation::Clockwise);
+    if inside(a) || inside(b) {
+        return 0.0;
+    }
+    (0..3).map(|i| segments_distance(a, b, tri[i], tri[(i + 1) % 3])).fold(f64::INFINITY, f64::min)
+}
