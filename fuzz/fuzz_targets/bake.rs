@@ -129,7 +129,11 @@ fn log_enabled() -> bool {
 }
 
 fuzz_target!(|input: Input| {
-    for triangulation in [Triangulation::EarClipping, Triangulation::ConstrainedDelaunay] {
+    for triangulation in [
+        Triangulation::EarClipping,
+        Triangulation::ConstrainedDelaunay,
+        Triangulation::ConstrainedDelaunaySpade,
+    ] {
         let settings =
             BakeSettings::default().with_triangulation(triangulation).with_agent_radius(input.radius);
         match trinav_bake::bake(&input.level, &settings) {

@@ -3,7 +3,8 @@
 //!
 //! Random bytes almost never carry a right CRC-32, so each input is loaded twice: as it is, and
 //! with its payload length field and checksum patched to match (so the fuzzer reaches the
-//! bincode decoder and the structural validation behind them).
+//! decoders of both format versions, the derived arrays' checks and the structural validation
+//! behind them).
 
 #![no_main]
 

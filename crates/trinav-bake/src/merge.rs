@@ -136,7 +136,7 @@ pub enum MergeError {
 /// between its ends. The boolean engine can return a ring whose vertex touches the inside of
 /// another ring's edge (an obstacle corner touching a wall) without a matching vertex on that
 /// edge; after this, rings meet only at shared vertices. No point is created or moved.
-pub(crate) fn node_rings(polygons: &mut [MergedPolygon]) {
+pub fn node_rings(polygons: &mut [MergedPolygon]) {
     let points =
         SegmentPoints::new(polygons.iter().flat_map(MergedPolygon::rings).flatten().map(|&p| (p, p)));
     let node = |ring: &mut Ring| {

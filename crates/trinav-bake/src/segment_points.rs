@@ -1,17 +1,17 @@
 //! Finding the points that lie exactly on a segment: the shared tool of the T-junction repairs
 //! in `merge` (ring points on other rings' edges) and `weld` (vertices on unshared edges).
 
-use std::collections::HashMap;
-
 use trinav::geometry::{Orientation, orient};
 use trinav::{Aabb, Point};
 
-/// A set of points with payloads, bucketed in a uniform grid.
+/// A set of points with payloads, bucketed in a uniform grid (compressed rows: the items of
+/// cell `i` are `items[start[i]..start[i + 1]]`).
 pub(crate) struct SegmentPoints<T> {
     origin: Point,
     inv_cell: f64,
     side: usize,
-    cells: HashMap<(usize, usize), Vec<(Point, T)>>,
+    start: Vec<u32>,
+    items: Vec<(Point, T)>,
 }
 
 impl<T: Copy> SegmentPoints<T> {
@@ -27,12 +27,27 @@ impl<T: Copy> SegmentPoints<T> {
         };
         let side = (items.len() as f64).sqrt().ceil().clamp(1.0, 4096.0);
         let cell = (extent / side).max(f64::MIN_POSITIVE);
-        let mut grid =
-            SegmentPoints { origin, inv_cell: 1.0 / cell, side: side as usize, cells: HashMap::new() };
-        for (p, payload) in items {
-            let key = grid.cell(p);
-            grid.cells.entry(key).or_default().push((p, payload));
+        let mut grid = SegmentPoints {
+            origin,
+            inv_cell: 1.0 / cell,
+            side: side as usize,
+            start: vec![0; side as usize * side as usize + 1],
+            items: Vec::new(),
+        };
+        let cells: Vec<usize> = items.iter().map(|&(p, _)| grid.cell_index(grid.cell(p))).collect();
+        for &c in &cells {
+            grid.start[c + 1] += 1;
         }
+        for i in 0..grid.start.len() - 1 {
+            grid.start[i + 1] += grid.start[i];
+        }
+        let mut fill = grid.start.clone();
+        let mut sorted: Vec<Option<(Point, T)>> = vec![None; items.len()];
+        for (item, c) in items.into_iter().zip(cells) {
+            sorted[fill[c] as usize] = Some(item);
+            fill[c] += 1;
+        }
+        grid.items = sorted.into_iter().map(|item| item.expect("every slot filled")).collect();
         grid
     }
 
@@ -43,18 +58,25 @@ impl<T: Copy> SegmentPoints<T> {
         (c.min(self.side - 1), r.min(self.side - 1))
     }
 
+    fn cell_index(&self, (c, r): (usize, usize)) -> usize {
+        r * self.side + c
+    }
+
     /// The payloads of the points lying on segment `a b` strictly between its ends (exact
     /// predicate), ordered from `a` to `b`; a point stored twice is reported twice.
     pub(crate) fn strictly_inside(&self, a: Point, b: Point) -> Vec<T> {
         let (c0, r0) = self.cell(Point::new(a.x.min(b.x), a.y.min(b.y)));
         let (c1, r1) = self.cell(Point::new(a.x.max(b.x), a.y.max(b.y)));
-        let mut found: Vec<(f64, T)> = (r0..=r1)
-            .flat_map(|r| (c0..=c1).map(move |c| (c, r)))
-            .filter_map(|key| self.cells.get(&key))
-            .flatten()
-            .filter(|&&(p, _)| strictly_between(a, b, p))
-            .map(|&(p, payload)| ((p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y), payload))
-            .collect();
+        let mut found: Vec<(f64, T)> = Vec::new();
+        for r in r0..=r1 {
+            let (first, last) = (self.cell_index((c0, r)), self.cell_index((c1, r)));
+            let row = &self.items[self.start[first] as usize..self.start[last + 1] as usize];
+            for &(p, payload) in row {
+                if strictly_between(a, b, p) {
+                    found.push(((p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y), payload));
+                }
+            }
+        }
         found.sort_by(|x, y| x.0.total_cmp(&y.0));
         found.into_iter().map(|(_, payload)| payload).collect()
     }

@@ -1,14 +1,34 @@
 //! Stage 3, triangulate: cut each merged polygon into counter-clockwise triangles.
 //!
+//! [`Triangulation::ConstrainedDelaunay`] (the default) computes each polygon's constrained
+//! Delaunay triangulation with i_triangle, which works on an integer grid: every ring point is
+//! converted to a grid point, and every grid point of the result is mapped back to the ring
+//! point it came from, so the triangles' corners are the ring points bit for bit. A polygon
+//! with a ring point that is not exactly on the grid (the grid spans the polygon's bounds in
+//! about 2^30 steps: integer and dyadic coordinates are on it, decimal ones often not), or
+//! whose triangles are not all strictly counter-clockwise (exact predicate) on the ring points,
+//! or do not cover its area, is triangulated by spade instead, which works on the
+//! floating-point points themselves; that is recorded in [`TriangleSoup::fallbacks`] (never
+//! silently).
+//! [`Triangulation::ConstrainedDelaunaySpade`] uses spade for every polygon.
+//!
 //! [`Triangulation::EarClipping`] runs earcut on each polygon with its holes. Ear clipping can
 //! go wrong on degenerate rings (it may emit a zero-area triangle or miss area): every
-//! polygon's triangles are checked, and a polygon that fails is triangulated again with the
-//! constrained Delaunay method, which is recorded in [`TriangleSoup::fallbacks`] (never
-//! silently). [`Triangulation::ConstrainedDelaunay`] uses spade's CDT of the same rings.
-//! Both use the rings' points exactly as they are: no point is added or moved.
+//! polygon's triangles are checked, and a polygon that fails is triangulated again by
+//! constrained Delaunay, recorded the same way.
+//!
+//! Every method uses the rings' points exactly as they are: no point is added or moved. See the
+//! README (and `examples/triangulators.rs`) for the measurements behind the default.
 
+use foldhash::{HashMap, HashMapExt};
+
+use i_triangle::i_overlay::i_float::adapter::FloatPointAdapter;
+use i_triangle::i_overlay::i_float::float::rect::FloatRect;
+use i_triangle::i_overlay::i_float::int::point::IntPoint;
+use i_triangle::int::unchecked::IntUncheckedTriangulatable;
 use spade::handles::FixedFaceHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
+use trinav::build::position_key;
 use trinav::geometry::{Orientation, orient};
 use trinav::{Point, Triangulation};
 
@@ -17,7 +37,8 @@ use crate::validate::Ring;
 use crate::verify::VerifyError;
 use crate::weld::WeldError;
 
-/// A polygon ear clipping could not handle, triangulated by constrained Delaunay instead.
+/// A polygon the chosen method could not handle, triangulated by spade's constrained Delaunay
+/// instead.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Fallback {
     /// Index of the polygon in [`MergedRegion::polygons`].
@@ -29,6 +50,22 @@ pub struct Fallback {
 /// Why one polygon's triangles were refused.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum TriangulationProblem {
+    /// i_triangle has no integer grid for the ring points (none, or not finite).
+    #[error("no i_triangle grid for the ring points")]
+    NoGrid,
+    /// A ring point is not exactly on i_triangle's integer grid: rounding it could make the
+    /// ring touch itself, so spade triangulates the polygon instead.
+    #[error("ring point ({}, {}) is not on i_triangle's grid", .0.x, .0.y)]
+    OffGrid(Point),
+    /// Two ring points round to the same grid point.
+    #[error("ring points ({}, {}) and ({}, {}) share a grid point", .0.x, .0.y, .1.x, .1.y)]
+    SharedGridPoint(Point, Point),
+    /// i_triangle returned a triangle corner that is none of the ring points.
+    #[error("a triangle corner is not a ring point")]
+    CornerNotRingPoint,
+    /// i_triangle panicked (a bug there); spade triangulates the polygon instead.
+    #[error("i_triangle panicked")]
+    GridPanicked,
     /// earcut gave up.
     #[error("earcut failed: {0:?}")]
     Earcut(earcutr::Error),
@@ -92,7 +129,7 @@ impl std::fmt::Display for Corners<'_> {
 pub struct TriangleSoup {
     /// Counter-clockwise triangles with non-zero area.
     pub triangles: Vec<[Point; 3]>,
-    /// Polygons that fell back from ear clipping to constrained Delaunay.
+    /// Polygons that fell back from the chosen method to spade's constrained Delaunay.
     pub fallbacks: Vec<Fallback>,
 }
 
@@ -110,22 +147,75 @@ pub struct TriangulateError {
 pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<TriangleSoup, TriangulateError> {
     let mut soup = TriangleSoup::default();
     for (index, polygon) in region.polygons.iter().enumerate() {
-        let triangles = match method {
-            Triangulation::EarClipping => match ear_clip(polygon) {
-                Ok(t) => t,
-                Err(reason) => {
+        let first_choice = match method {
+            Triangulation::EarClipping => Some(ear_clip(polygon)),
+            Triangulation::ConstrainedDelaunay => Some(delaunay_on_grid(polygon)),
+            Triangulation::ConstrainedDelaunaySpade => None,
+        };
+        let triangles = match first_choice {
+            Some(Ok(t)) => t,
+            refused => {
+                if let Some(Err(reason)) = refused {
                     soup.fallbacks.push(Fallback { polygon: index, reason });
-                    constrained_delaunay(polygon)
-                        .map_err(|reason| TriangulateError { polygon: index, reason })?
                 }
-            },
-            Triangulation::ConstrainedDelaunay => {
                 constrained_delaunay(polygon).map_err(|reason| TriangulateError { polygon: index, reason })?
             }
         };
         soup.triangles.extend(triangles);
     }
     Ok(soup)
+}
+
+/// Constrained Delaunay triangulation of one polygon with holes by i_triangle, on its integer
+/// grid, mapped back to the ring points exactly (see the module doc); checked: distinct grid
+/// points, every triangle strictly counter-clockwise on the ring points, area conserved.
+pub fn delaunay_on_grid(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, TriangulationProblem> {
+    // A panic inside the library (a bug there, on rings it mishandles) becomes a refusal, which
+    // `triangulate` hands to spade like any other.
+    std::panic::catch_unwind(|| grid_delaunay_unguarded(polygon))
+        .unwrap_or(Err(TriangulationProblem::GridPanicked))
+}
+
+/// [`delaunay_on_grid`] without the guard against panics.
+fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, TriangulationProblem> {
+    let points: Vec<[f64; 2]> = polygon.rings().flatten().map(|p| [p.x, p.y]).collect();
+    let rect = FloatRect::with_iter(points.iter()).ok().flatten().ok_or(TriangulationProblem::NoGrid)?;
+    let adapter = FloatPointAdapter::<[f64; 2], i32>::new_conservative(rect);
+    let mut ring_point: HashMap<IntPoint<i32>, Point> = HashMap::with_capacity(points.len());
+    let mut shape: Vec<Vec<IntPoint<i32>>> = Vec::with_capacity(1 + polygon.holes.len());
+    for ring in polygon.rings() {
+        let mut contour = Vec::with_capacity(ring.len());
+        for &p in ring {
+            let q = adapter.float_to_int(&[p.x, p.y]);
+            if adapter.int_to_float(&q) != [p.x, p.y] {
+                // A rounded ring may touch or cross itself, which i_triangle's triangulation
+                // of valid rings does not expect (fuzzing found it panicking on one).
+                return Err(TriangulationProblem::OffGrid(p));
+            }
+            let first = *ring_point.entry(q).or_insert(p);
+            if position_key(first) != position_key(p) {
+                return Err(TriangulationProblem::SharedGridPoint(first, p));
+            }
+            contour.push(q);
+        }
+        shape.push(contour);
+    }
+    let delaunay = shape.uncheck_triangulate().into_delaunay();
+    let mut triangles = Vec::with_capacity(delaunay.triangles.len());
+    for triangle in &delaunay.triangles {
+        let corners = triangle.vertices.map(|v| ring_point.get(&v.point).copied());
+        let [Some(a), Some(b), Some(c)] = corners else {
+            return Err(TriangulationProblem::CornerNotRingPoint);
+        };
+        if orient(a, b, c) != Orientation::CounterClockwise {
+            return Err(TriangulationProblem::Clockwise([a, b, c]));
+        }
+        triangles.push([a, b, c]);
+    }
+    // Every ring point is exactly on the grid, so this is exactly the ring points'
+    // triangulation; the checks guard against a bug in the library.
+    check_area(polygon, &triangles)?;
+    Ok(triangles)
 }
 
 /// Ear clipping of one polygon with holes (earcutr), checked: every triangle non-degenerate and
@@ -274,7 +364,7 @@ mod tests {
 
     #[test]
     fn both_methods_cover_a_square_with_a_hole_exactly() {
-        for method in [ear_clip, constrained_delaunay] {
+        for method in [ear_clip, constrained_delaunay, delaunay_on_grid] {
             let t = method(&square_with_hole()).unwrap();
             assert_eq!(t.len(), 8, "8 triangles for 8 points and one hole");
             assert_eq!(area(&t), 12.0);
@@ -289,7 +379,7 @@ mod tests {
         outer.extend((1..10).map(|i| Point::new(i as f64, 0.0)));
         outer.extend(pts(&[(10., 0.), (10., 1.), (0., 1.)]));
         let polygon = MergedPolygon { outer, holes: vec![] };
-        for method in [ear_clip, constrained_delaunay] {
+        for method in [ear_clip, constrained_delaunay, delaunay_on_grid] {
             assert_eq!(area(&method(&polygon).unwrap()), 10.0);
         }
     }
@@ -315,6 +405,43 @@ mod tests {
             serde_json::to_string(&fallback).unwrap(),
             r#"{"polygon":3,"reason":"zero-area triangle (0, 0) (1, 1) (2, 2)"}"#
         );
+    }
+
+    #[test]
+    fn grid_delaunay_returns_the_ring_points_bit_for_bit() {
+        // Quarter and eighth steps far from the origin: on i_triangle's grid, which is not
+        // centred on the origin, so the mapping back must be exact.
+        let outer =
+            pts(&[(1e5 + 0.125, 7.25), (1e5 + 40.75, 7.25), (1e5 + 40.75, 33.5), (1e5 + 0.125, 33.5)]);
+        let hole = pts(&[(1e5 + 10.25, 10.5), (1e5 + 10.25, 20.75), (1e5 + 20.5, 20.75), (1e5 + 20.5, 10.5)]);
+        let polygon = MergedPolygon { outer, holes: vec![hole] };
+        let triangles = delaunay_on_grid(&polygon).unwrap();
+        let rings: Vec<Point> = polygon.rings().flatten().copied().collect();
+        assert_eq!(triangles.len(), 8);
+        for corner in triangles.iter().flatten() {
+            let same = |p: &Point| p.x.to_bits() == corner.x.to_bits() && p.y.to_bits() == corner.y.to_bits();
+            assert!(rings.iter().any(same), "{corner:?} is not a ring point");
+        }
+        assert!(triangles.iter().all(|t| orient(t[0], t[1], t[2]) == Orientation::CounterClockwise));
+    }
+
+    #[test]
+    fn points_off_the_grid_fall_back_to_spade() {
+        // Decimal coordinates, and two ring points 1e-9 apart on a polygon a million units
+        // wide: not on the grid (rounding them could make the ring touch itself).
+        for outer in [
+            pts(&[(0.1, 0.3), (40.7, 0.3), (40.7, 33.9), (0.1, 33.9)]),
+            pts(&[(0., 0.), (1e6, 0.), (1e6, 1e6), (5e5, 1e6), (5e5 - 1e-9, 1e6 - 1e-9), (0., 1e6)]),
+        ] {
+            let polygon = MergedPolygon { outer, holes: vec![] };
+            assert!(matches!(delaunay_on_grid(&polygon), Err(TriangulationProblem::OffGrid(_))));
+            let region = MergedRegion { polygons: vec![polygon], inflated_obstacles: vec![] };
+            let soup = triangulate(&region, Triangulation::ConstrainedDelaunay).unwrap();
+            assert_eq!(soup.fallbacks.len(), 1);
+            let spade = triangulate(&region, Triangulation::ConstrainedDelaunaySpade).unwrap();
+            assert!(spade.fallbacks.is_empty());
+            assert_eq!(spade.triangles, soup.triangles);
+        }
     }
 
     #[test]

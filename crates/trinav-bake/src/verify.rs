@@ -1,7 +1,7 @@
 //! Stage 6, verify: check the mesh against the merged region it was built from.
 //!
 //! - the mesh area equals the region area within 1e-9 relative;
-//! - the mesh passes [`trinav::validate`] (no zero-area or clockwise triangle, adjacency
+//! - the mesh passes [`MeshParts::find_problems`](trinav::build::MeshParts::find_problems) (no zero-area or clockwise triangle, adjacency
 //!   symmetric and complete, islands right): guaranteed by [`NavMesh::from_parts`], which
 //!   stage 5 built it with, so not checked again here;
 //! - every boundary edge lies on a ring of the region, running the ring's way (a boundary edge
@@ -9,7 +9,7 @@
 //! - the boundary edges' total length equals the rings' total length within 1e-9 relative, so
 //!   every ring is covered.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use serde::Serialize;
 use trinav::build::position_key;
@@ -96,17 +96,27 @@ pub(crate) fn check_boundary(
     triangles: &[[VertexId; 3]],
     neighbours: &[[TriangleId; 3]],
 ) -> Result<(), VerifyError> {
-    let mut occurrences: HashMap<(u64, u64), Vec<(usize, usize)>> = HashMap::new();
+    // Every occurrence of a point in the rings, as a chain: the map holds the last one, each
+    // occurrence the one before it (`usize::MAX` ends the chain). No allocation per point.
+    let mut occurrences: Vec<(usize, usize, usize)> = Vec::new();
+    let mut last: HashMap<(u64, u64), usize> = HashMap::with_capacity(rings.iter().map(|r| r.len()).sum());
     for (r, ring) in rings.iter().enumerate() {
         for (i, &p) in ring.iter().enumerate() {
-            occurrences.entry(position_key(p)).or_default().push((r, i));
+            let previous = last.insert(position_key(p), occurrences.len()).unwrap_or(usize::MAX);
+            occurrences.push((r, i, previous));
         }
     }
+    let chain = &occurrences;
+    let occurrences_of = |p: Point| {
+        let mut at = last.get(&position_key(p)).copied().unwrap_or(usize::MAX);
+        std::iter::from_fn(move || {
+            let &(r, i, previous) = chain.get(at)?;
+            at = previous;
+            Some((r, i))
+        })
+    };
     let runs_along_ring = |from: Point, to: Point| {
-        let Some(starts) = occurrences.get(&position_key(from)) else {
-            return false;
-        };
-        starts.iter().any(|&(r, i)| {
+        occurrences_of(from).any(|(r, i)| {
             let ring = rings[r];
             for step in 1..=ring.len() {
                 let p = ring[(i + step) % ring.len()];

@@ -11,7 +11,7 @@
 //! vertex exactly on its interior (exact predicate) is split there: its triangle becomes a fan
 //! from the opposite corner. Area is unchanged and no point moves.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use trinav::build::{TopologyError, build_adjacency, position_key};
 use trinav::{Point, TriangleId, VertexId};

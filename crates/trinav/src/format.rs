@@ -1,42 +1,76 @@
-//! The baked file format (version 1); its public face is [`crate::file`].
+//! The baked file format (version 2; version 1 files still load); its public face is
+//! [`crate::file`].
 //!
 //! ```text
 //! offset  size  field
 //! 0       8     magic "TRINAV\r\n"
-//! 8       4     format version, u32 little-endian (1)
-//! 12      4     vertex count, u32 LE
-//! 16      4     triangle count, u32 LE
-//! 20      8     payload length in bytes, u64 LE
-//! 28      n     payload: bincode 2 (standard config: little-endian, varint integers) of
-//!               settings, vertices, triangles, neighbours, areas, islands
+//! 8       4     format version, u32 little-endian (2)
+//! 12      4     vertex count V, u32 LE
+//! 16      4     triangle count T, u32 LE
+//! 20      8     payload length in bytes, u64 LE: exactly 21 + 20 V + 29 T + 4 E
+//! 28      n     payload, fixed-width little-endian arrays, one after the other:
+//!                 settings      agent radius f64, arc error f64, triangulation u8
+//!                               (0 ear clipping, 1 constrained Delaunay, 2 the same by spade)
+//!                 vertices      V x (x f64, y f64)
+//!                 vertex order  V x u32: the vertex ids sorted by position (derived)
+//!                 triangles     T x 3 vertex ids u32
+//!                 neighbours    T x 3 triangle ids u32 (u32::MAX: boundary)
+//!                 areas         T x u8
+//!                 islands       T x u32
+//!                 edge count E  u32
+//!                 edges         E x u32: one half edge `3 t + i` (edge i of triangle t) per
+//!                               edge, sorted by its two vertex ids, lower first (derived)
 //! 28+n    4     CRC-32 (IEEE) of bytes 0..28+n, u32 LE
 //! ```
 //!
 //! Loading checks, in order: length, magic, version, declared sizes against the file size,
-//! checksum, the counts against the payload size, decoding under a memory limit proportional to
-//! the payload size, then every structural rule of [`validate`](crate::validate). Encoding is
-//! deterministic: the same mesh always gives the same bytes.
+//! checksum, the payload length against the counts (every array has a fixed size, so nothing is
+//! allocated that the file does not hold), then every structural rule of
+//! [`MeshParts::find_problems`](crate::build::MeshParts::find_problems). Encoding is deterministic: the same mesh always gives the
+//! same bytes.
+//!
+//! The two derived arrays make two of those rules cheap to check. Vertex order: when it is a
+//! permutation along which the positions strictly increase, no two vertices coincide (a linear
+//! scan instead of a sort). Edges: an edge is an interior edge seen from both sides (its two
+//! half edges linked to each other) or a boundary half edge; when the list names as many
+//! edges as the links imply and the vertex pairs strictly increase along it, no two edges join
+//! the same two vertices, so (with the links checked symmetric) the stored adjacency is the one
+//! the triangles imply, without rebuilding it. A file whose derived arrays do not prove this is
+//! checked the slow way and, if its mesh is valid, refused as corrupt.
+//!
+//! Version 1 (the same header; the payload was bincode 2 with varint integers, decoded under an
+//! allocation limit proportional to its size) still loads, through the same checks. Any other
+//! version is refused with [`LoadError::UnsupportedVersion`], which asks for a re-bake.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
-use crate::Point;
+use crate::geometry::Point;
 use crate::ids::{AreaId, IslandId, TriangleId, VertexId};
-use crate::mesh::{InvalidMesh, MeshParts, NavMesh};
-use crate::settings::BakeSettings;
+use crate::mesh::{InvalidMesh, MeshParts, NavMesh, Proven, find_problems_with, position_key};
+use crate::settings::{BakeSettings, Triangulation};
 
 /// The 8 bytes every baked file starts with.
 pub const MAGIC: [u8; 8] = *b"TRINAV\r\n";
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes (it reads this one and version 1).
+pub const FORMAT_VERSION: u32 = 2;
+/// The older format version this build still reads.
+const VERSION_1: u32 = 1;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 28;
 /// Bytes after the payload (the checksum).
 pub const TRAILER_LEN: usize = 4;
-/// Fewest payload bytes one vertex can take (two f64).
+/// Fewest payload bytes one vertex can take (two f64), in both versions.
 const MIN_VERTEX_BYTES: u64 = 16;
-/// Fewest payload bytes one triangle can take (3 vertex ids, 3 neighbours, area, island; one
-/// byte each at least).
-const MIN_TRIANGLE_BYTES: u64 = 8;
+/// Fewest payload bytes one triangle can take in version 1 (3 vertex ids, 3 neighbours, area,
+/// island; one byte each at least).
+const MIN_TRIANGLE_BYTES_V1: u64 = 8;
+/// Payload bytes of the settings and the edge count in version 2.
+const FIXED_BYTES: u64 = 21;
+/// Payload bytes of one vertex in version 2 (position and its place in the vertex order).
+const VERTEX_BYTES: u64 = 20;
+/// Payload bytes of one triangle in version 2 (3 vertex ids, 3 neighbours, area, island).
+const TRIANGLE_BYTES: u64 = 29;
 
 /// Why a baked file could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -54,7 +88,9 @@ pub enum LoadError {
     #[error("not a trinav mesh file (bad magic bytes)")]
     BadMagic,
     /// Written by another format version.
-    #[error("format version {found} is not supported (this build reads version {supported})")]
+    #[error(
+        "format version {found} is not supported (this build reads versions 1 and {supported}): re-bake the mesh with this version of trinav"
+    )]
     UnsupportedVersion {
         /// The version in the file.
         found: u32,
@@ -77,22 +113,27 @@ pub enum LoadError {
         /// The CRC-32 of the contents.
         computed: u32,
     },
-    /// The counts in the header need more bytes than the payload has (checked before
-    /// decoding, so that hostile counts allocate nothing).
+    /// The counts in the header need another payload length than the payload has (checked
+    /// before decoding, so that hostile counts allocate nothing): at least `needed` bytes in
+    /// version 1, exactly `needed` in version 2.
     #[error(
-        "header counts ({vertices} vertices, {triangles} triangles) need at least {minimum} payload bytes, the payload has {payload}"
+        "header counts ({vertices} vertices, {triangles} triangles{}) need {} {needed} payload bytes, the payload has {payload}",
+        .edges.map(|e| format!(", {e} edges")).unwrap_or_default(),
+        if .edges.is_some() { "exactly" } else { "at least" }
     )]
-    CountsExceedPayload {
+    PayloadLength {
         /// Declared vertices.
         vertices: u32,
         /// Declared triangles.
         triangles: u32,
-        /// Fewest bytes those counts take.
-        minimum: u64,
+        /// Declared edges (version 2).
+        edges: Option<u32>,
+        /// The payload bytes those counts take.
+        needed: u64,
         /// Bytes in the payload.
         payload: u64,
     },
-    /// A decoded array's length differs from the count the header declares.
+    /// A decoded array's length differs from the count the header declares (version 1).
     #[error("the header declares {declared} {array}, the payload holds {found}")]
     CountMismatch {
         /// Which array (`vertices`, `triangles`, `neighbours`, `areas`, `islands`).
@@ -102,15 +143,22 @@ pub enum LoadError {
         /// Its length in the payload.
         found: usize,
     },
-    /// The payload does not decode.
+    /// A version 1 payload does not decode.
     #[error("corrupt payload")]
     Corrupt(#[source] bincode::error::DecodeError),
-    /// The payload decodes but leaves bytes unread.
+    /// A version 1 payload decodes but leaves bytes unread.
     #[error("corrupt payload: {0} unused bytes after it")]
     TrailingBytes(usize),
-    /// The payload is larger than any mesh this build can hold in memory.
+    /// A version 1 payload is larger than any mesh this build can hold in memory.
     #[error("payload of {0} bytes is too large")]
     TooLarge(usize),
+    /// The stored triangulation method is not one this build knows.
+    #[error("corrupt payload: unknown triangulation method {0}")]
+    UnknownTriangulation(u8),
+    /// The mesh is valid but its stored vertex order or edge list does not match it: the file
+    /// was not written by trinav's encoder.
+    #[error("corrupt payload: the stored vertex order or edge list does not match the mesh")]
+    DerivedMismatch,
     /// The payload decodes but breaks a structural rule.
     #[error(transparent)]
     Invalid(#[from] InvalidMesh),
@@ -119,16 +167,25 @@ pub enum LoadError {
 /// Why a mesh could not be encoded.
 #[derive(Debug, thiserror::Error)]
 pub enum EncodeError {
+    /// An array's length differs from the triangle count (parts that never came from a valid
+    /// mesh): a file stores one entry per triangle.
+    #[error("{array} has {found} entries for {triangles} triangles")]
+    ArrayLength {
+        /// Which array.
+        array: &'static str,
+        /// Its length.
+        found: usize,
+        /// The triangle count.
+        triangles: usize,
+    },
     /// More vertices or triangles than a u32 count holds.
-    #[error("mesh too large for format version 1 ({0} elements)")]
+    #[error("mesh too large for the file format ({0} elements; at most u32::MAX - 1 of each kind)")]
     TooLarge(usize),
-    /// The payload encoder failed.
-    #[error("cannot encode the mesh")]
-    Encode(#[source] bincode::error::EncodeError),
 }
 
-#[derive(bincode::Encode, bincode::Decode)]
-struct Payload {
+/// The version 1 payload (bincode 2, standard config).
+#[derive(bincode::Decode)]
+struct PayloadV1 {
     settings: BakeSettings,
     vertices: Vec<[f64; 2]>,
     triangles: Vec<[u32; 3]>,
@@ -137,34 +194,153 @@ struct Payload {
     islands: Vec<u32>,
 }
 
-/// Encodes mesh parts into the bytes of a baked file.
+/// Encodes mesh parts into the bytes of a baked file (the current version).
 pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, EncodeError> {
-    let count = |n: usize| u32::try_from(n).map_err(|_| EncodeError::TooLarge(n));
+    let count = |n: usize| u32::try_from(n).ok().filter(|&c| c != u32::MAX).ok_or(EncodeError::TooLarge(n));
     let (vertex_count, triangle_count) = (count(parts.vertices.len())?, count(parts.triangles.len())?);
-    let payload = Payload {
-        settings: parts.settings,
-        vertices: parts.vertices.iter().map(|&p| p.into()).collect(),
-        triangles: parts.triangles.iter().map(|t| t.map(|v| v.0)).collect(),
-        neighbours: parts.neighbours.iter().map(|t| t.map(|n| n.0)).collect(),
-        areas: parts.areas.iter().map(|a| a.0).collect(),
-        islands: parts.islands.iter().map(|i| i.0).collect(),
-    };
-    let body = bincode::encode_to_vec(&payload, bincode::config::standard()).map_err(EncodeError::Encode)?;
-    let mut bytes = Vec::with_capacity(HEADER_LEN + body.len() + TRAILER_LEN);
+    let t = parts.triangles.len();
+    for (array, found) in parts.per_triangle_lengths() {
+        if found != t {
+            // Fixed-width arrays take their lengths from the triangle count.
+            return Err(EncodeError::ArrayLength { array, found, triangles: t });
+        }
+    }
+    let vertex_order = vertex_order(&parts.vertices);
+    let edges = edge_order(&parts.triangles, &parts.neighbours);
+    let payload_len = v2_payload_len(vertex_count, triangle_count, edges.len() as u32);
+    let mut bytes = Vec::with_capacity(HEADER_LEN + payload_len as usize + TRAILER_LEN);
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     bytes.extend_from_slice(&vertex_count.to_le_bytes());
     bytes.extend_from_slice(&triangle_count.to_le_bytes());
-    bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&body);
+    bytes.extend_from_slice(&payload_len.to_le_bytes());
+    let settings = &parts.settings;
+    bytes.extend_from_slice(&settings.agent_radius.to_le_bytes());
+    bytes.extend_from_slice(&settings.arc_error.to_le_bytes());
+    bytes.push(match settings.triangulation {
+        Triangulation::EarClipping => 0,
+        Triangulation::ConstrainedDelaunay => 1,
+        Triangulation::ConstrainedDelaunaySpade => 2,
+    });
+    for p in &parts.vertices {
+        bytes.extend_from_slice(&p.x.to_le_bytes());
+        bytes.extend_from_slice(&p.y.to_le_bytes());
+    }
+    for v in vertex_order {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    for ids in
+        parts.triangles.iter().map(|t| t.map(|v| v.0)).chain(parts.neighbours.iter().map(|t| t.map(|n| n.0)))
+    {
+        for id in ids {
+            bytes.extend_from_slice(&id.to_le_bytes());
+        }
+    }
+    bytes.extend(parts.areas.iter().map(|a| a.0));
+    for island in &parts.islands {
+        bytes.extend_from_slice(&island.0.to_le_bytes());
+    }
+    bytes.extend_from_slice(&(edges.len() as u32).to_le_bytes());
+    for h in edges {
+        bytes.extend_from_slice(&h.to_le_bytes());
+    }
+    debug_assert_eq!(bytes.len(), HEADER_LEN + payload_len as usize);
     let crc = crc32fast::hash(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
     Ok(bytes)
 }
 
-/// Decodes the bytes of a baked file into mesh parts, checking framing, checksum and sizes but
-/// not the mesh structure (see [`validate`](crate::validate)).
+/// The payload length of a version 2 file with these counts.
+fn v2_payload_len(vertices: u32, triangles: u32, edges: u32) -> u64 {
+    FIXED_BYTES
+        + u64::from(vertices) * VERTEX_BYTES
+        + u64::from(triangles) * TRIANGLE_BYTES
+        + 4 * u64::from(edges)
+}
+
+/// Decodes the bytes of a baked file (version 2 or 1) into mesh parts, checking framing,
+/// checksum and sizes but not the mesh structure (see [`validate`](crate::validate)).
 pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
+    Ok(decode_with_derived(bytes, &mut Laps(None))?.0)
+}
+
+/// The derived arrays of a version 2 file (see the module doc).
+struct Derived {
+    vertex_order: Vec<u32>,
+    edges: Vec<u32>,
+}
+
+/// Time spent in each step of loading a file (see [`load_timed`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LoadTimes {
+    /// Header checks and the CRC-32 of the whole file.
+    pub checksum: Duration,
+    /// Decoding the payload into arrays.
+    pub decode: Duration,
+    /// Checking the derived arrays and every structural rule.
+    pub checks: Duration,
+    /// Deriving what queries need: bounds, the point-location grid, turning corners, pockets,
+    /// half edge lengths.
+    pub derived: Duration,
+}
+
+/// Splits a load into its steps: each `lap` adds the time since the last one to a slot of the
+/// [`LoadTimes`], or does nothing (not even read the clock) when no times are wanted.
+struct Laps<'a>(Option<(&'a mut LoadTimes, Instant)>);
+
+impl Laps<'_> {
+    fn lap(&mut self, slot: fn(&mut LoadTimes) -> &mut Duration) {
+        if let Some((times, last)) = &mut self.0 {
+            let now = Instant::now();
+            *slot(times) += now - *last;
+            *last = now;
+        }
+    }
+}
+
+/// Loads a mesh from the bytes of a baked file, as [`NavMesh::from_bytes`] does, and reports
+/// the time each step took (for profiling; the load bench prints this split).
+///
+/// ```
+/// use trinav::file::load_timed;
+/// let (result, times) = load_timed(b"not a mesh");
+/// assert!(result.is_err());
+/// assert!(times.decode.is_zero());
+/// ```
+pub fn load_timed(bytes: &[u8]) -> (Result<NavMesh, LoadError>, LoadTimes) {
+    let mut times = LoadTimes::default();
+    let result = load(bytes, Laps(Some((&mut times, Instant::now()))));
+    (result, times)
+}
+
+/// Loads a mesh: decode, check the derived arrays (version 2), validate, derive.
+fn load(bytes: &[u8], mut laps: Laps) -> Result<NavMesh, LoadError> {
+    let (parts, derived) = decode_with_derived(bytes, &mut laps)?;
+    laps.lap(|t| &mut t.decode);
+    let proven = match &derived {
+        Some(derived) => Proven {
+            distinct_vertices: proves_distinct_vertices(&parts.vertices, &derived.vertex_order),
+            manifold_edges: proves_manifold_edges(&parts.triangles, &parts.neighbours, &derived.edges),
+        },
+        None => Proven::default(),
+    };
+    let problems = find_problems_with(&parts, proven);
+    if !problems.is_empty() {
+        return Err(InvalidMesh { problems }.into());
+    }
+    if derived.is_some() && !(proven.distinct_vertices && proven.manifold_edges) {
+        // The slow checks passed: a valid mesh with wrong derived arrays was not written by
+        // `encode`.
+        return Err(LoadError::DerivedMismatch);
+    }
+    laps.lap(|t| &mut t.checks);
+    let mesh = NavMesh::derive(parts);
+    laps.lap(|t| &mut t.derived);
+    Ok(mesh)
+}
+
+/// [`decode`], also returning the derived arrays of a version 2 file.
+fn decode_with_derived(bytes: &[u8], laps: &mut Laps) -> Result<(MeshParts, Option<Derived>), LoadError> {
     if bytes.len() < HEADER_LEN + TRAILER_LEN {
         return Err(LoadError::TooShort { len: bytes.len() });
     }
@@ -173,7 +349,7 @@ pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
     }
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
     let version = u32_at(8);
-    if version != FORMAT_VERSION {
+    if version != FORMAT_VERSION && version != VERSION_1 {
         return Err(LoadError::UnsupportedVersion { found: version, supported: FORMAT_VERSION });
     }
     let (vertices, triangles) = (u32_at(12), u32_at(16));
@@ -188,11 +364,146 @@ pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
     if stored != computed {
         return Err(LoadError::ChecksumMismatch { stored, computed });
     }
-    let minimum = u64::from(vertices) * MIN_VERTEX_BYTES + u64::from(triangles) * MIN_TRIANGLE_BYTES;
-    if minimum > payload_len {
-        return Err(LoadError::CountsExceedPayload { vertices, triangles, minimum, payload: payload_len });
+    laps.lap(|t| &mut t.checksum);
+    let body = &bytes[HEADER_LEN..body_end];
+    if version == VERSION_1 {
+        return Ok((decode_v1(body, vertices, triangles)?, None));
     }
-    let payload = decode_bounded(&bytes[HEADER_LEN..body_end])?;
+    let without_edges = v2_payload_len(vertices, triangles, 0);
+    let edges_at = (without_edges - 4) as usize;
+    let edge_count = match body.get(edges_at..edges_at + 4) {
+        Some(b) => u32::from_le_bytes(b.try_into().expect("4 bytes")),
+        None => u32::MAX,
+    };
+    let expected = v2_payload_len(vertices, triangles, edge_count);
+    if body.len() < edges_at + 4 || expected != payload_len {
+        let edges = Some(edge_count);
+        return Err(LoadError::PayloadLength {
+            vertices,
+            triangles,
+            edges,
+            needed: expected,
+            payload: payload_len,
+        });
+    }
+    let mut reader = Reader { rest: body };
+    let settings = BakeSettings::default()
+        .with_agent_radius(reader.f64())
+        .with_arc_error(reader.f64())
+        .with_triangulation(match reader.take::<1>()[0] {
+            0 => Triangulation::EarClipping,
+            1 => Triangulation::ConstrainedDelaunay,
+            2 => Triangulation::ConstrainedDelaunaySpade,
+            tag => return Err(LoadError::UnknownTriangulation(tag)),
+        });
+    let (v, t) = (vertices as usize, triangles as usize);
+    let vertices = (0..v).map(|_| Point::new(reader.f64(), reader.f64())).collect();
+    let vertex_order = (0..v).map(|_| reader.u32()).collect();
+    let triangles = (0..t).map(|_| [(); 3].map(|_| VertexId(reader.u32()))).collect();
+    let neighbours = (0..t).map(|_| [(); 3].map(|_| TriangleId(reader.u32()))).collect();
+    let areas = (0..t).map(|_| AreaId(reader.take::<1>()[0])).collect();
+    let islands = (0..t).map(|_| IslandId(reader.u32())).collect();
+    reader.u32(); // the edge count, read above
+    let edges = (0..edge_count).map(|_| reader.u32()).collect();
+    debug_assert!(reader.rest.is_empty());
+    let parts = MeshParts { settings, vertices, triangles, neighbours, areas, islands };
+    Ok((parts, Some(Derived { vertex_order, edges })))
+}
+
+/// The vertex ids sorted by position ([`position_key`] order).
+fn vertex_order(vertices: &[Point]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..vertices.len() as u32).collect();
+    order.sort_unstable_by_key(|&v| position_key(vertices[v as usize]));
+    order
+}
+
+/// Whether `order` is a permutation of the vertex ids along which the positions strictly
+/// increase: then no two vertices coincide. Linear, for any input.
+fn proves_distinct_vertices(vertices: &[Point], order: &[u32]) -> bool {
+    let mut seen = vec![false; vertices.len()];
+    let mut previous = None;
+    order.len() == vertices.len()
+        && order.iter().all(|&v| {
+            let Some(p) = vertices.get(v as usize) else { return false };
+            let key = Some(position_key(*p));
+            let fresh = !std::mem::replace(&mut seen[v as usize], true);
+            fresh && std::mem::replace(&mut previous, key) < key
+        })
+}
+
+/// The two vertex ids of half edge `h`, lower first, packed (`None` when `h` is out of range).
+fn edge_key(triangles: &[[VertexId; 3]], h: u32) -> Option<u64> {
+    let (t, i) = (h as usize / 3, h as usize % 3);
+    let tri = triangles.get(t)?;
+    let (a, b) = (tri[i].0, tri[(i + 1) % 3].0);
+    Some(u64::from(a.min(b)) << 32 | u64::from(a.max(b)))
+}
+
+/// One half edge per edge (an interior edge by its half edge running from the lower vertex id
+/// to the higher, a boundary edge by itself), sorted by [`edge_key`].
+fn edge_order(triangles: &[[VertexId; 3]], neighbours: &[[TriangleId; 3]]) -> Vec<u32> {
+    let mut edges: Vec<(u64, u32)> = Vec::with_capacity(triangles.len() * 2);
+    for (t, (tri, links)) in triangles.iter().zip(neighbours).enumerate() {
+        for i in 0..3 {
+            if links[i].is_none() || tri[i] < tri[(i + 1) % 3] {
+                let h = (3 * t + i) as u32;
+                edges.push((edge_key(triangles, h).expect("in range"), h));
+            }
+        }
+    }
+    edges.sort_unstable();
+    edges.into_iter().map(|(_, h)| h).collect()
+}
+
+/// Whether `edges` names as many edges as the links imply (a boundary half edge is one, two
+/// linked half edges are one) with strictly increasing vertex pairs. With every link checked
+/// symmetric, each edge is then named once and no two edges join the same two vertices (see the
+/// module doc). Linear, for any input.
+fn proves_manifold_edges(triangles: &[[VertexId; 3]], neighbours: &[[TriangleId; 3]], edges: &[u32]) -> bool {
+    let boundary = neighbours.iter().flatten().filter(|n| n.is_none()).count();
+    let interior = 3 * neighbours.len() - boundary;
+    let mut previous = None;
+    interior.is_multiple_of(2)
+        && edges.len() == boundary + interior / 2
+        && edges.iter().all(|&h| {
+            let key = edge_key(triangles, h);
+            key.is_some() && std::mem::replace(&mut previous, key) < key
+        })
+}
+
+/// Reads fixed-width little-endian values from the front of a slice whose length was checked
+/// beforehand (reading past its end is a bug, and panics).
+struct Reader<'a> {
+    rest: &'a [u8],
+}
+
+impl Reader<'_> {
+    #[inline]
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let (head, rest) = self.rest.split_first_chunk::<N>().expect("payload length checked");
+        self.rest = rest;
+        *head
+    }
+
+    #[inline]
+    fn f64(&mut self) -> f64 {
+        f64::from_le_bytes(self.take())
+    }
+
+    #[inline]
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+}
+
+/// Decodes a version 1 payload.
+fn decode_v1(body: &[u8], vertices: u32, triangles: u32) -> Result<MeshParts, LoadError> {
+    let payload = body.len() as u64;
+    let needed = u64::from(vertices) * MIN_VERTEX_BYTES + u64::from(triangles) * MIN_TRIANGLE_BYTES_V1;
+    if needed > payload {
+        return Err(LoadError::PayloadLength { vertices, triangles, edges: None, needed, payload });
+    }
+    let payload = decode_bounded(body)?;
     let lengths = [
         ("vertices", payload.vertices.len(), vertices),
         ("triangles", payload.triangles.len(), triangles),
@@ -215,11 +526,11 @@ pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
     })
 }
 
-/// Decodes the payload with bincode's allocation limit set to a small multiple of its size:
+/// Decodes a version 1 payload with bincode's allocation limit set to a small multiple of its size:
 /// bincode counts the in-memory size of every container it is asked to allocate, so a hostile
 /// length prefix fails instead of allocating. The limit is a const generic, so it is picked from
 /// power-of-four tiers.
-fn decode_bounded(body: &[u8]) -> Result<Payload, LoadError> {
+fn decode_bounded(body: &[u8]) -> Result<PayloadV1, LoadError> {
     // In memory, an element takes at most 4x its smallest encoding (a 1-byte varint u32).
     let budget = (body.len() as u64).saturating_mul(4).max(1024);
     macro_rules! try_tiers {
@@ -235,9 +546,9 @@ fn decode_bounded(body: &[u8]) -> Result<Payload, LoadError> {
     Err(LoadError::TooLarge(body.len()))
 }
 
-fn decode_with_limit<const LIMIT: usize>(body: &[u8]) -> Result<Payload, LoadError> {
+fn decode_with_limit<const LIMIT: usize>(body: &[u8]) -> Result<PayloadV1, LoadError> {
     let config = bincode::config::standard().with_limit::<LIMIT>();
-    let (payload, used): (Payload, usize) =
+    let (payload, used): (PayloadV1, usize) =
         bincode::decode_from_slice(body, config).map_err(LoadError::Corrupt)?;
     if used != body.len() {
         return Err(LoadError::TrailingBytes(body.len() - used));
@@ -259,7 +570,7 @@ impl NavMesh {
     /// assert!(matches!(NavMesh::from_bytes(b"not a mesh"), Err(LoadError::TooShort { .. })));
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<NavMesh, LoadError> {
-        Ok(NavMesh::from_parts(decode(bytes)?)?)
+        load(bytes, Laps(None))
     }
 
     /// Loads a baked file.
@@ -326,12 +637,11 @@ mod tests {
     #[test]
     fn wrong_version_and_magic_are_named() {
         let mut bytes = encode(&square_parts()).unwrap();
-        bytes[8] = 2;
+        bytes[8] = 9;
         reseal(&mut bytes);
-        assert!(matches!(
-            NavMesh::from_bytes(&bytes),
-            Err(LoadError::UnsupportedVersion { found: 2, supported: 1 })
-        ));
+        let err = NavMesh::from_bytes(&bytes).unwrap_err();
+        assert!(matches!(err, LoadError::UnsupportedVersion { found: 9, supported: 2 }));
+        assert!(err.to_string().contains("re-bake"), "{err}");
         bytes[0] = b'X';
         assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::BadMagic)));
     }
@@ -341,16 +651,7 @@ mod tests {
         let mut bytes = encode(&square_parts()).unwrap();
         bytes[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
         reseal(&mut bytes);
-        assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::CountsExceedPayload { .. })));
-        // A count that fits the payload but differs from the array decoded.
-        let mut bytes = encode(&square_parts()).unwrap();
-        bytes[16..20].copy_from_slice(&1u32.to_le_bytes());
-        reseal(&mut bytes);
-        let err = NavMesh::from_bytes(&bytes).unwrap_err();
-        assert!(
-            matches!(err, LoadError::CountMismatch { array: "triangles", declared: 1, found: 2 }),
-            "{err}"
-        );
+        assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::PayloadLength { .. })));
     }
 
     #[test]
@@ -360,16 +661,95 @@ mod tests {
         body.push(253); // varint marker for a u64
         body.extend_from_slice(&(1u64 << 40).to_le_bytes());
         body.resize(body.len() + 64, 0);
-        let mut bytes = Vec::new();
+        let bytes = frame(VERSION_1, 0, 0, &body);
+        assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::Corrupt(_))));
+    }
+
+    /// A complete file of `version` with these counts and payload, checksum included.
+    fn frame(version: u32, vertices: u32, triangles: u32, body: &[u8]) -> Vec<u8> {
+        let mut bytes: Vec<u8> = Vec::new();
         bytes.extend_from_slice(&MAGIC);
-        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        bytes.extend_from_slice(&0u32.to_le_bytes());
-        bytes.extend_from_slice(&0u32.to_le_bytes());
+        bytes.extend_from_slice(&version.to_le_bytes());
+        bytes.extend_from_slice(&vertices.to_le_bytes());
+        bytes.extend_from_slice(&triangles.to_le_bytes());
         bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&body);
+        bytes.extend_from_slice(body);
         bytes.extend_from_slice(&[0; 4]);
         reseal(&mut bytes);
-        assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::Corrupt(_))));
+        bytes
+    }
+
+    #[test]
+    fn version_1_files_still_load() {
+        let parts = square_parts();
+        let payload = (
+            parts.settings,
+            parts.vertices.iter().map(|&p| <[f64; 2]>::from(p)).collect::<Vec<_>>(),
+            parts.triangles.iter().map(|t| t.map(|v| v.0)).collect::<Vec<_>>(),
+            parts.neighbours.iter().map(|t| t.map(|n| n.0)).collect::<Vec<_>>(),
+            parts.areas.iter().map(|a| a.0).collect::<Vec<_>>(),
+            parts.islands.iter().map(|i| i.0).collect::<Vec<_>>(),
+        );
+        let body = bincode::encode_to_vec(&payload, bincode::config::standard()).unwrap();
+        let bytes = frame(VERSION_1, 4, 2, &body);
+        assert_eq!(NavMesh::from_bytes(&bytes).unwrap().parts(), &parts);
+        assert_eq!(decode(&encode(&parts).unwrap()).unwrap(), parts);
+    }
+
+    #[test]
+    fn version_2_layout_is_fixed_width() {
+        let parts = square_parts();
+        let bytes = encode(&parts).unwrap();
+        // 4 vertices, 2 triangles, 5 edges (the diagonal and four sides).
+        assert_eq!(bytes.len(), HEADER_LEN + 21 + 20 * 4 + 29 * 2 + 4 * 5 + TRAILER_LEN);
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 2);
+        // The vertex order: (0, 0), (0, 1), (1, 0), (1, 1).
+        let order_at = HEADER_LEN + 17 + 16 * 4;
+        let order: Vec<u32> = bytes[order_at..order_at + 16]
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(order, [0, 3, 1, 2]);
+    }
+
+    #[test]
+    fn wrong_derived_arrays_are_refused_even_for_a_valid_mesh() {
+        let bytes = encode(&square_parts()).unwrap();
+        let order_at = HEADER_LEN + 17 + 16 * 4;
+        let edges_at = bytes.len() - TRAILER_LEN - 4 * 5;
+        for (at, what) in [(order_at, "vertex order"), (edges_at, "edge list")] {
+            // Swap the first two entries: still a permutation, no longer sorted.
+            let mut bad = bytes.clone();
+            bad.copy_within(at..at + 4, at + 4);
+            bad[at..at + 4].copy_from_slice(&bytes[at + 4..at + 8]);
+            reseal(&mut bad);
+            let err = NavMesh::from_bytes(&bad).unwrap_err();
+            assert!(matches!(err, LoadError::DerivedMismatch), "{what}: {err}");
+        }
+        // One edge too many (the payload length kept consistent).
+        let mut longer = bytes[..bytes.len() - TRAILER_LEN].to_vec();
+        longer.extend_from_slice(&0u32.to_le_bytes());
+        let count_at = edges_at - 4;
+        longer[count_at..count_at + 4].copy_from_slice(&6u32.to_le_bytes());
+        let body = longer[HEADER_LEN..].to_vec();
+        let err = NavMesh::from_bytes(&frame(FORMAT_VERSION, 4, 2, &body)).unwrap_err();
+        assert!(matches!(err, LoadError::DerivedMismatch), "{err}");
+    }
+
+    #[test]
+    fn payload_length_must_match_the_counts_exactly() {
+        let bytes = encode(&square_parts()).unwrap();
+        let body = bytes[HEADER_LEN..bytes.len() - TRAILER_LEN].to_vec();
+        for (v, t) in [(5, 2), (4, 3), (0, 0), (u32::MAX, u32::MAX)] {
+            let err = NavMesh::from_bytes(&frame(FORMAT_VERSION, v, t, &body)).unwrap_err();
+            assert!(matches!(err, LoadError::PayloadLength { edges: Some(_), .. }), "{v} {t}: {err}");
+        }
+        let mut extra = body.clone();
+        extra.push(0);
+        assert!(matches!(
+            NavMesh::from_bytes(&frame(FORMAT_VERSION, 4, 2, &extra)),
+            Err(LoadError::PayloadLength { .. })
+        ));
     }
 
     #[test]

@@ -122,5 +122,7 @@ pub mod build {
 /// [`LoadError`](crate::LoadError); nothing panics. Encoding is deterministic: the same mesh
 /// always gives the same bytes.
 pub mod file {
-    pub use crate::format::{EncodeError, FORMAT_VERSION, HEADER_LEN, MAGIC, TRAILER_LEN, decode, encode};
+    pub use crate::format::{
+        EncodeError, FORMAT_VERSION, HEADER_LEN, LoadTimes, MAGIC, TRAILER_LEN, decode, encode, load_timed,
+    };
 }

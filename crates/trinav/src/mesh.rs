@@ -34,6 +34,14 @@ pub struct MeshParts {
     pub islands: Vec<IslandId>,
 }
 
+impl MeshParts {
+    /// The name and length of each array that holds one entry per triangle (besides the
+    /// triangles themselves).
+    pub(crate) fn per_triangle_lengths(&self) -> [(&'static str, usize); 3] {
+        [("neighbours", self.neighbours.len()), ("areas", self.areas.len()), ("islands", self.islands.len())]
+    }
+}
+
 /// One thing wrong with a mesh's arrays.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MeshProblem {
@@ -202,11 +210,25 @@ impl MeshParts {
     /// triangles imply, islands equal to the connected components. Stops after
     /// [`InvalidMesh::MAX_PROBLEMS`] problems.
     pub fn find_problems(&self) -> Vec<MeshProblem> {
-        find_problems(self)
+        find_problems_with(self, Proven::default())
     }
 }
 
-fn find_problems(parts: &MeshParts) -> Vec<MeshProblem> {
+/// Rules a baked file proves with the derived data it stores, verified by the loader before
+/// validation (see [the format module](crate::format)), so that validation need not check
+/// them again the slow way.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Proven {
+    /// No two vertices have the same position.
+    pub(crate) distinct_vertices: bool,
+    /// No two edge classes (an interior edge seen from both sides, or a boundary edge) join the
+    /// same two vertices. With symmetric links, this makes the stored adjacency equal to the
+    /// one the triangles imply.
+    pub(crate) manifold_edges: bool,
+}
+
+/// [`MeshParts::find_problems`], skipping the checks of the rules in `proven`.
+pub(crate) fn find_problems_with(parts: &MeshParts, proven: Proven) -> Vec<MeshProblem> {
     let mut problems = Vec::new();
     if let Err(why) = parts.settings.check() {
         problems.push(MeshProblem::BadSettings(why));
@@ -216,11 +238,7 @@ fn find_problems(parts: &MeshParts) -> Vec<MeshProblem> {
         problems.push(MeshProblem::TooManyTriangles(t_count));
         return problems;
     }
-    for (array, len) in [
-        ("neighbours", parts.neighbours.len()),
-        ("areas", parts.areas.len()),
-        ("islands", parts.islands.len()),
-    ] {
+    for (array, len) in parts.per_triangle_lengths() {
         if len != t_count {
             problems.push(MeshProblem::LengthMismatch { array, expected: t_count, found: len });
         }
@@ -230,18 +248,22 @@ fn find_problems(parts: &MeshParts) -> Vec<MeshProblem> {
     }
     let full = |p: &Vec<MeshProblem>| p.len() >= InvalidMesh::MAX_PROBLEMS;
 
-    let mut seen: HashMap<(u64, u64), VertexId> = HashMap::with_capacity(parts.vertices.len());
-    for (i, p) in parts.vertices.iter().enumerate() {
-        let v = VertexId::from_index(i);
-        if !p.in_range() {
-            problems.push(MeshProblem::NonFiniteVertex(v));
-        } else if let Some(&first) = seen.get(&position_key(*p)) {
-            problems.push(MeshProblem::DuplicateVertex { vertex: v, first });
-        } else {
-            seen.insert(position_key(*p), v);
-        }
-        if full(&problems) {
-            return problems;
+    let in_range = parts.vertices.iter().all(|p| p.in_range());
+    if !(in_range && (proven.distinct_vertices || all_distinct(&parts.vertices))) {
+        // Name every bad vertex in order; only a mesh with a problem takes this slower path.
+        let mut seen: HashMap<(u64, u64), VertexId> = HashMap::with_capacity(parts.vertices.len());
+        for (i, p) in parts.vertices.iter().enumerate() {
+            let v = VertexId::from_index(i);
+            if !p.in_range() {
+                problems.push(MeshProblem::NonFiniteVertex(v));
+            } else if let Some(&first) = seen.get(&position_key(*p)) {
+                problems.push(MeshProblem::DuplicateVertex { vertex: v, first });
+            } else {
+                seen.insert(position_key(*p), v);
+            }
+            if full(&problems) {
+                return problems;
+            }
         }
     }
 
@@ -315,6 +337,9 @@ fn find_problems(parts: &MeshParts) -> Vec<MeshProblem> {
     if !links_ok {
         return problems;
     }
+    if proven.manifold_edges {
+        return check_islands(parts, problems);
+    }
 
     match build_adjacency(&parts.triangles, parts.vertices.len()) {
         Err(e) => {
@@ -336,10 +361,15 @@ fn find_problems(parts: &MeshParts) -> Vec<MeshProblem> {
             }
         }
     }
+    check_islands(parts, problems)
+}
+
+/// The islands check, last of [`validate`]'s: appends to `problems` unless it holds some.
+fn check_islands(parts: &MeshParts, mut problems: Vec<MeshProblem>) -> Vec<MeshProblem> {
     if !problems.is_empty() {
         return problems;
     }
-
+    let full = |p: &Vec<MeshProblem>| p.len() >= InvalidMesh::MAX_PROBLEMS;
     let (islands, _) = find_islands(&parts.neighbours);
     for (t, (&stored, &expected)) in parts.islands.iter().zip(&islands).enumerate() {
         if stored != expected {
@@ -354,6 +384,21 @@ fn find_problems(parts: &MeshParts) -> Vec<MeshProblem> {
         }
     }
     problems
+}
+
+/// Whether no two of `vertices` have the same position (as [`position_key`] compares them).
+/// Sorts the keys: `O(V log V)` in the worst case whatever the input, with no hashing a
+/// hostile file could aim at.
+fn all_distinct(vertices: &[Point]) -> bool {
+    let mut keys: Vec<u128> = vertices
+        .iter()
+        .map(|&p| {
+            let (x, y) = position_key(p);
+            (u128::from(x) << 64) | u128::from(y)
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.windows(2).all(|w| w[0] != w[1])
 }
 
 /// Exact position key for welding: the bit patterns of both coordinates, with `-0.0` read as
@@ -438,16 +483,22 @@ impl NavMesh {
         if !problems.is_empty() {
             return Err(InvalidMesh { problems });
         }
+        Ok(Self::derive(parts))
+    }
+
+    /// The mesh of validated `parts`: derives the island count, bounds, the point-location
+    /// grid, the turning corners, the pockets and the half edge lengths.
+    pub(crate) fn derive(parts: MeshParts) -> NavMesh {
         let island_count = parts.islands.iter().map(|i| i.0 + 1).max().unwrap_or(0);
         let bounds = Aabb::from_points(parts.vertices.iter().copied());
-        let boxes: Vec<Aabb> =
-            parts.triangles.iter().map(|t| Aabb::from_points(t.map(|v| parts.vertices[v.index()]))).collect();
         let mut island_bounds = vec![Aabb::EMPTY; island_count as usize];
-        for (b, island) in boxes.iter().zip(&parts.islands) {
+        for (tri, island) in parts.triangles.iter().zip(&parts.islands) {
             let slot = &mut island_bounds[island.index()];
-            *slot = slot.grown(b.min).grown(b.max);
+            *slot = tri.iter().fold(*slot, |b, v| b.grown(parts.vertices[v.index()]));
         }
-        let grid = SpatialGrid::build(bounds, &boxes);
+        let grid = SpatialGrid::build(bounds, parts.triangles.len(), |t| {
+            Aabb::from_points(parts.triangles[t].map(|v| parts.vertices[v.index()]))
+        });
         let search_flags = search_flags(&parts.vertices, &parts.triangles, &parts.neighbours);
         let pockets = find_pockets(&parts.neighbours);
         let half_edge_lengths = parts
@@ -458,7 +509,7 @@ impl NavMesh {
                 [a.distance(b), b.distance(c), c.distance(a)].map(|l| (0.5 * l) as f32)
             })
             .collect();
-        Ok(NavMesh {
+        NavMesh {
             parts,
             island_count,
             bounds,
@@ -468,13 +519,17 @@ impl NavMesh {
             pockets,
             half_edge_lengths,
             widths: std::sync::OnceLock::new(),
-        })
+        }
     }
 
     /// Per triangle, the width of the way round each corner, derived on first use.
     pub(crate) fn traversal_widths(&self) -> &[[f32; 3]] {
         self.widths.get_or_init(|| {
-            crate::clearance::traversal_widths(&self.parts.vertices, &self.parts.triangles, &self.parts.neighbours)
+            crate::clearance::traversal_widths(
+                &self.parts.vertices,
+                &self.parts.triangles,
+                &self.parts.neighbours,
+            )
         })
     }
 

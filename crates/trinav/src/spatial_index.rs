@@ -25,9 +25,10 @@ pub(crate) struct SpatialGrid {
 }
 
 impl SpatialGrid {
-    /// Builds the grid for triangles with the given bounding boxes inside `bounds`.
-    pub(crate) fn build(bounds: Aabb, triangle_boxes: &[Aabb]) -> SpatialGrid {
-        if bounds.is_empty() || triangle_boxes.is_empty() {
+    /// Builds the grid for `count` triangles inside `bounds`, the bounding box of triangle `t`
+    /// being `triangle_box(t)`.
+    pub(crate) fn build(bounds: Aabb, count: usize, triangle_box: impl Fn(usize) -> Aabb) -> SpatialGrid {
+        if bounds.is_empty() || count == 0 {
             return SpatialGrid {
                 origin: Point::default(),
                 inv_cell_size: 1.0,
@@ -38,14 +39,13 @@ impl SpatialGrid {
             };
         }
         let (w, h) = bounds.size();
-        let target_cells = (triangle_boxes.len() as f64 * CELLS_PER_TRIANGLE).max(1.0);
+        let target_cells = (count as f64 * CELLS_PER_TRIANGLE).max(1.0);
         let mut cell_size = ((w * h) / target_cells).sqrt();
         if !(cell_size.is_finite() && cell_size > 0.0) {
             cell_size = w.max(h).max(f64::MIN_POSITIVE);
         }
         loop {
-            let grid = Self::with_cell_size(bounds, triangle_boxes, cell_size);
-            match grid {
+            match Self::with_cell_size(bounds, count, &triangle_box, cell_size) {
                 Some(grid) => return grid,
                 None => cell_size *= 2.0,
             }
@@ -53,12 +53,17 @@ impl SpatialGrid {
     }
 
     /// The grid with square cells of `cell_size`, or `None` when it would hold too many entries.
-    fn with_cell_size(bounds: Aabb, boxes: &[Aabb], cell_size: f64) -> Option<SpatialGrid> {
+    fn with_cell_size(
+        bounds: Aabb,
+        count: usize,
+        triangle_box: &impl Fn(usize) -> Aabb,
+        cell_size: f64,
+    ) -> Option<SpatialGrid> {
         let (w, h) = bounds.size();
         let cols = ((w / cell_size).ceil() as usize).clamp(1, 1 << 16);
         let rows = ((h / cell_size).ceil() as usize).clamp(1, 1 << 16);
         let cell_count = cols.checked_mul(rows)?;
-        if cell_count > boxes.len().saturating_mul(4).saturating_add(16) {
+        if cell_count > count.saturating_mul(4).saturating_add(16) {
             return None;
         }
         let mut grid = SpatialGrid {
@@ -66,48 +71,77 @@ impl SpatialGrid {
             inv_cell_size: 1.0 / cell_size,
             cols,
             rows,
-            cell_start: vec![0; cell_count + 1],
+            cell_start: Vec::new(),
             items: Vec::new(),
         };
+        let cells_of = |t: usize| {
+            let b = triangle_box(t);
+            let ((c0, r0), (c1, r1)) = (grid.cell_of(b.min), grid.cell_of(b.max));
+            (c0, r0, c1, r1)
+        };
+        // Count the entries per cell with a 2D difference array: +1 at the first cell of each
+        // triangle's rectangle of cells, -1 just past its corners, then prefix sums along rows
+        // and columns. Linear in triangles plus cells, whatever the rectangles' sizes.
+        let stride = cols + 1;
+        let mut counts = vec![0i32; stride * (rows + 1)];
         let mut entries = 0usize;
-        for b in boxes {
-            let (c0, r0) = grid.cell_of(b.min);
-            let (c1, r1) = grid.cell_of(b.max);
+        for t in 0..count {
+            let (c0, r0, c1, r1) = cells_of(t);
             entries += (c1 - c0 + 1) * (r1 - r0 + 1);
-            if entries > boxes.len().saturating_mul(MAX_ENTRIES_PER_TRIANGLE) {
-                return None;
-            }
-            for r in r0..=r1 {
-                for c in c0..=c1 {
-                    grid.cell_start[r * cols + c + 1] += 1;
-                }
+            counts[r0 * stride + c0] += 1;
+            counts[r0 * stride + c1 + 1] -= 1;
+            counts[(r1 + 1) * stride + c0] -= 1;
+            counts[(r1 + 1) * stride + c1 + 1] += 1;
+        }
+        if entries > count.saturating_mul(MAX_ENTRIES_PER_TRIANGLE) {
+            return None;
+        }
+        for r in 0..rows {
+            for c in 0..cols {
+                let i = r * stride + c;
+                counts[i + 1] += counts[i];
             }
         }
-        for i in 0..cell_count {
-            grid.cell_start[i + 1] += grid.cell_start[i];
+        for r in 0..rows {
+            for c in 0..cols {
+                let i = r * stride + c;
+                counts[i + stride] += counts[i];
+            }
         }
-        grid.items = vec![TriangleId::NONE; entries];
-        let mut fill: Vec<u32> = grid.cell_start[..cell_count].to_vec();
-        for (t, b) in boxes.iter().enumerate() {
-            let (c0, r0) = grid.cell_of(b.min);
-            let (c1, r1) = grid.cell_of(b.max);
+        let mut cell_start = Vec::with_capacity(cell_count + 1);
+        cell_start.push(0);
+        let mut total = 0u32;
+        for r in 0..rows {
+            for c in 0..cols {
+                total += counts[r * stride + c] as u32;
+                cell_start.push(total);
+            }
+        }
+        drop(counts);
+        // Fill each cell in ascending triangle order.
+        let mut items = vec![TriangleId::NONE; entries];
+        let mut fill: Vec<u32> = cell_start[..cell_count].to_vec();
+        for t in 0..count {
+            let (c0, r0, c1, r1) = cells_of(t);
             for r in r0..=r1 {
-                for c in c0..=c1 {
-                    let slot = &mut fill[r * cols + c];
-                    grid.items[*slot as usize] = TriangleId::from_index(t);
+                for slot in &mut fill[r * cols + c0..=r * cols + c1] {
+                    items[*slot as usize] = TriangleId::from_index(t);
                     *slot += 1;
                 }
             }
         }
+        grid.cell_start = cell_start;
+        grid.items = items;
         Some(grid)
     }
 
     /// The (column, row) of the cell holding `p`, clamped to the grid.
     #[inline]
     fn cell_of(&self, p: Point) -> (usize, usize) {
-        let cx = ((p.x - self.origin.x) * self.inv_cell_size).floor();
-        let cy = ((p.y - self.origin.y) * self.inv_cell_size).floor();
-        // `as usize` saturates: negative and NaN become 0.
+        let cx = (p.x - self.origin.x) * self.inv_cell_size;
+        let cy = (p.y - self.origin.y) * self.inv_cell_size;
+        // `as usize` truncates, which is the floor for the non-negative values that matter, and
+        // saturates: negative and NaN become 0 (clamped to the first cell, as the floor would).
         let c = (cx as usize).min(self.cols.saturating_sub(1));
         let r = (cy as usize).min(self.rows.saturating_sub(1));
         (c, r)

@@ -39,8 +39,9 @@ pub enum TopologyError {
 /// The neighbour of every triangle across each of its three edges ([`TriangleId::NONE`] on the
 /// boundary).
 ///
-/// Runs in `O(T log d)` for `T` triangles and vertex degree `d`, with no hashing: outgoing edges
-/// are bucketed by their start vertex and sorted by their end vertex.
+/// Runs in `O(T + V)` for `T` triangles and `V` vertices, with no hashing and no sorting: every
+/// edge is bucketed under its lower vertex, and within a bucket the edges meeting at the same
+/// other vertex are paired through one slot per vertex.
 ///
 /// ```
 /// use trinav::build::build_adjacency;
@@ -65,53 +66,80 @@ pub fn build_adjacency(
             });
         }
     }
-    // Bucket every directed edge by its start vertex (CSR layout).
+    // Half edge `h = 3 t + i` is edge `i` of triangle `t`, from `tri[i]` to `tri[(i + 1) % 3]`.
+    let ends = |h: usize| {
+        let tri = &triangles[h / 3];
+        (tri[h % 3], tri[(h + 1) % 3])
+    };
+    // Bucket every half edge under its lower vertex (compressed rows, ascending half edge ids),
+    // as (higher vertex, half edge).
     let mut start = vec![0u32; vertex_count + 1];
     for tri in triangles {
-        for v in tri {
-            start[v.index() + 1] += 1;
-        }
+        let [a, b, c] = tri.map(|v| v.index());
+        start[a.min(b) + 1] += 1;
+        start[b.min(c) + 1] += 1;
+        start[c.min(a) + 1] += 1;
     }
-    for i in 0..vertex_count {
-        start[i + 1] += start[i];
+    for v in 0..vertex_count {
+        start[v + 1] += start[v];
     }
-    // (end vertex, triangle, edge) per outgoing edge.
-    let mut edges = vec![(0u32, 0u32, 0u8); triangles.len() * 3];
-    let mut fill = start.clone();
+    let mut bucketed = vec![(0u32, 0u32); triangles.len() * 3];
     for (t, tri) in triangles.iter().enumerate() {
         for i in 0..3 {
-            let slot = &mut fill[tri[i].index()];
-            edges[*slot as usize] = (tri[(i + 1) % 3].0, t as u32, i as u8);
+            let (a, b) = (tri[i].0, tri[(i + 1) % 3].0);
+            let slot = &mut start[a.min(b) as usize];
+            bucketed[*slot as usize] = (a.max(b), (3 * t + i) as u32);
             *slot += 1;
         }
     }
-    for v in 0..vertex_count {
-        let range = start[v] as usize..start[v + 1] as usize;
-        edges[range].sort_unstable();
-    }
-    let bucket = |v: VertexId| &edges[start[v.index()] as usize..start[v.index() + 1] as usize];
-    for v in 0..vertex_count {
-        let out = bucket(VertexId::from_index(v));
-        if let Some(w) = out.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(TopologyError::NonManifoldEdge {
-                first: TriangleId(w[0].1),
-                second: TriangleId(w[1].1),
-                from: VertexId::from_index(v),
-                to: VertexId(w[0].0),
-            });
-        }
-    }
+    // The fill moved each bucket's start to the next one's: shift back.
+    start.rotate_right(1);
+    start[0] = 0;
+    // Within the bucket of `low`, `first[high]` is the first half edge seen between `low` and
+    // `high`; the second, running the other way, is its twin; any other is one too many.
     let mut neighbours = vec![[TriangleId::NONE; 3]; triangles.len()];
-    for (t, tri) in triangles.iter().enumerate() {
-        for i in 0..3 {
-            let (from, to) = (tri[i], tri[(i + 1) % 3]);
-            let back = bucket(to);
-            if let Ok(k) = back.binary_search_by_key(&from.0, |e| e.0) {
-                neighbours[t][i] = TriangleId(back[k].1);
+    let mut first = vec![u32::MAX; vertex_count];
+    for low in 0..vertex_count {
+        let bucket = &bucketed[start[low] as usize..start[low + 1] as usize];
+        for &(high, h) in bucket {
+            let h = h as usize;
+            let g = std::mem::replace(&mut first[high as usize], h as u32);
+            if g == u32::MAX {
+                continue;
             }
+            first[high as usize] = g; // keep the first one
+            let g = g as usize;
+            let (from, to) = ends(h);
+            if from == to {
+                continue; // a degenerate triangle's edge joins nothing (validation refuses it)
+            }
+            if ends(g).0 != to || !neighbours[g / 3][g % 3].is_none() {
+                // The same directed edge twice, or a third edge between the same two vertices.
+                let earlier = if ends(g).0 == from { g } else { twin_of(&neighbours, triangles, g) };
+                return Err(TopologyError::NonManifoldEdge {
+                    first: TriangleId::from_index(earlier / 3),
+                    second: TriangleId::from_index(h / 3),
+                    from,
+                    to,
+                });
+            }
+            neighbours[g / 3][g % 3] = TriangleId::from_index(h / 3);
+            neighbours[h / 3][h % 3] = TriangleId::from_index(g / 3);
+        }
+        for &(high, _) in bucket {
+            first[high as usize] = u32::MAX;
         }
     }
     Ok(neighbours)
+}
+
+/// The half edge paired with half edge `g` (which has a neighbour): the edge of that neighbour
+/// running the other way.
+fn twin_of(neighbours: &[[TriangleId; 3]], triangles: &[[VertexId; 3]], g: usize) -> usize {
+    let (from, to) = (triangles[g / 3][g % 3], triangles[g / 3][(g + 1) % 3]);
+    let n = neighbours[g / 3][g % 3].index();
+    let i = (0..3).find(|&i| triangles[n][i] == to && triangles[n][(i + 1) % 3] == from).expect("paired");
+    3 * n + i
 }
 
 /// The island of every triangle and the number of islands.
@@ -161,22 +189,26 @@ pub(crate) enum Pocket {
 /// unless its start or goal lies inside, so searches skip them.
 pub(crate) fn find_pockets(neighbours: &[[TriangleId; 3]]) -> Vec<Pocket> {
     let n = neighbours.len();
-    let linked = |t: usize| neighbours[t].iter().filter(|u| !u.is_none() && u.index() < n);
+    let linked = |t: usize| neighbours[t].into_iter().filter(move |u| u.index() < n);
     let mut degree: Vec<u8> = (0..n).map(|t| linked(t).count() as u8).collect();
     let mut peeled = vec![false; n];
     let mut pockets = vec![Pocket::Core; n];
-    // First in, first out: trees peel from their leaves inwards, level by level.
-    let mut queue: std::collections::VecDeque<usize> = (0..n).filter(|&t| degree[t] <= 1).collect();
-    while let Some(t) = queue.pop_front() {
+    // First in, first out: trees peel from their leaves inwards, level by level. Every
+    // triangle enters the queue at most once (when its degree drops to 1, or starts at <= 1).
+    let mut queue: Vec<u32> = (0..n).filter(|&t| degree[t] <= 1).map(|t| t as u32).collect();
+    let mut head = 0;
+    while let Some(&t) = queue.get(head) {
+        head += 1;
+        let t = t as usize;
         peeled[t] = true;
         pockets[t] = match linked(t).find(|u| !peeled[u.index()]) {
             Some(u) => {
                 let k = u.index();
                 degree[k] -= 1;
                 if degree[k] == 1 {
-                    queue.push_back(k);
+                    queue.push(k as u32);
                 }
-                Pocket::Towards(*u)
+                Pocket::Towards(u)
             }
             None => Pocket::Root,
         };

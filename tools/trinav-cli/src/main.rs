@@ -18,7 +18,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use serde::Serialize;
 use trinav::build::MeshParts;
-use trinav::file::{FORMAT_VERSION, decode};
+use trinav::file::decode;
 use trinav::{BakeSettings, NavMesh, PathError, PathMode, PathOptions, PathScratch, Point, Triangulation};
 use trinav_bake::import::{ImportOptions, InputFormat, bake_source, import};
 use trinav_tools::write_atomic;
@@ -381,7 +381,8 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
     let mut report = InspectReport {
         file: path,
         bytes: bytes.len(),
-        format_version: FORMAT_VERSION,
+        // The version the file was written in (decoding checked the header).
+        format_version: u32::from_le_bytes(bytes[8..12].try_into().expect("a decoded file has a header")),
         vertices: parts.vertices.len(),
         triangles: parts.triangles.len(),
         islands: None,

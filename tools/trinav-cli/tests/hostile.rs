@@ -123,9 +123,9 @@ impl Fixture {
         flipped[town.len() / 2] ^= 0x10;
         // Vertex 0's x coordinate set to NaN and the checksum recomputed: a file whose frame
         // is valid and whose contents break a rule. The first vertex's x lies after the
-        // 28-byte header, the settings (two f64 and a one-byte enum) and the one-byte length.
+        // 28-byte header and the settings (two f64 and a one-byte enum).
         let mut nan_vertex = town.clone();
-        let x_at = 28 + 17 + 1;
+        let x_at = 28 + 17;
         let vertex0 = trinav::NavMesh::from_bytes(&town).unwrap().vertices()[0];
         assert_eq!(town[x_at..x_at + 8], vertex0.x.to_le_bytes(), "vertex 0's x is where expected");
         nan_vertex[x_at..x_at + 8].copy_from_slice(&f64::NAN.to_le_bytes());

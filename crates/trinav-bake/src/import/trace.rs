@@ -142,7 +142,7 @@ fn next_edge(
 fn split_at_repeats(ring: &[u32]) -> Vec<Vec<u32>> {
     let mut loops = Vec::new();
     let mut open: Vec<u32> = Vec::with_capacity(ring.len());
-    let mut position: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    let mut position: foldhash::HashMap<u32, usize> = foldhash::HashMapExt::with_capacity(ring.len());
     for &v in ring {
         if let Some(&at) = position.get(&v) {
             let cut: Vec<u32> = open.drain(at..).collect();

@@ -555,39 +555,76 @@ fn cross(o: Point, a: Point, b: Point) -> f64 {
 /// Per triangle `t`: bit `k` (0..3) when corner `k` is a turning corner, a boundary vertex whose
 /// fan of triangles (joined through the edges at that vertex) spans more than a half turn
 /// (shortest paths turn only at such corners).
+///
+/// A fan runs counter-clockwise from a boundary edge leaving its vertex to a boundary edge
+/// entering it, so a vertex with a single boundary edge leaving it (nearly all of them) has a
+/// single fan, bounded by its only boundary edges out and in: one exact orientation test
+/// decides, with no walk. Vertices with several fans (pinch points) walk each fan from its
+/// first triangle.
 pub(crate) fn search_flags(
     vertices: &[Point],
     triangles: &[[crate::ids::VertexId; 3]],
     neighbours: &[[TriangleId; 3]],
 ) -> Vec<u8> {
-    let mut flags = vec![0u8; triangles.len()];
-    let corner_of = |t: TriangleId, v: crate::ids::VertexId| {
-        triangles[t.index()].iter().position(|&w| w == v).expect("the fan shares the vertex")
-    };
-    for (t, tri) in triangles.iter().enumerate() {
+    const NONE: u32 = u32::MAX;
+    // Per vertex: how many boundary edges leave it, where the last one goes, where the last one
+    // entering it comes from.
+    let mut leaving = vec![0u32; vertices.len()];
+    let mut out_to = vec![NONE; vertices.len()];
+    let mut in_from = vec![NONE; vertices.len()];
+    let mut boundary = Vec::new();
+    for (t, (tri, links)) in triangles.iter().zip(neighbours).enumerate() {
         for e in 0..3 {
-            if !neighbours[t][e].is_none() {
+            if links[e].is_none() {
+                let (a, b) = (tri[e].index(), tri[(e + 1) % 3].index());
+                leaving[a] += 1;
+                out_to[a] = b as u32;
+                in_from[b] = a as u32;
+                boundary.push((t as u32, e as u8));
+            }
+        }
+    }
+    let turning: Vec<bool> = (0..vertices.len())
+        .map(|v| {
+            leaving[v] == 1 && {
+                let [pa, pf, pl] = [v, out_to[v] as usize, in_from[v] as usize].map(|i| vertices[i]);
+                orient(pa, pf, pl) == Orientation::Clockwise
+            }
+        })
+        .collect();
+    let mut flags: Vec<u8> = triangles
+        .iter()
+        .map(|tri| (0..3).filter(|&k| turning[tri[k].index()]).fold(0, |bits, k| bits | 1 << k))
+        .collect();
+    let mut fan: Vec<(u32, u8)> = Vec::new();
+    for &(t, e) in &boundary {
+        let (t, e) = (t as usize, e as usize);
+        let tri = &triangles[t];
+        {
+            if leaving[tri[e].index()] < 2 {
                 continue;
             }
-            // Boundary edge a -> b: triangle t is the clockwise-most of a's fan. Walk the fan
-            // counter-clockwise to its other boundary edge a -> last.
+            // Boundary edge a -> b leaving a pinch point: triangle t is the clockwise-most of
+            // one of a's fans. Walk it counter-clockwise to its other boundary edge a -> last,
+            // remembering the corners.
             let (a, first_direction) = (tri[e], tri[(e + 1) % 3]);
-            let walk = |mark: &mut dyn FnMut(TriangleId, usize)| {
-                let (mut cur, mut k) = (TriangleId::from_index(t), e);
-                for _ in 0..triangles.len() {
-                    mark(cur, k);
-                    let next = neighbours[cur.index()][(k + 2) % 3];
-                    if next.is_none() {
-                        break;
-                    }
-                    (cur, k) = (next, corner_of(next, a));
+            let (mut cur, mut k) = (t, e);
+            fan.clear();
+            for _ in 0..triangles.len() {
+                fan.push((cur as u32, k as u8));
+                let next = neighbours[cur][(k + 2) % 3];
+                if next.is_none() {
+                    break;
                 }
-                triangles[cur.index()][(k + 2) % 3]
-            };
-            let last_direction = walk(&mut |_, _| {});
+                cur = next.index();
+                k = triangles[cur].iter().position(|&w| w == a).expect("the fan shares the vertex");
+            }
+            let last_direction = triangles[cur][(k + 2) % 3];
             let [pa, pf, pl] = [a, first_direction, last_direction].map(|v| vertices[v.index()]);
             if orient(pa, pf, pl) == Orientation::Clockwise {
-                walk(&mut |cur, k| flags[cur.index()] |= 1 << k);
+                for &(c, k) in &fan {
+                    flags[c as usize] |= 1 << k;
+                }
             }
         }
     }
