@@ -243,22 +243,38 @@ impl NavMesh {
         r: f64,
         scratch: &mut ClearanceScratch,
     ) -> bool {
-        let Some(start) = self.locate(a) else { return false };
-        let mut nearest = f64::INFINITY;
+        self.locate(a).is_some() && self.nearest_wall_to_segment(a, b, r, scratch).is_none_or(|(d, _)| d >= r)
+    }
+
+    /// The wall nearest the segment `a -> b` among those closer than `reach`, with its
+    /// distance (`a` must be on the mesh; `None` when no wall is that close).
+    pub(crate) fn nearest_wall_to_segment(
+        &self,
+        a: Point,
+        b: Point,
+        reach: f64,
+        scratch: &mut ClearanceScratch,
+    ) -> Option<(f64, (Point, Point))> {
+        let start = self.locate(a)?;
+        let mut nearest = reach;
+        let mut wall = None;
         self.walls_near(
             start,
             scratch,
             |p, q, best: f64| {
                 let d = segments_distance(a, b, p, q);
-                (d < best).then_some(d)
+                (d < best).then(|| {
+                    wall = Some((p, q));
+                    d
+                })
             },
             &mut nearest,
             |t, _| {
                 let [p, q, s] = self.triangle_points(t);
-                segment_triangle_distance(a, b, [p, q, s]) < r
+                segment_triangle_distance(a, b, [p, q, s]) < reach
             },
         );
-        nearest >= r
+        wall.map(|w| (nearest, w))
     }
 
     /// Visits the walls of the triangles reachable from `start` through triangles `enter`
@@ -267,7 +283,7 @@ impl NavMesh {
         &self,
         start: TriangleId,
         scratch: &mut ClearanceScratch,
-        measure: impl Fn(Point, Point, f64) -> Option<f64>,
+        mut measure: impl FnMut(Point, Point, f64) -> Option<f64>,
         best: &mut f64,
         enter: impl Fn(TriangleId, f64) -> bool,
     ) {
@@ -298,4 +314,176 @@ fn segment_triangle_distance(a: Point, b: Point, tri: [Point; 3]) -> f64 {
         return 0.0;
     }
     (0..3).map(|i| segments_distance(a, b, tri[i], tri[(i + 1) % 3])).fold(f64::INFINITY, f64::min)
+}
+
+/// The candidates for the nearest point of the free space of a disc (at least `r` from every
+/// wall): a point at distance `r` (scaled by [`SNAP_MARGIN`]) from one wall or two.
+struct Candidates {
+    points: Vec<Point>,
+}
+
+/// Snapped points are placed this much farther than the radius from their walls (relative),
+/// so that the rounding of the distances checked later cannot put them inside it.
+const SNAP_MARGIN: f64 = 1.0 + 1e-12;
+
+impl Candidates {
+    /// Points at distance `r` from wall `(a, b)` (walkable side on its left) nearest `p`: the
+    /// foot on its offset line (when it falls within the wall's span) and the nearest points
+    /// of the circles round its ends.
+    fn one_wall(&mut self, p: Point, (a, b): (Point, Point), r: f64) {
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let length = dx.hypot(dy);
+        if length > 0.0 {
+            let (nx, ny) = (-dy / length, dx / length);
+            let s = ((p.x - a.x) * dx + (p.y - a.y) * dy) / (length * length);
+            if (0.0..=1.0).contains(&s) {
+                let d = r * SNAP_MARGIN;
+                self.points.push(Point::new(a.x + s * dx + nx * d, a.y + s * dy + ny * d));
+            }
+        }
+        for v in [a, b] {
+            let dist = p.distance(v);
+            if dist > 0.0 {
+                let k = r * SNAP_MARGIN / dist;
+                self.points.push(Point::new(v.x + (p.x - v.x) * k, v.y + (p.y - v.y) * k));
+            }
+        }
+    }
+
+    /// Points at distance `r` from both walls: where their offset lines and end circles cross.
+    fn two_walls(&mut self, (a, b): (Point, Point), (c, d): (Point, Point), r: f64) {
+        let r = r * SNAP_MARGIN;
+        let offset = |a: Point, b: Point| -> Option<(Point, Point)> {
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let length = dx.hypot(dy);
+            (length > 0.0).then(|| {
+                let (nx, ny) = (-dy / length * r, dx / length * r);
+                (Point::new(a.x + nx, a.y + ny), Point::new(b.x + nx, b.y + ny))
+            })
+        };
+        let (l1, l2) = (offset(a, b), offset(c, d));
+        if let (Some(l1), Some(l2)) = (l1, l2)
+            && let Some(x) = segment_crossing(l1, l2)
+        {
+            self.points.push(x);
+        }
+        for (line, centres) in [(l1, [c, d]), (l2, [a, b])] {
+            if let Some(line) = line {
+                for centre in centres {
+                    self.points.extend(segment_circle(line, centre, r));
+                }
+            }
+        }
+        for u in [a, b] {
+            for v in [c, d] {
+                self.points.extend(circle_circle(u, v, r));
+            }
+        }
+    }
+}
+
+/// Where segments `p` and `q` cross, if they do (floating point).
+fn segment_crossing((a, b): (Point, Point), (c, d): (Point, Point)) -> Option<Point> {
+    let (rx, ry, sx, sy) = (b.x - a.x, b.y - a.y, d.x - c.x, d.y - c.y);
+    let denominator = rx * sy - ry * sx;
+    if denominator == 0.0 {
+        return None;
+    }
+    let t = ((c.x - a.x) * sy - (c.y - a.y) * sx) / denominator;
+    let u = ((c.x - a.x) * ry - (c.y - a.y) * rx) / denominator;
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| Point::new(a.x + t * rx, a.y + t * ry))
+}
+
+/// Where segment `a b` meets the circle of radius `r` round `centre` (0, 1 or 2 points).
+fn segment_circle((a, b): (Point, Point), centre: Point, r: f64) -> impl Iterator<Item = Point> {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let (fx, fy) = (a.x - centre.x, a.y - centre.y);
+    let qa = dx * dx + dy * dy;
+    let qb = 2.0 * (fx * dx + fy * dy);
+    let qc = fx * fx + fy * fy - r * r;
+    let disc = qb * qb - 4.0 * qa * qc;
+    let roots = if qa > 0.0 && disc >= 0.0 {
+        let root = disc.sqrt();
+        [(-qb - root) / (2.0 * qa), (-qb + root) / (2.0 * qa)]
+    } else {
+        [f64::NAN; 2]
+    };
+    roots.into_iter().filter(|t| (0.0..=1.0).contains(t)).map(move |t| Point::new(a.x + t * dx, a.y + t * dy))
+}
+
+/// Where the circles of radius `r` round `u` and `v` meet (0 or 2 points).
+fn circle_circle(u: Point, v: Point, r: f64) -> impl Iterator<Item = Point> {
+    let d = u.distance(v);
+    let points = if d > 0.0 && d <= 2.0 * r {
+        let h = (r * r - 0.25 * d * d).max(0.0).sqrt();
+        let m = u.midpoint(v);
+        let (nx, ny) = (-(v.y - u.y) / d * h, (v.x - u.x) / d * h);
+        [Some(Point::new(m.x + nx, m.y + ny)), Some(Point::new(m.x - nx, m.y - ny))]
+    } else {
+        [None, None]
+    };
+    points.into_iter().flatten()
+}
+
+impl NavMesh {
+    /// The point nearest `p` where a disc of radius `r` fits (clearance at least `r`), with
+    /// its triangle; `None` when none does anywhere near. The nearest point of the disc's free
+    /// space is `p` itself, or at distance `r` from one wall (the foot on its offset line, or
+    /// on the circle round one of its ends) or from two (where those cross): every such
+    /// candidate from the walls within reach is checked, and the reach doubles until the best
+    /// candidate is certainly the nearest.
+    pub(crate) fn nearest_clear_point(
+        &self,
+        p: Point,
+        r: f64,
+        scratch: &mut ClearanceScratch,
+    ) -> Option<(Point, TriangleId)> {
+        let (q, t0) = self.nearest_point(p)?;
+        let (w, h) = self.bounds().size();
+        let limit = p.distance(q) + w.hypot(h) + 2.0 * r;
+        let mut reach = p.distance(q) + 4.0 * r;
+        let mut walls = Vec::new();
+        let mut candidates = Candidates { points: Vec::new() };
+        loop {
+            walls.clear();
+            let mut none = f64::INFINITY;
+            self.walls_near(
+                t0,
+                scratch,
+                |a, b, _| {
+                    if segment_distance(p, a, b) < reach {
+                        walls.push((a, b));
+                    }
+                    None
+                },
+                &mut none,
+                |t, _| {
+                    crate::geometry::closest_point_on_triangle(p, self.triangle_points(t)).distance(p) < reach
+                },
+            );
+            candidates.points.clear();
+            for (i, &wall) in walls.iter().enumerate() {
+                candidates.one_wall(p, wall, r);
+                for &other in &walls[i + 1..] {
+                    candidates.two_walls(wall, other, r);
+                }
+            }
+            let mut best: Option<(f64, Point, TriangleId)> = None;
+            for &c in &candidates.points {
+                let d = c.distance(p);
+                if best.is_some_and(|(bd, ..)| d >= bd) {
+                    continue;
+                }
+                let Some(t) = self.locate(c) else { continue };
+                if self.clearance_with(c, scratch).is_some_and(|clear| clear >= r) {
+                    best = Some((d, c, t));
+                }
+            }
+            match best {
+                Some((d, c, t)) if d + r <= reach => return Some((c, t)),
+                _ if reach > limit => return best.map(|(_, c, t)| (c, t)),
+                _ => reach *= 2.0,
+            }
+        }
+    }
 }

@@ -103,12 +103,6 @@ impl HalfEdge {
     pub(crate) fn edge(self) -> usize {
         (self.0 % 3) as usize
     }
-
-    /// Whether this is the `NONE` sentinel.
-    #[inline]
-    pub(crate) fn is_none(self) -> bool {
-        self == Self::NONE
-    }
 }
 
 #[cfg(test)]
@@ -130,7 +124,7 @@ mod tests {
         let h = HalfEdge::new(TriangleId(5), 2);
         assert_eq!((h.triangle(), h.edge()), (TriangleId(5), 2));
         let last = HalfEdge::new(TriangleId::from_index(HalfEdge::MAX_TRIANGLES - 1), 2);
-        assert!(!last.is_none() && HalfEdge::NONE.is_none());
+        assert_ne!(last, HalfEdge::NONE);
         assert_eq!(std::mem::size_of::<HalfEdge>(), 4);
     }
 }

@@ -17,7 +17,7 @@ pub(crate) const ARC_TOLERANCE: f64 = 1e-3;
 /// is kept on: +1 on the walker's left (the path turns counter-clockwise round it), -1 on the
 /// right.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Bend {
+pub(crate) struct Bend {
     centre: Point,
     radius: f64,
     side: f64,
@@ -44,83 +44,157 @@ fn tangent(from: Bend, to: Bend) -> Option<(Point, Point, Point)> {
     // u = (s d - k perp(d)) / |d|², perp(x, y) = (-y, x); n = perp(u) is the left normal.
     let u = Point::new((s * dx + k * dy) / d2, (s * dy - k * dx) / d2);
     let n = Point::new(-u.y, u.x);
-    let contact = |b: Bend| Point::new(b.centre.x - b.side * b.radius * n.x, b.centre.y - b.side * b.radius * n.y);
+    let contact =
+        |b: Bend| Point::new(b.centre.x - b.side * b.radius * n.x, b.centre.y - b.side * b.radius * n.y);
     Some((u, contact(from), contact(to)))
-}
-
-/// The direction of the tangent from `from` to `to`; for circles too close for one, the
-/// direction between their centres (the corridor search keeps such pairs apart, so this only
-/// orders the funnel's sides).
-fn direction(from: Bend, to: Bend) -> Point {
-    match tangent(from, to) {
-        Some((u, ..)) => u,
-        None => Point::new(to.centre.x - from.centre.x, to.centre.y - from.centre.y),
-    }
-}
-
-/// `u × v`: positive when `v` turns left of `u`.
-fn cross(u: Point, v: Point) -> f64 {
-    u.x * v.y - u.y * v.x
 }
 
 /// Writes to `out` (cleared first) the shortest path of a disc of radius `radius` through
 /// `portals` (first `(start, start)`, last `(goal, goal)`, as [`super::funnel::string_pull`]
-/// takes them), arcs as circumscribed chords. `bends` is reused memory.
-pub(crate) fn pull_disc(portals: &[Portal], radius: f64, bends: &mut Vec<Bend>, out: &mut Vec<Point>) {
+/// takes them), arcs as circumscribed chords. `funnel` and `bends` are reused memory.
+///
+/// The funnel is kept as a deque (Lee and Preparata's funnel): the left chain, the apex, the
+/// right chain, each element a circle the path wraps on its side. A new portal end joins its
+/// chain after the elements the tangent to it no longer needs are removed (an element is
+/// needed while the tangent from the one before it to the new end would pass it on the wrong
+/// side or closer than the radius); when its chain empties to the apex, the end is checked
+/// against the other chain, whose first element becomes the apex, part of the path, for as
+/// long as the tangent from the apex to the new end would pass it wrongly. Deciding by the
+/// tangent *segment* (not the ray) keeps an end lying before a circle, such as a goal near a
+/// corner, from being wrapped round it.
+pub(crate) fn pull_disc(
+    portals: &[Portal],
+    radius: f64,
+    funnel: &mut std::collections::VecDeque<Bend>,
+    bends: &mut Vec<Bend>,
+    out: &mut Vec<Point>,
+) {
     out.clear();
     bends.clear();
-    let Some(&(start, _)) = portals.first() else { return };
-    let Some(&(goal, _)) = portals.last() else { return };
-    let end = portals.len() - 1;
-    let bend_at = |i: usize, left: bool| -> Bend {
-        if i == 0 || i == end {
-            return Bend::point(portals[i].0);
+    funnel.clear();
+    let (Some(&(start, _)), Some(&(goal, _))) = (portals.first(), portals.last()) else { return };
+    // The deque: front = end of the left chain, back = end of the right chain, apex at `apex`.
+    funnel.push_back(Bend::point(start));
+    let mut apex = 0usize;
+    bends.push(Bend::point(start));
+    let last = portals.len() - 1;
+    for (i, &(l, r)) in portals.iter().enumerate().skip(1) {
+        let (left, right) = if i == last {
+            (Bend::point(goal), Bend::point(goal))
+        } else {
+            (Bend { centre: l, radius, side: 1.0 }, Bend { centre: r, radius, side: -1.0 })
+        };
+        if funnel.front().is_none_or(|f| f.centre != left.centre) || i == last {
+            add_left(funnel, &mut apex, bends, left);
         }
-        let (l, r) = portals[i];
-        if left { Bend { centre: l, radius, side: 1.0 } } else { Bend { centre: r, radius, side: -1.0 } }
-    };
-    let mut apex = Bend::point(start);
-    let (mut left, mut right) = (apex, apex);
-    let (mut left_at, mut right_at) = (0usize, 0usize);
-    bends.push(apex);
-    let mut i = 1;
-    while i < portals.len() {
-        let (l, r) = (bend_at(i, true), bend_at(i, false));
-        // Right side: `r` narrows the funnel when its direction is left of (or on) the right
-        // side's.
-        if r != right && (right == apex || cross(direction(apex, right), direction(apex, r)) >= 0.0) {
-            if right == apex || left == apex || cross(direction(apex, left), direction(apex, r)) < 0.0 || r == left {
-                if left == apex || r == left || cross(direction(apex, left), direction(apex, r)) < 0.0 {
-                    right = r;
-                    right_at = i;
-                }
-            }
-            if right != r {
-                // The right side crossed the left one: the left end is a bend of the path.
-                apex = left;
-                bends.push(apex);
-                (right, right_at) = (apex, left_at);
-                i = left_at + 1;
-                continue;
-            }
+        if i != last && funnel.back().is_none_or(|b| b.centre != right.centre) {
+            add_right(funnel, &mut apex, bends, right);
         }
-        // Left side, mirrored.
-        if l != left && (left == apex || cross(direction(apex, left), direction(apex, l)) <= 0.0) {
-            if right == apex || l == right || cross(direction(apex, right), direction(apex, l)) > 0.0 {
-                left = l;
-                left_at = i;
-            } else {
-                apex = right;
-                bends.push(apex);
-                (left, left_at) = (apex, right_at);
-                i = right_at + 1;
-                continue;
-            }
-        }
-        i += 1;
     }
-    bends.push(Bend::point(goal));
+    // The path: the apexes passed, then the left chain from the apex to the goal.
+    for k in (0..apex).rev() {
+        bends.push(funnel[k]);
+    }
     write_path(bends, out);
+}
+
+/// Adds `end` to the left chain (the front of `funnel`).
+fn add_left(
+    funnel: &mut std::collections::VecDeque<Bend>,
+    apex: &mut usize,
+    bends: &mut Vec<Bend>,
+    end: Bend,
+) {
+    // Drop the left elements the tangent from the one before (towards the apex) no longer needs.
+    while *apex > 0 && clears(funnel[1], end, funnel[0]) {
+        funnel.pop_front();
+        *apex -= 1;
+    }
+    if *apex == 0 {
+        // The chain is down to the apex: the right chain's elements the new tangent would pass
+        // wrongly become the apex in turn.
+        while funnel.len() > 1 && !passes(funnel[0], end, funnel[1]) {
+            funnel.pop_front();
+            bends.push(funnel[0]);
+        }
+        if narrows(funnel, 0, 1, end) {
+            funnel[0] = end;
+            bends.push(end);
+            return;
+        }
+    }
+    funnel.push_front(end);
+    *apex += 1;
+}
+
+/// Adds `end` to the right chain (the back of `funnel`), mirroring [`add_left`].
+fn add_right(
+    funnel: &mut std::collections::VecDeque<Bend>,
+    apex: &mut usize,
+    bends: &mut Vec<Bend>,
+    end: Bend,
+) {
+    let n = |f: &std::collections::VecDeque<Bend>| f.len() - 1;
+    while n(funnel) > *apex && clears(funnel[n(funnel) - 1], end, funnel[n(funnel)]) {
+        funnel.pop_back();
+    }
+    if n(funnel) == *apex {
+        while *apex > 0 && !passes(funnel[*apex], end, funnel[*apex - 1]) {
+            funnel.pop_back();
+            *apex -= 1;
+            bends.push(funnel[*apex]);
+        }
+        if *apex > 0 && narrows(funnel, *apex, *apex - 1, end) {
+            funnel[*apex] = end;
+            bends.push(end);
+            return;
+        }
+    }
+    funnel.push_back(end);
+}
+
+/// Whether the tangent segment from `from` to `to` passes `other` correctly: with its centre on
+/// the segment's side that `other` asks for (left for +1), as the point funnel's orientation
+/// test, and with the whole segment at least `other`'s radius from that centre. The second
+/// condition reads the segment, not its line: an end lying short of a corner's circle (a goal
+/// near a corner) or a circle behind the segment's start (a start nearer a portal than the
+/// radius) is passed, because the segment never comes near it. A rounding tolerance of 1e-9
+/// of the radius lets a tangent that just touches a circle pass it.
+fn passes(from: Bend, to: Bend, other: Bend) -> bool {
+    passes_by(from, to, other, 1e-9)
+}
+
+/// Whether the circle of a new chain end `end` reaches across the tangent from the apex
+/// (`funnel[apex]`) to the first element of the other chain (`funnel[other]`), which the
+/// tangent from the apex to `end` passes correctly: then the way to the other chain bends
+/// round `end` first, and `end` becomes the apex. (For points this cannot happen: the point
+/// funnel's one orientation test covers both.)
+fn narrows(funnel: &std::collections::VecDeque<Bend>, apex: usize, other: usize, end: Bend) -> bool {
+    end.radius > 0.0 && other < funnel.len() && !passes(funnel[apex], funnel[other], end)
+}
+
+/// Whether the tangent segment from `from` to `to` passes `other` with room to spare (as
+/// [`passes`], but a tangent that only touches `other`'s circle does not count): a chain
+/// element is dropped only then. One touched is kept, because a later end short of the
+/// touching tangent's far end (a goal between that tangent and the walls) may need it.
+fn clears(from: Bend, to: Bend, other: Bend) -> bool {
+    passes_by(from, to, other, -1e-9)
+}
+
+/// [`passes`] with a tolerance of `tolerance` times the radius (negative: a margin asked for).
+fn passes_by(from: Bend, to: Bend, other: Bend, tolerance: f64) -> bool {
+    let Some((u, a, b)) = tangent(from, to) else { return false };
+    let (cx, cy) = (other.centre.x - a.x, other.centre.y - a.y);
+    // Signed distance of the centre from the line: positive on the left.
+    let offset = u.x * cy - u.y * cx;
+    let slack = other.radius * tolerance;
+    if other.side * offset < -slack {
+        return false;
+    }
+    let length = (b.x - a.x) * u.x + (b.y - a.y) * u.y;
+    let along = (cx * u.x + cy * u.y).clamp(0.0, length.max(0.0));
+    let nearest = Point::new(a.x + along * u.x, a.y + along * u.y);
+    other.centre.distance(nearest) >= other.radius - slack
 }
 
 /// Writes the points of the path through `bends`: tangent segments, and round each circle the
@@ -189,10 +263,13 @@ mod tests {
         // Opposite sides: the inner tangent crosses the centres' line.
         let c = Bend { centre: p(10., 0.), radius: 1.0, side: -1.0 };
         let (_, pa, pc) = tangent(a, c).unwrap();
-        assert!((pa.distance(p(0., 0.)) - 1.0).abs() < 1e-12 && (pc.distance(p(10., 0.)) - 1.0).abs() < 1e-12);
+        assert!(
+            (pa.distance(p(0., 0.)) - 1.0).abs() < 1e-12 && (pc.distance(p(10., 0.)) - 1.0).abs() < 1e-12
+        );
         assert!(pa.y < 0.0 && pc.y > 0.0, "{pa:?} {pc:?}");
         // From a point to a circle kept on the left: the contact is on the circle's right.
-        let (_, q, t) = tangent(Bend::point(p(0., -5.)), Bend { centre: p(0., 0.), radius: 1.0, side: 1.0 }).unwrap();
+        let (_, q, t) =
+            tangent(Bend::point(p(0., -5.)), Bend { centre: p(0., 0.), radius: 1.0, side: 1.0 }).unwrap();
         assert_eq!(q, p(0., -5.));
         assert!((t.distance(p(0., 0.)) - 1.0).abs() < 1e-12 && t.x > 0.0, "{t:?}");
         // Overlapping circles on opposite sides have no such tangent.
@@ -203,16 +280,17 @@ mod tests {
     fn a_disc_rounds_the_inner_corner_of_an_l_at_its_radius() {
         // Walking +x, then up: the corridor turns left round (1, 1); portals put (1, 1) on the
         // left.
-        let portals = [(p(0., 0.), p(0., 0.)), (p(1., 1.), p(1., -1.)), (p(1., 1.), p(3., 1.)), (p(2., 4.), p(2., 4.))];
+        let portals =
+            [(p(0., 0.), p(0., 0.)), (p(1., 1.), p(1., -1.)), (p(1., 1.), p(3., 1.)), (p(2., 4.), p(2., 4.))];
         let mut out = Vec::new();
-        pull_disc(&portals, 0.25, &mut Vec::new(), &mut out);
+        pull_disc(&portals, 0.25, &mut Default::default(), &mut Vec::new(), &mut out);
         assert_eq!(out.first(), Some(&p(0., 0.)));
         assert_eq!(out.last(), Some(&p(2., 4.)));
         // Every point keeps the radius from the corner, and no more than the tolerance beyond
         // it where the path bends round it.
         for q in &out[1..out.len() - 1] {
             let d = q.distance(p(1., 1.));
-            assert!(d >= 0.25 - 1e-12 && d <= 0.25 * (1.0 + ARC_TOLERANCE) + 1e-12, "{q:?} at {d}");
+            assert!((0.25 - 1e-12..=0.25 * (1.0 + ARC_TOLERANCE) + 1e-12).contains(&d), "{q:?} at {d}");
         }
         // Segments too: each chord's middle is outside the circle.
         for w in out.windows(2) {
@@ -220,15 +298,45 @@ mod tests {
             assert!(m.distance(p(1., 1.)) >= 0.25 - 1e-12, "{w:?}");
         }
         // With radius 0 it is the point path.
-        pull_disc(&portals, 0.0, &mut Vec::new(), &mut out);
+        pull_disc(&portals, 0.0, &mut Default::default(), &mut Vec::new(), &mut out);
         assert_eq!(out, vec![p(0., 0.), p(1., 1.), p(2., 4.)]);
     }
 
     #[test]
-    fn a_straight_corridor_is_one_segment() {
-        let portals = [(p(0., 0.), p(0., 0.)), (p(1., 2.), p(1., -2.)), (p(2., 2.), p(2., -2.)), (p(3., 0.), p(3., 0.))];
+    fn a_start_nearer_a_portal_than_the_radius_keeps_the_far_end_on_its_side() {
+        // From a maze: the start lies 0.19 from the first portal, near its left end (264, 331);
+        // the corridor turns right round (232, 297) and (231, 297). The disc must bend round
+        // those, never round the left end behind it.
+        let start = p(259.5, 326.5);
+        let goal = p(224.5, 308.5);
+        let portals = [
+            (start, start),
+            (p(264., 331.), p(232., 297.)),
+            (p(264., 265.), p(232., 297.)),
+            (p(199., 265.), p(232., 297.)),
+            (p(199., 265.), p(231., 297.)),
+            (p(199., 330.), p(231., 297.)),
+            (goal, goal),
+        ];
         let mut out = Vec::new();
-        pull_disc(&portals, 0.5, &mut Vec::new(), &mut out);
+        pull_disc(&portals, 0.3, &mut Default::default(), &mut Vec::new(), &mut out);
+        assert_eq!((out.first(), out.last()), (Some(&start), Some(&goal)));
+        for q in &out[1..out.len() - 1] {
+            let d = q.distance(p(232., 297.)).min(q.distance(p(231., 297.)));
+            assert!((0.3 - 1e-12..=0.3 * (1.0 + ARC_TOLERANCE) + 1e-12).contains(&d), "{q:?} at {d}");
+        }
+    }
+
+    #[test]
+    fn a_straight_corridor_is_one_segment() {
+        let portals = [
+            (p(0., 0.), p(0., 0.)),
+            (p(1., 2.), p(1., -2.)),
+            (p(2., 2.), p(2., -2.)),
+            (p(3., 0.), p(3., 0.)),
+        ];
+        let mut out = Vec::new();
+        pull_disc(&portals, 0.5, &mut Default::default(), &mut Vec::new(), &mut out);
         assert_eq!(out, vec![p(0., 0.), p(3., 0.)]);
     }
 }

@@ -127,7 +127,8 @@ impl NavMesh {
             let corners = self.triangle_points(start);
             for (i, &next) in self.neighbours(start).iter().enumerate() {
                 // A disc leaves through an edge at least its diameter long.
-                if !next.is_none() && (radius == 0.0 || corners[i].distance(corners[(i + 1) % 3]) >= diameter) {
+                if !next.is_none() && (radius == 0.0 || corners[i].distance(corners[(i + 1) % 3]) >= diameter)
+                {
                     let entry = HalfEdge::new(start, i);
                     enter(scratch, START, entry, next, from.distance(self.half_edge_midpoint(entry)));
                 }
@@ -256,5 +257,4 @@ impl NodeSpace for PerEntry {
     fn start_node(_start: TriangleId) -> Option<usize> {
         None
     }
-}
 }
