@@ -156,6 +156,11 @@ struct SearchFlags {
     /// optimal mode); without --closest, running out means no path (exit 1).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     node_budget: Option<u32>,
+    /// The agent's radius (a disc, world units): the path keeps this far from every wall, on
+    /// a mesh baked without a radius (fast mode; the optimal mode refuses a radius for now).
+    /// A start or goal nearer a wall is no path (exit 1) unless --snap moves it.
+    #[arg(long, value_name = "R", default_value_t = 0.0, allow_negative_numbers = true)]
+    radius: f64,
 }
 
 impl SearchFlags {
@@ -165,6 +170,7 @@ impl SearchFlags {
             .with_mode(self.mode)
             .with_partial(self.closest)
             .with_node_budget(self.node_budget)
+            .with_radius(self.radius)
     }
 }
 
@@ -470,6 +476,10 @@ fn query_path(
         Err(err @ PathError::BudgetExhausted { .. }) => {
             Ok(Err(format!("{err} (--closest walks towards the goal)")))
         }
+        Err(err @ PathError::NoClearance { .. }) => {
+            Ok(Err(format!("{err} (--snap moves it to the nearest point with that clearance)")))
+        }
+        Err(err @ PathError::DiscPathUnverified) => Ok(Err(err.to_string())),
         Err(err @ PathError::OffMesh { .. }) => {
             bail!(
                 "{}: {err} (--snap moves it to the nearest walkable point{})",
@@ -592,6 +602,7 @@ fn run_render(args: &RenderArgs) -> Result<ExitCode> {
         from: *from,
         to: *to,
         outcome: outcome.as_ref().map_err(String::as_str),
+        radius: args.search.radius,
     });
     let svg = render::svg(&mesh, &title, drawing.as_ref());
     write_atomic(&args.output, svg.as_bytes())
