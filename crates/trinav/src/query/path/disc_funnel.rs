@@ -113,14 +113,17 @@ fn add_left(
     if *apex == 0 {
         // The chain is down to the apex: the right chain's elements the new tangent would pass
         // wrongly become the apex in turn.
-        while funnel.len() > 1 && !passes(funnel[0], end, funnel[1]) {
+        while funnel.len() > 1 {
+            if narrows(funnel, 0, 1, end) {
+                funnel[0] = end;
+                bends.push(end);
+                return;
+            }
+            if passes(funnel[0], end, funnel[1]) {
+                break;
+            }
             funnel.pop_front();
             bends.push(funnel[0]);
-        }
-        if narrows(funnel, 0, 1, end) {
-            funnel[0] = end;
-            bends.push(end);
-            return;
         }
     }
     funnel.push_front(end);
@@ -139,15 +142,18 @@ fn add_right(
         funnel.pop_back();
     }
     if n(funnel) == *apex {
-        while *apex > 0 && !passes(funnel[*apex], end, funnel[*apex - 1]) {
+        while *apex > 0 {
+            if narrows(funnel, *apex, *apex - 1, end) {
+                funnel[*apex] = end;
+                bends.push(end);
+                return;
+            }
+            if passes(funnel[*apex], end, funnel[*apex - 1]) {
+                break;
+            }
             funnel.pop_back();
             *apex -= 1;
             bends.push(funnel[*apex]);
-        }
-        if *apex > 0 && narrows(funnel, *apex, *apex - 1, end) {
-            funnel[*apex] = end;
-            bends.push(end);
-            return;
         }
     }
     funnel.push_back(end);
@@ -164,13 +170,23 @@ fn passes(from: Bend, to: Bend, other: Bend) -> bool {
     passes_by(from, to, other, 1e-9)
 }
 
-/// Whether the circle of a new chain end `end` reaches across the tangent from the apex
-/// (`funnel[apex]`) to the first element of the other chain (`funnel[other]`), which the
-/// tangent from the apex to `end` passes correctly: then the way to the other chain bends
-/// round `end` first, and `end` becomes the apex. (For points this cannot happen: the point
-/// funnel's one orientation test covers both.)
+/// Whether the circle of a new chain end `end` reaches across the tangent segment from the
+/// apex (`funnel[apex]`) to the first element of the other chain (`funnel[other]`): then the
+/// way to the other chain bends round `end` first, and `end` becomes the apex. Checked before
+/// the point funnel's test (does the tangent to `end` pass the other chain's element on its
+/// side?), which for discs can fail too when `end` is nearer: the tangent's line may have the
+/// element on the wrong side though its segment stops short of it. (For points only the
+/// orientation test is left: a point has no circle to reach across.)
 fn narrows(funnel: &std::collections::VecDeque<Bend>, apex: usize, other: usize, end: Bend) -> bool {
-    end.radius > 0.0 && other < funnel.len() && !passes(funnel[apex], funnel[other], end)
+    if end.radius == 0.0 || other >= funnel.len() {
+        return false;
+    }
+    let Some((u, a, b)) = tangent(funnel[apex], funnel[other]) else { return false };
+    let (cx, cy) = (end.centre.x - a.x, end.centre.y - a.y);
+    let length = (b.x - a.x) * u.x + (b.y - a.y) * u.y;
+    let along = (cx * u.x + cy * u.y).clamp(0.0, length.max(0.0));
+    let nearest = Point::new(a.x + along * u.x, a.y + along * u.y);
+    end.centre.distance(nearest) < end.radius * (1.0 - 1e-9)
 }
 
 /// Whether the tangent segment from `from` to `to` passes `other` with room to spare (as
