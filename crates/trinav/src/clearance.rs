@@ -162,6 +162,16 @@ pub(crate) fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
     p.distance(Point::new(a.x + s * dx, a.y + s * dy))
 }
 
+/// The squared distance from `p` to segment `a b` (floating point).
+fn segment_distance2(p: Point, a: Point, b: Point) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let length2 = dx * dx + dy * dy;
+    let (px, py) = (p.x - a.x, p.y - a.y);
+    let s = if length2 == 0.0 { 0.0 } else { ((px * dx + py * dy) / length2).clamp(0.0, 1.0) };
+    let (ex, ey) = (px - s * dx, py - s * dy);
+    ex * ex + ey * ey
+}
+
 /// The distance between segments `a b` and `c d` (0 when they cross).
 pub(crate) fn segments_distance(a: Point, b: Point, c: Point, d: Point) -> f64 {
     let (o1, o2) = (orient(a, b, c), orient(a, b, d));
@@ -176,10 +186,22 @@ pub(crate) fn segments_distance(a: Point, b: Point, c: Point, d: Point) -> f64 {
     if opposite(o1, o2) && opposite(o3, o4) {
         return 0.0;
     }
-    segment_distance(a, c, d)
-        .min(segment_distance(b, c, d))
-        .min(segment_distance(c, a, b))
-        .min(segment_distance(d, a, b))
+    segment_distance2(a, c, d)
+        .min(segment_distance2(b, c, d))
+        .min(segment_distance2(c, a, b))
+        .min(segment_distance2(d, a, b))
+        .sqrt()
+}
+
+/// Whether the bounding boxes of the point sets `a` and `b` are at least `gap` apart along x
+/// or y, so that no two of their points are nearer than `gap` (a cheap test before a distance).
+fn boxes_apart<const M: usize, const N: usize>(a: [Point; M], b: [Point; N], gap: f64) -> bool {
+    let span = |ps: &[Point], f: fn(&Point) -> f64| {
+        ps.iter().map(f).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
+    };
+    let ((ax0, ax1), (bx0, bx1)) = (span(&a, |p| p.x), span(&b, |p| p.x));
+    let ((ay0, ay1), (by0, by1)) = (span(&a, |p| p.y), span(&b, |p| p.y));
+    bx0 - ax1 >= gap || ax0 - bx1 >= gap || by0 - ay1 >= gap || ay0 - by1 >= gap
 }
 
 /// Reusable memory for clearance searches.
@@ -225,10 +247,7 @@ impl NavMesh {
                 (d < best).then_some(d)
             },
             &mut best,
-            |t, best| {
-                let [a, b, c] = self.triangle_points(t);
-                crate::geometry::closest_point_on_triangle(p, [a, b, c]).distance(p) < best
-            },
+            |a, b, best| segment_distance(p, a, b) < best,
         );
         Some(best)
     }
@@ -262,6 +281,9 @@ impl NavMesh {
             start,
             scratch,
             |p, q, best: f64| {
+                if boxes_apart([a, b], [p, q], best) {
+                    return None;
+                }
                 let d = segments_distance(a, b, p, q);
                 (d < best).then(|| {
                     wall = Some((p, q));
@@ -269,23 +291,66 @@ impl NavMesh {
                 })
             },
             &mut nearest,
-            |t, _| {
-                let [p, q, s] = self.triangle_points(t);
-                segment_triangle_distance(a, b, [p, q, s]) < reach
-            },
+            |p, q, _| !boxes_apart([a, b], [p, q], reach) && segments_distance(a, b, p, q) < reach,
         );
         wall.map(|w| (nearest, w))
     }
 
-    /// Visits the walls of the triangles reachable from `start` through triangles `enter`
+    /// The first chord of the polyline `chords` (its index) that a wall comes closer to than
+    /// `reach`, with that wall: `chords` stay within `outer` of `centre` (an arc round it), so
+    /// every wall that close is within `outer + reach` of the centre, gathered by one search
+    /// from the triangle of the first point (which must be on the mesh).
+    pub(crate) fn nearest_wall_to_arc(
+        &self,
+        chords: &[Point],
+        centre: Point,
+        outer: f64,
+        reach: f64,
+        scratch: &mut ClearanceScratch,
+    ) -> Option<(usize, (Point, Point))> {
+        let start = self.locate(chords[0])?;
+        let around = outer + reach;
+        let mut found: Option<(usize, (Point, Point))> = None;
+        let mut none = f64::INFINITY;
+        self.walls_near(
+            start,
+            scratch,
+            |p, q, _| {
+                if segment_distance(centre, p, q) >= around {
+                    return None;
+                }
+                for (j, w) in chords.windows(2).enumerate() {
+                    if found.is_some_and(|(first, _)| first <= j) {
+                        break;
+                    }
+                    if !boxes_apart([w[0], w[1]], [p, q], reach)
+                        && segments_distance(w[0], w[1], p, q) < reach
+                    {
+                        found = Some((j, (p, q)));
+                        break;
+                    }
+                }
+                None
+            },
+            &mut none,
+            |p, q, _| segment_distance(centre, p, q) < around,
+        );
+        found
+    }
+
+    /// Visits the walls of the triangles reachable from `start` through the edges `enter`
     /// accepts (given the best distance so far), updating `best` with `measure`.
+    ///
+    /// Searching within a convex region (a disc, or the points within a distance of a
+    /// segment) only needs the edges that meet it: the straight way from the query to a wall
+    /// in the region crosses nothing but such edges, or meets a wall first.
     fn walls_near(
         &self,
         start: TriangleId,
         scratch: &mut ClearanceScratch,
         mut measure: impl FnMut(Point, Point, f64) -> Option<f64>,
         best: &mut f64,
-        enter: impl Fn(TriangleId, f64) -> bool,
+        enter: impl Fn(Point, Point, f64) -> bool,
     ) {
         scratch.visited.clear(self.triangle_count());
         scratch.stack.clear();
@@ -298,22 +363,15 @@ impl NavMesh {
                     if let Some(d) = measure(corners[e], corners[(e + 1) % 3], *best) {
                         *best = d;
                     }
-                } else if !scratch.visited.contains(next.index()) && enter(next, *best) {
+                } else if !scratch.visited.contains(next.index())
+                    && enter(corners[e], corners[(e + 1) % 3], *best)
+                {
                     scratch.visited.insert(next.index());
                     scratch.stack.push(next);
                 }
             }
         }
     }
-}
-
-/// The distance between segment `a b` and the closed triangle `tri` (0 when they meet).
-fn segment_triangle_distance(a: Point, b: Point, tri: [Point; 3]) -> f64 {
-    let inside = |p: Point| (0..3).all(|i| orient(tri[i], tri[(i + 1) % 3], p) != Orientation::Clockwise);
-    if inside(a) || inside(b) {
-        return 0.0;
-    }
-    (0..3).map(|i| segments_distance(a, b, tri[i], tri[(i + 1) % 3])).fold(f64::INFINITY, f64::min)
 }
 
 /// The candidates for the nearest point of the free space of a disc (at least `r` from every
@@ -457,9 +515,7 @@ impl NavMesh {
                     None
                 },
                 &mut none,
-                |t, _| {
-                    crate::geometry::closest_point_on_triangle(p, self.triangle_points(t)).distance(p) < reach
-                },
+                |a, b, _| segment_distance(p, a, b) < reach,
             );
             candidates.points.clear();
             for (i, &wall) in walls.iter().enumerate() {

@@ -67,10 +67,12 @@ pub(crate) fn pull_disc(
     radius: f64,
     funnel: &mut std::collections::VecDeque<Bend>,
     bends: &mut Vec<Bend>,
+    arcs: &mut Vec<ArcRun>,
     out: &mut Vec<Point>,
 ) {
     out.clear();
     bends.clear();
+    arcs.clear();
     funnel.clear();
     let (Some(&(start, _)), Some(&(goal, _))) = (portals.first(), portals.last()) else { return };
     // The deque: front = end of the left chain, back = end of the right chain, apex at `apex`.
@@ -95,7 +97,18 @@ pub(crate) fn pull_disc(
     for k in (0..apex).rev() {
         bends.push(funnel[k]);
     }
-    write_path(bends, out);
+    write_path(bends, arcs, out);
+}
+
+/// The points `out[first..=last]` of a written path go round the circle of radius `radius`
+/// about `centre` (an arc as circumscribed chords: each point at least `radius` from the
+/// centre, at most `ARC_TOLERANCE radius` farther).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ArcRun {
+    pub(crate) first: usize,
+    pub(crate) last: usize,
+    pub(crate) centre: Point,
+    pub(crate) radius: f64,
 }
 
 /// Adds `end` to the left chain (the front of `funnel`).
@@ -215,7 +228,7 @@ fn passes_by(from: Bend, to: Bend, other: Bend, tolerance: f64) -> bool {
 
 /// Writes the points of the path through `bends`: tangent segments, and round each circle the
 /// arc from the incoming to the outgoing contact as circumscribed chords.
-fn write_path(bends: &[Bend], out: &mut Vec<Point>) {
+fn write_path(bends: &[Bend], arcs: &mut Vec<ArcRun>, out: &mut Vec<Point>) {
     let push = |out: &mut Vec<Point>, p: Point| {
         if out.last() != Some(&p) {
             out.push(p);
@@ -227,6 +240,7 @@ fn write_path(bends: &[Bend], out: &mut Vec<Point>) {
         let leave = bends.get(k + 1).and_then(|&next| tangent(b, next));
         let here = if b.radius == 0.0 { b.centre } else { arrived.unwrap_or(b.centre) };
         push(out, here);
+        let first = out.len() - 1;
         if b.radius > 0.0
             && let (Some(from), Some((_, to, _))) = (arrived, leave)
         {
@@ -235,6 +249,9 @@ fn write_path(bends: &[Bend], out: &mut Vec<Point>) {
         arrived = leave.map(|(_, _, reach)| reach);
         if let Some((_, contact, _)) = leave {
             push(out, contact);
+        }
+        if b.radius > 0.0 && out.len() - 1 > first {
+            arcs.push(ArcRun { first, last: out.len() - 1, centre: b.centre, radius: b.radius });
         }
     }
 }
@@ -299,7 +316,7 @@ mod tests {
         let portals =
             [(p(0., 0.), p(0., 0.)), (p(1., 1.), p(1., -1.)), (p(1., 1.), p(3., 1.)), (p(2., 4.), p(2., 4.))];
         let mut out = Vec::new();
-        pull_disc(&portals, 0.25, &mut Default::default(), &mut Vec::new(), &mut out);
+        pull_disc(&portals, 0.25, &mut Default::default(), &mut Vec::new(), &mut Vec::new(), &mut out);
         assert_eq!(out.first(), Some(&p(0., 0.)));
         assert_eq!(out.last(), Some(&p(2., 4.)));
         // Every point keeps the radius from the corner, and no more than the tolerance beyond
@@ -314,7 +331,7 @@ mod tests {
             assert!(m.distance(p(1., 1.)) >= 0.25 - 1e-12, "{w:?}");
         }
         // With radius 0 it is the point path.
-        pull_disc(&portals, 0.0, &mut Default::default(), &mut Vec::new(), &mut out);
+        pull_disc(&portals, 0.0, &mut Default::default(), &mut Vec::new(), &mut Vec::new(), &mut out);
         assert_eq!(out, vec![p(0., 0.), p(1., 1.), p(2., 4.)]);
     }
 
@@ -335,7 +352,7 @@ mod tests {
             (goal, goal),
         ];
         let mut out = Vec::new();
-        pull_disc(&portals, 0.3, &mut Default::default(), &mut Vec::new(), &mut out);
+        pull_disc(&portals, 0.3, &mut Default::default(), &mut Vec::new(), &mut Vec::new(), &mut out);
         assert_eq!((out.first(), out.last()), (Some(&start), Some(&goal)));
         for q in &out[1..out.len() - 1] {
             let d = q.distance(p(232., 297.)).min(q.distance(p(231., 297.)));
@@ -352,7 +369,7 @@ mod tests {
             (p(3., 0.), p(3., 0.)),
         ];
         let mut out = Vec::new();
-        pull_disc(&portals, 0.5, &mut Default::default(), &mut Vec::new(), &mut out);
+        pull_disc(&portals, 0.5, &mut Default::default(), &mut Vec::new(), &mut Vec::new(), &mut out);
         assert_eq!(out, vec![p(0., 0.), p(3., 0.)]);
     }
 }

@@ -360,6 +360,7 @@ pub struct PathScratch {
     clearance: ClearanceScratch,
     /// The disc funnel's memory.
     bends: Vec<disc_funnel::Bend>,
+    arcs: Vec<disc_funnel::ArcRun>,
     funnel: std::collections::VecDeque<disc_funnel::Bend>,
     /// The node (and its triangle) a fast search closed with the smallest estimate to the goal.
     best_reached: Option<(u32, TriangleId)>,
@@ -689,8 +690,11 @@ impl NavMesh {
         // extra portal ends, on their side, and the corridor is pulled again, until no wall
         // is that close. Every path returned has passed this check.
         for _ in 0..=MAX_DISTURBANCES {
-            disc_funnel::pull_disc(&scratch.portals, radius, &mut scratch.funnel, &mut scratch.bends, points);
-            let Some((k, wall)) = self.first_disturbance(points, radius, &mut scratch.clearance) else {
+            let (funnel, bends, arcs) = (&mut scratch.funnel, &mut scratch.bends, &mut scratch.arcs);
+            disc_funnel::pull_disc(&scratch.portals, radius, funnel, bends, arcs, points);
+            let Some((k, wall)) =
+                self.first_disturbance(points, &scratch.arcs, radius, &mut scratch.clearance)
+            else {
                 return true;
             };
             insert_disturbance(&mut scratch.portals, points, k, wall, radius);
@@ -700,16 +704,38 @@ impl NavMesh {
 
     /// The first segment of `points` (its index) that a wall comes closer to than `radius`
     /// (beyond the rounding of the distances), with that wall.
+    ///
+    /// The segments of an arc (`arcs`) are checked together: the walls within reach of its
+    /// circle are gathered by one search, then measured against each of its chords.
     fn first_disturbance(
         &self,
         points: &[Point],
+        arcs: &[disc_funnel::ArcRun],
         radius: f64,
         scratch: &mut ClearanceScratch,
     ) -> Option<(usize, (Point, Point))> {
         let inside = radius * (1.0 - DISTURBANCE_TOLERANCE);
-        points.windows(2).enumerate().find_map(|(k, w)| {
-            self.nearest_wall_to_segment(w[0], w[1], inside, scratch).map(|(_, wall)| (k, wall))
-        })
+        let mut arcs = arcs.iter().peekable();
+        let mut k = 0;
+        while k + 1 < points.len() {
+            // (An arc whose first point is off the mesh, if rounding ever put one there, is
+            // checked chord by chord, which then reports it.)
+            if let Some(arc) = arcs.next_if(|arc| arc.first == k && self.locate(points[k]).is_some()) {
+                let chords = &points[arc.first..=arc.last];
+                let outer = arc.radius * (1.0 + disc_funnel::ARC_TOLERANCE);
+                if let Some((j, wall)) = self.nearest_wall_to_arc(chords, arc.centre, outer, inside, scratch)
+                {
+                    return Some((k + j, wall));
+                }
+                k = arc.last;
+                continue;
+            }
+            if let Some((_, wall)) = self.nearest_wall_to_segment(points[k], points[k + 1], inside, scratch) {
+                return Some((k, wall));
+            }
+            k += 1;
+        }
+        None
     }
 
     /// After a fast search ran out of budget: sets `scratch.corridor` to the way to the most
