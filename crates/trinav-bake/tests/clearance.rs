@@ -404,3 +404,37 @@ fn bench_data_grid_maps_agree_with_a_bake_at_that_radius() {
         }
     }
 }
+
+#[test]
+fn the_widest_point_of_a_square_room_is_its_centre() {
+    let base = bake_at(&framed(10.0, vec![]), 0.0).unwrap();
+    let (at, radius) = base.widest_point().unwrap();
+    assert!((radius - 5.0).abs() < 1e-6 && at.distance(Point::new(5.0, 5.0)) < 1e-5, "{at:?} {radius}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The widest point found is within 5% of the widest of a dense grid of points (the
+    /// oracle; the search can stall on a ridge of the clearance), and its clearance is real:
+    /// the disc of that radius there touches no wall.
+    #[test]
+    fn the_widest_point_is_at_least_as_wide_as_a_dense_grid_finds(
+        obstacles in prop::collection::vec((0i32..18, 0i32..18, 1i32..5, 1i32..5), 1..12),
+    ) {
+        let Some(base) = bake_at(&rect_level(&obstacles), 0.0) else { return Ok(()) };
+        let (at, radius) = base.widest_point().unwrap();
+        let mut sampled: f64 = 0.0;
+        for i in 0..=200 {
+            for j in 0..=200 {
+                if let Some(c) = base.clearance(Point::new(i as f64 * 0.1, j as f64 * 0.1)) {
+                    sampled = sampled.max(c);
+                }
+            }
+        }
+        prop_assert!(radius >= 0.95 * sampled, "{radius} at {at:?} < grid {sampled}");
+        let walls = walls(&base);
+        let nearest = walls.iter().map(|&(c, d)| point_segment(at, c, d)).fold(f64::INFINITY, f64::min);
+        prop_assert!((nearest - radius).abs() <= 1e-9 * radius.max(1.0), "{nearest} vs {radius}");
+    }
+}

@@ -543,3 +543,93 @@ impl NavMesh {
         }
     }
 }
+
+impl NavMesh {
+    /// The widest place found in the walkable area: a point and its clearance, the radius of
+    /// the largest agent that fits there (`None` for an empty mesh). Candidates are each
+    /// triangle's circumcentre (when on the mesh), incentre and centroid; the best 64 are then
+    /// improved by a pattern search that moves while the clearance grows. The clearance is
+    /// exact at the point returned, so an agent of that radius fits there; the true widest
+    /// place can be a little wider (a search step stalls on a ridge of the clearance: tests
+    /// allow 5% against a dense grid of samples). Costs a few clearance searches per triangle
+    /// (about 0.3 s on 35,000 triangles): a tool's query, not a game's.
+    ///
+    /// ```
+    /// # use trinav::NavMesh;
+    /// # fn demo(mesh: &NavMesh) {
+    /// if let Some((at, radius)) = mesh.widest_point() {
+    ///     println!("agents up to radius {radius} fit, at {at:?}");
+    /// }
+    /// # }
+    /// ```
+    pub fn widest_point(&self) -> Option<(Point, f64)> {
+        let mut scratch = ClearanceScratch::default();
+        let mut best: Vec<(f64, Point)> = Vec::new();
+        const KEEP: usize = 64;
+        for t in 0..self.triangle_count() {
+            let [a, b, c] = self.triangle_points(TriangleId(t as u32));
+            for p in [circumcentre(a, b, c), Some(incentre(a, b, c)), Some(centroid(a, b, c))]
+                .into_iter()
+                .flatten()
+            {
+                let Some(clearance) = self.clearance_with(p, &mut scratch) else { continue };
+                if best.len() < KEEP || clearance > best[KEEP - 1].0 {
+                    best.push((clearance, p));
+                    best.sort_by(|x, y| y.0.total_cmp(&x.0));
+                    best.truncate(KEEP);
+                }
+            }
+        }
+        best.into_iter()
+            .map(|(clearance, p)| self.climb_clearance(p, clearance, &mut scratch))
+            .max_by(|x, y| x.1.total_cmp(&y.1))
+    }
+
+    /// Moves `p` (clearance `clearance`) in eight directions while that widens the clearance,
+    /// halving the step when no move does, down to a millionth of the clearance.
+    fn climb_clearance(
+        &self,
+        mut p: Point,
+        mut clearance: f64,
+        scratch: &mut ClearanceScratch,
+    ) -> (Point, f64) {
+        let mut step = 0.25 * clearance;
+        let directions = (0..8).map(|k| (k as f64 * std::f64::consts::FRAC_PI_4).sin_cos());
+        let directions: Vec<(f64, f64)> = directions.collect();
+        while step > clearance * 1e-6 && step > 0.0 {
+            let moved = directions.iter().find_map(|&(s, c)| {
+                let q = Point::new(p.x + step * c, p.y + step * s);
+                self.clearance_with(q, scratch).filter(|&d| d > clearance).map(|d| (q, d))
+            });
+            match moved {
+                Some((q, d)) => (p, clearance) = (q, d),
+                None => step *= 0.5,
+            }
+        }
+        (p, clearance)
+    }
+}
+
+/// The centre of the circle through `a`, `b`, `c` (`None` when they are collinear).
+fn circumcentre(a: Point, b: Point, c: Point) -> Option<Point> {
+    let (bx, by, cx, cy) = (b.x - a.x, b.y - a.y, c.x - a.x, c.y - a.y);
+    let d = 2.0 * (bx * cy - by * cx);
+    if d == 0.0 {
+        return None;
+    }
+    let (b2, c2) = (bx * bx + by * by, cx * cx + cy * cy);
+    let p = Point::new(a.x + (cy * b2 - by * c2) / d, a.y + (bx * c2 - cx * b2) / d);
+    p.in_range().then_some(p)
+}
+
+/// The centre of the circle inscribed in triangle `a b c`.
+fn incentre(a: Point, b: Point, c: Point) -> Point {
+    let (la, lb, lc) = (b.distance(c), c.distance(a), a.distance(b));
+    let sum = (la + lb + lc).max(f64::MIN_POSITIVE);
+    Point::new((la * a.x + lb * b.x + lc * c.x) / sum, (la * a.y + lb * b.y + lc * c.y) / sum)
+}
+
+/// The centroid of triangle `a b c`.
+fn centroid(a: Point, b: Point, c: Point) -> Point {
+    Point::new((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0)
+}

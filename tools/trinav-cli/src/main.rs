@@ -371,6 +371,9 @@ struct InspectReport<'a> {
     bounds: Option<[[f64; 2]; 2]>,
     min_angle_deg: Option<f64>,
     boundary_edges: Option<usize>,
+    /// The largest agent radius that fits somewhere, and where (`NavMesh::widest_point`).
+    widest_radius: Option<f64>,
+    widest_point: Option<[f64; 2]>,
     agent_radius: f64,
     arc_error: f64,
     triangulation: &'static str,
@@ -396,6 +399,8 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         bounds: None,
         min_angle_deg: None,
         boundary_edges: None,
+        widest_radius: None,
+        widest_point: None,
         agent_radius: parts.settings.agent_radius,
         arc_error: parts.settings.arc_error,
         triangulation: parts.settings.triangulation.name(),
@@ -410,6 +415,10 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         report.bounds = Some([stats.bounds.min.into(), stats.bounds.max.into()]);
         report.min_angle_deg = Some(stats.min_angle_deg);
         report.boundary_edges = Some(stats.boundary_edges);
+        if let Some((at, radius)) = mesh.widest_point() {
+            report.widest_radius = Some(radius);
+            report.widest_point = Some(at.into());
+        }
     }
     if args.json {
         print(&serde_json::to_string(&report)?)?;
@@ -429,6 +438,7 @@ fn inspect_text(r: &InspectReport) -> String {
          vertices {}, triangles {}, islands {}, boundary edges {}\n\
          area {}, bounds {}\n\
          min angle {} deg\n\
+         widest place found: an agent of radius {} fits at {}\n\
          baked with agent radius {}, arc error {}, {}\n\
          valid: {}",
         r.file.display(),
@@ -441,6 +451,8 @@ fn inspect_text(r: &InspectReport) -> String {
         opt(r.area.map(|v| v.to_string())),
         opt(r.bounds.map(|[a, b]| format!("({}, {})-({}, {})", a[0], a[1], b[0], b[1]))),
         opt(r.min_angle_deg.map(|v| format!("{v:.3}"))),
+        opt(r.widest_radius.map(|v| v.to_string())),
+        opt(r.widest_point.map(|[x, y]| format!("({x}, {y})"))),
         r.agent_radius,
         r.arc_error,
         r.triangulation,
