@@ -86,6 +86,12 @@ impl HalfEdge {
         Self(t.0 * 3 + k as u32)
     }
 
+    /// The half-edge as an index (`3 t + k`).
+    #[inline]
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
+    }
+
     /// The triangle on the edge's left.
     #[inline]
     pub(crate) fn triangle(self) -> TriangleId {
@@ -124,7 +130,7 @@ mod tests {
         let h = HalfEdge::new(TriangleId(5), 2);
         assert_eq!((h.triangle(), h.edge()), (TriangleId(5), 2));
         let last = HalfEdge::new(TriangleId::from_index(HalfEdge::MAX_TRIANGLES - 1), 2);
-        assert!(!last.is_none() && HalfEdge::NONE.is_none());
+        assert_ne!(last, HalfEdge::NONE);
         assert_eq!(std::mem::size_of::<HalfEdge>(), 4);
     }
 }

@@ -70,6 +70,7 @@
 
 pub mod geometry;
 
+mod clearance;
 mod format;
 mod ids;
 mod mesh;

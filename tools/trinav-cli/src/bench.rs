@@ -32,6 +32,10 @@ pub(crate) struct BenchArgs {
     /// (`budget_exhausted` in the JSON).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     node_budget: Option<u32>,
+    /// The agent's radius (a disc; fast mode). Queries whose start or goal is nearer a wall
+    /// count as `no_clearance` (not found, written to --paths with `"found": false`).
+    #[arg(long, value_name = "R", default_value_t = 0.0, allow_negative_numbers = true)]
+    radius: f64,
     /// Write one JSON line per query, in file order: `{"i", "found", "length", "points"}`.
     #[arg(long, value_name = "OUT.jsonl")]
     paths: Option<PathBuf>,
@@ -54,6 +58,12 @@ struct BenchReport {
     mean_us: f64,
     /// Queries whose search ran out of its node budget.
     budget_exhausted: usize,
+    /// The agent radius asked for.
+    radius: f64,
+    /// Queries whose start or goal lacks the radius's clearance.
+    no_clearance: usize,
+    /// Queries the disc funnel could not verify (`DiscPathUnverified`).
+    unverified: usize,
     /// Nodes expanded per query (triangles in fast mode, intervals in optimal mode).
     expanded_mean: f64,
     /// Time of all queries over the nodes they expanded: what a node of budget costs.
@@ -85,6 +95,10 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         dynamic::is_version_2(&text).then_some(text)
     };
     let mesh_path = match (&args.mesh, dynamic_text) {
+        (None, Some(_)) if args.radius != 0.0 => bail!(
+            "{scen_name}: --radius {}: a dynamic scenario runs point agents only (its reference lengths are for a point)",
+            args.radius
+        ),
         (None, Some(text)) => return run_dynamic(args, &text),
         (Some(mesh), None) => mesh,
         (Some(mesh), Some(_)) => bail!(
@@ -108,6 +122,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     let mut times_us = Vec::with_capacity(queries.len());
     let mut expanded = Vec::with_capacity(queries.len());
     let mut exhausted = 0;
+    let (mut no_clearance, mut unverified) = (0, 0);
     let mut ratios = Vec::new();
     let (mut found, mut shorter, mut longer) = (0, 0, 0);
     let mut lines = String::new();
@@ -116,7 +131,8 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         let options = PathOptions::default()
             .with_mode(args.mode)
             .with_sides(start_side, goal_side)
-            .with_node_budget(args.node_budget);
+            .with_node_budget(args.node_budget)
+            .with_radius(args.radius);
         let start = Instant::now();
         let result = mesh.find_path_into(query.start, query.goal, &options, &mut scratch, &mut path);
         times_us.push(start.elapsed().as_secs_f64() * 1e6);
@@ -137,6 +153,11 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             }
             Err(PathError::Unreachable) => {}
             Err(PathError::BudgetExhausted { .. }) => exhausted += 1,
+            Err(PathError::NoClearance { .. }) => no_clearance += 1,
+            Err(PathError::DiscPathUnverified) => unverified += 1,
+            Err(e @ (PathError::BadRadius(_) | PathError::RadiusInOptimalMode)) => {
+                anyhow::bail!("{}: --radius {}: {e}", mesh_path.display(), args.radius)
+            }
             Err(e) => {
                 // Off-mesh or bad points are reported per query, not fatal to the run.
                 if args.paths.is_none() {
@@ -180,6 +201,9 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         p99_us: quantile(&sorted, 0.99),
         mean_us: mean(&times_us).unwrap_or(0.0),
         budget_exhausted: exhausted,
+        radius: args.radius,
+        no_clearance,
+        unverified,
         expanded_mean: mean(&expanded).unwrap_or(0.0),
         ns_per_node: (total_nodes > 0.0).then(|| times_us.iter().sum::<f64>() * 1e3 / total_nodes),
         ratio_mean: mean(&ratios),

@@ -175,6 +175,11 @@ struct SearchFlags {
     /// optimal mode); without --closest, running out means no path (exit 1).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     node_budget: Option<u32>,
+    /// The agent's radius (a disc, world units): the path keeps this far from every wall, on
+    /// a mesh baked without a radius (fast mode; the optimal mode refuses a radius for now).
+    /// A start or goal nearer a wall is no path (exit 1) unless --snap moves it.
+    #[arg(long, value_name = "R", default_value_t = 0.0, allow_negative_numbers = true)]
+    radius: f64,
 }
 
 impl SearchFlags {
@@ -184,6 +189,7 @@ impl SearchFlags {
             .with_mode(self.mode)
             .with_partial(self.closest)
             .with_node_budget(self.node_budget)
+            .with_radius(self.radius)
     }
 }
 
@@ -385,6 +391,9 @@ struct InspectReport<'a> {
     bounds: Option<[[f64; 2]; 2]>,
     min_angle_deg: Option<f64>,
     boundary_edges: Option<usize>,
+    /// The largest agent radius that fits somewhere, and where (`NavMesh::widest_point`).
+    widest_radius: Option<f64>,
+    widest_point: Option<[f64; 2]>,
     agent_radius: f64,
     arc_error: f64,
     triangulation: &'static str,
@@ -410,6 +419,8 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         bounds: None,
         min_angle_deg: None,
         boundary_edges: None,
+        widest_radius: None,
+        widest_point: None,
         agent_radius: parts.settings.agent_radius,
         arc_error: parts.settings.arc_error,
         triangulation: parts.settings.triangulation.name(),
@@ -424,6 +435,10 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         report.bounds = Some([stats.bounds.min.into(), stats.bounds.max.into()]);
         report.min_angle_deg = Some(stats.min_angle_deg);
         report.boundary_edges = Some(stats.boundary_edges);
+        if let Some((at, radius)) = mesh.widest_point() {
+            report.widest_radius = Some(radius);
+            report.widest_point = Some(at.into());
+        }
     }
     if args.json {
         print(&serde_json::to_string(&report)?)?;
@@ -443,6 +458,7 @@ fn inspect_text(r: &InspectReport) -> String {
          vertices {}, triangles {}, islands {}, boundary edges {}\n\
          area {}, bounds {}\n\
          min angle {} deg\n\
+         widest place found: an agent of radius {} fits at {}\n\
          baked with agent radius {}, arc error {}, {}\n\
          valid: {}",
         r.file.display(),
@@ -455,6 +471,8 @@ fn inspect_text(r: &InspectReport) -> String {
         opt(r.area.map(|v| v.to_string())),
         opt(r.bounds.map(|[a, b]| format!("({}, {})-({}, {})", a[0], a[1], b[0], b[1]))),
         opt(r.min_angle_deg.map(|v| format!("{v:.3}"))),
+        opt(r.widest_radius.map(|v| v.to_string())),
+        opt(r.widest_point.map(|[x, y]| format!("({x}, {y})"))),
         r.agent_radius,
         r.arc_error,
         r.triangulation,
@@ -490,6 +508,10 @@ fn query_path(
         Err(err @ PathError::BudgetExhausted { .. }) => {
             Ok(Err(format!("{err} (--closest walks towards the goal)")))
         }
+        Err(err @ PathError::NoClearance { .. }) => {
+            Ok(Err(format!("{err} (--snap moves it to the nearest point with that clearance)")))
+        }
+        Err(err @ PathError::DiscPathUnverified) => Ok(Err(err.to_string())),
         Err(err @ PathError::OffMesh { .. }) => {
             bail!(
                 "{}: {err} (--snap moves it to the nearest walkable point{})",
@@ -612,6 +634,7 @@ fn run_render(args: &RenderArgs) -> Result<ExitCode> {
         from: *from,
         to: *to,
         outcome: outcome.as_ref().map_err(String::as_str),
+        radius: args.search.radius,
     });
     let svg = render::svg(&mesh, &title, drawing.as_ref());
     write_atomic(&args.output, svg.as_bytes())

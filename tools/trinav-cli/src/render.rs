@@ -24,6 +24,8 @@ pub struct PathDrawing<'a> {
     pub to: Point,
     /// The path found, or why there is none.
     pub outcome: Result<&'a trinav::Path, &'a str>,
+    /// The agent's radius: above 0, the ground its disc sweeps is drawn under the path.
+    pub radius: f64,
 }
 
 /// World to pixel mapping.
@@ -216,6 +218,15 @@ fn draw_path(s: &mut String, view: &View, p: &PathDrawing) {
         Ok(path) => {
             let points: Vec<String> = path.points.iter().map(|&q| view.xy(q)).collect();
             let points = points.join(" ");
+            if p.radius > 0.0 {
+                // The disc's sweep: a stroke as wide as the agent, with round ends and joins.
+                let width = 2.0 * p.radius * view.scale;
+                let _ = writeln!(
+                    s,
+                    "<polyline id=\"agent\" fill=\"none\" stroke=\"#d62728\" stroke-opacity=\"0.25\" \
+                     stroke-linejoin=\"round\" stroke-linecap=\"round\" stroke-width=\"{width:.2}\" points=\"{points}\"/>"
+                );
+            }
             let _ = writeln!(
                 s,
                 "<g id=\"path\" fill=\"none\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n\

@@ -414,6 +414,19 @@ fn cases(f: &Fixture) -> Vec<Case> {
             &["--node-budget"],
         ));
     }
+    // Agent radii: negative, not a number, infinite or missing are refused naming the radius;
+    // the optimal mode refuses any radius above 0 (not implemented yet).
+    for radius in ["-1", "NaN", "inf", "x", ""] {
+        let expect: &[&str] = if ["x", ""].contains(&radius) { &["--radius"] } else { &["radius", "finite"] };
+        let args = ["path", &town, "--from", "5,5", "--to", "120,40", "--radius", radius];
+        cases.push(case(format!("path --radius {radius:?}"), &args, Out::Nothing, expect));
+        let args = ["render", &town, "-o", "{OUT}", "--from", "5,5", "--to", "120,40", "--radius", radius];
+        cases.push(case(format!("render --radius {radius:?}"), &args, Out::File("out.svg"), expect));
+        let args = ["bench", &tiny_nav, "--scen", &scen, "--radius", radius, "--paths", "{OUT}"];
+        cases.push(case(format!("bench --radius {radius:?}"), &args, Out::File("out.jsonl"), expect));
+    }
+    let args = ["path", &town, "--from", "5,5", "--to", "120,40", "--radius", "0.5", "--mode", "optimal"];
+    cases.push(case("path --radius in optimal mode", &args, Out::Nothing, &["optimal mode", "radius"]));
     let args = ["render", &town, "-o", "{OUT}"];
     cases.push(case(
         "render to a missing folder",

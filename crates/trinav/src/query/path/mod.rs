@@ -16,6 +16,7 @@
 //! the mesh.
 
 mod cone;
+mod disc_funnel;
 mod funnel;
 mod marks;
 mod optimal;
@@ -23,6 +24,7 @@ mod search;
 
 use std::collections::BinaryHeap;
 
+use crate::clearance::ClearanceScratch;
 use crate::geometry::{Aabb, Point, closest_point_on_triangle};
 use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
@@ -143,6 +145,35 @@ pub enum PathError {
     /// Start and goal are on different islands, or the mesh is empty.
     #[error("no path: start and goal are not connected")]
     Unreachable,
+    /// The agent radius is negative, NaN or infinite.
+    #[error("agent radius {0} must be finite and >= 0")]
+    BadRadius(f64),
+    /// The fast mode's disc funnel did not find a path keeping the agent radius from every
+    /// wall through the corridor it chose (a known limitation on corridors with short, oblique
+    /// portals; see the README). No unverified path is ever returned.
+    #[error(
+        "the fast mode found a corridor for the agent radius but no path through it that it could verify keeps the radius from every wall (a known limitation): try a mesh baked with that agent radius"
+    )]
+    DiscPathUnverified,
+    /// A radius above 0 was asked of the optimal mode, which does not take one yet (the exact
+    /// shortest path of a disc is not implemented): use the fast mode, or the optimal mode on
+    /// a mesh baked with that agent radius.
+    #[error(
+        "the optimal mode does not take an agent radius yet: use the fast mode, or a mesh baked with that agent radius"
+    )]
+    RadiusInOptimalMode,
+    /// A point is closer to a wall than the agent radius (and snapping was not asked for).
+    #[error("{which} point ({}, {}) is {clearance} from the nearest wall, closer than the agent radius {radius}", .point.x, .point.y)]
+    NoClearance {
+        /// Which point.
+        which: Endpoint,
+        /// The point.
+        point: Point,
+        /// Its distance to the nearest wall.
+        clearance: f64,
+        /// The agent radius.
+        radius: f64,
+    },
     /// The search expanded [`PathOptions::node_budget`] nodes without finishing (and partial
     /// paths are off).
     #[error("no path found within the search budget of {budget} nodes")]
@@ -231,6 +262,11 @@ pub struct PathOptions {
     /// returns a partial path. A straight path in sight of the start needs no search. See the
     /// README for the time per node measured, to turn a budget in microseconds into nodes.
     pub node_budget: Option<u32>,
+    /// The radius of the agent, a disc: the path keeps at least this far from every wall
+    /// (world units, finite, `>= 0`; default 0, a point). Start and goal need that clearance
+    /// too ([`PathError::NoClearance`], or with snapping the nearest point that has it). See
+    /// the README for the guarantees of each mode.
+    pub radius: f64,
 }
 
 impl PathOptions {
@@ -257,6 +293,17 @@ impl PathOptions {
     pub fn with_sides(mut self, start_side: Option<Point>, goal_side: Option<Point>) -> Self {
         self.start_side = start_side;
         self.goal_side = goal_side;
+        self
+    }
+
+    /// These options for an agent of radius `radius` (see [`PathOptions::radius`]).
+    ///
+    /// ```
+    /// use trinav::PathOptions;
+    /// assert_eq!(PathOptions::default().with_radius(0.5).radius, 0.5);
+    /// ```
+    pub fn with_radius(mut self, radius: f64) -> Self {
+        self.radius = radius;
         self
     }
 
@@ -296,10 +343,12 @@ pub struct PathScratch {
     g: Vec<f64>,
     /// The f of a triangle's latest open-list entry (older entries are stale).
     f_bits: Vec<u64>,
-    /// The half-edge a triangle was entered through, or [`HalfEdge::NONE`] for a start.
+    /// The half-edge a node was entered through.
     parent: Vec<HalfEdge>,
     /// What the root sees of the edge a triangle was entered through.
     cones: Vec<Cone>,
+    /// The node a node was entered from ([`search::START`] for a start triangle).
+    parent_node: Vec<u32>,
     open: BinaryHeap<OpenNode>,
     /// The half-edges the path crosses, in order.
     corridor: Vec<HalfEdge>,
@@ -313,8 +362,17 @@ pub struct PathScratch {
     pass: PocketPass,
     /// Nodes the last query expanded.
     expanded: u32,
-    /// The triangle a fast search closed with the smallest estimate to the goal.
-    best_reached: Option<TriangleId>,
+    /// The wall-distance searches' memory.
+    clearance: ClearanceScratch,
+    /// The disc funnel's memory.
+    bends: Vec<disc_funnel::Bend>,
+    arcs: Vec<disc_funnel::ArcRun>,
+    funnel: std::collections::VecDeque<disc_funnel::Bend>,
+    /// The node (and its triangle) a fast search closed with the smallest estimate to the goal.
+    best_reached: Option<(u32, TriangleId)>,
+    /// Whether the last fast search numbered a node per way into a triangle (the disc
+    /// search) rather than per triangle.
+    per_entry: bool,
 }
 
 /// The pocket triangles a query may enter: those on the way from its start and goal triangles
@@ -379,6 +437,7 @@ impl PathScratch {
             self.f_bits.resize(nodes, 0);
             self.parent.resize(nodes, HalfEdge::NONE);
             self.cones.resize(nodes, Cone::FROM_START);
+            self.parent_node.resize(nodes, search::START);
         }
         self.seen.clear(nodes);
         self.closed.clear(nodes);
@@ -453,8 +512,14 @@ impl NavMesh {
         out.length = 0.0;
         out.partial = None;
         scratch.expanded = 0;
-        let (from, from_snapped) = self.path_endpoint(from, Endpoint::Start, options)?;
-        let goal = match self.path_endpoint(to, Endpoint::Goal, options) {
+        if !(options.radius.is_finite() && options.radius >= 0.0) {
+            return Err(PathError::BadRadius(options.radius));
+        }
+        if options.radius > 0.0 && options.mode == PathMode::Optimal {
+            return Err(PathError::RadiusInOptimalMode);
+        }
+        let (from, from_snapped) = self.path_endpoint(from, Endpoint::Start, options, scratch)?;
+        let goal = match self.path_endpoint(to, Endpoint::Goal, options, scratch) {
             Ok(goal) => Some(goal),
             Err(PathError::OffMesh { .. }) if options.partial => None,
             Err(e) => return Err(e),
@@ -544,12 +609,20 @@ impl NavMesh {
         // In one triangle, or in plain sight: the straight segment is the shortest path.
         // (The segment must leave and arrive through allowed triangles: see the sides.)
         let shared = starts.iter().any(|t| goals.contains(t));
-        let in_sight = || {
+        let radius = options.radius;
+        let in_sight = |scratch: &mut PathScratch| {
             self.raycast(from, to).is_ok_and(|hit| hit.is_clear())
                 && self.locate_towards(from, to).is_some_and(|t| starts.contains(&t))
                 && self.locate_towards(to, from).is_some_and(|t| goals.contains(&t))
+                && (radius == 0.0 || self.segment_keeps_clear(from, to, radius, &mut scratch.clearance))
         };
-        if shared || in_sight() {
+        let straight = if radius == 0.0 {
+            shared || in_sight(scratch)
+        } else {
+            (shared || in_sight(scratch))
+                && self.segment_keeps_clear(from, to, radius, &mut scratch.clearance)
+        };
+        if straight {
             out.points.push(from);
             if to != from {
                 out.points.push(to);
@@ -572,7 +645,7 @@ impl NavMesh {
                 end
             }
             PathMode::Fast => {
-                let end = self.search_corridor(from, starts, to, goals, budget, scratch);
+                let end = self.search_corridor(from, starts, to, goals, budget, radius, scratch);
                 let end_point = match end {
                     SearchEnd::Found => Some(to),
                     SearchEnd::Exhausted if options.partial => {
@@ -580,8 +653,11 @@ impl NavMesh {
                     }
                     _ => None,
                 };
-                if let Some(end_point) = end_point {
-                    self.pull_corridor(from, end_point, scratch, &mut out.points);
+                if let Some(end_point) = end_point
+                    && !self.pull_corridor(from, end_point, radius, scratch, &mut out.points)
+                {
+                    out.points.clear();
+                    return Err(PathError::DiscPathUnverified);
                 }
                 end
             }
@@ -596,8 +672,17 @@ impl NavMesh {
         Ok(())
     }
 
-    /// String-pulls `scratch.corridor` from `from` to `to` (a point of the last triangle).
-    fn pull_corridor(&self, from: Point, to: Point, scratch: &mut PathScratch, points: &mut Vec<Point>) {
+    /// String-pulls `scratch.corridor` from `from` to `to` (a point of the last triangle), for
+    /// a disc of `radius` (0: a point). For a disc, returns whether the path was verified to
+    /// keep the radius from every wall (`false`: `points` must not be used).
+    fn pull_corridor(
+        &self,
+        from: Point,
+        to: Point,
+        radius: f64,
+        scratch: &mut PathScratch,
+        points: &mut Vec<Point>,
+    ) -> bool {
         scratch.portals.clear();
         scratch.portals.push((from, from));
         for &crossing in &scratch.corridor {
@@ -606,7 +691,61 @@ impl NavMesh {
             scratch.portals.push((corners[(i + 1) % 3], corners[i]));
         }
         scratch.portals.push((to, to));
-        string_pull(&scratch.portals, points);
+        if radius == 0.0 {
+            string_pull(&scratch.portals, points);
+            return true;
+        }
+        // A wall off the corridor (beyond an edge it does not cross) can come within the
+        // radius of the pulled path (Kallmann's "disturbances"): its ends join the funnel as
+        // extra portal ends, on their side, and the corridor is pulled again, until no wall
+        // is that close. Every path returned has passed this check.
+        for _ in 0..=MAX_DISTURBANCES {
+            let (funnel, bends, arcs) = (&mut scratch.funnel, &mut scratch.bends, &mut scratch.arcs);
+            disc_funnel::pull_disc(&scratch.portals, radius, funnel, bends, arcs, points);
+            let Some((k, wall)) =
+                self.first_disturbance(points, &scratch.arcs, radius, &mut scratch.clearance)
+            else {
+                return true;
+            };
+            insert_disturbance(&mut scratch.portals, points, k, wall, radius);
+        }
+        false
+    }
+
+    /// The first segment of `points` (its index) that a wall comes closer to than `radius`
+    /// (beyond the rounding of the distances), with that wall.
+    ///
+    /// The segments of an arc (`arcs`) are checked together: the walls within reach of its
+    /// circle are gathered by one search, then measured against each of its chords.
+    fn first_disturbance(
+        &self,
+        points: &[Point],
+        arcs: &[disc_funnel::ArcRun],
+        radius: f64,
+        scratch: &mut ClearanceScratch,
+    ) -> Option<(usize, (Point, Point))> {
+        let inside = radius * (1.0 - DISTURBANCE_TOLERANCE);
+        let mut arcs = arcs.iter().peekable();
+        let mut k = 0;
+        while k + 1 < points.len() {
+            // (An arc whose first point is off the mesh, if rounding ever put one there, is
+            // checked chord by chord, which then reports it.)
+            if let Some(arc) = arcs.next_if(|arc| arc.first == k && self.locate(points[k]).is_some()) {
+                let chords = &points[arc.first..=arc.last];
+                let outer = arc.radius * (1.0 + disc_funnel::ARC_TOLERANCE);
+                if let Some((j, wall)) = self.nearest_wall_to_arc(chords, arc.centre, outer, inside, scratch)
+                {
+                    return Some((k + j, wall));
+                }
+                k = arc.last;
+                continue;
+            }
+            if let Some((_, wall)) = self.nearest_wall_to_segment(points[k], points[k + 1], inside, scratch) {
+                return Some((k, wall));
+            }
+            k += 1;
+        }
+        None
     }
 
     /// After a fast search ran out of budget: sets `scratch.corridor` to the way to the most
@@ -628,8 +767,10 @@ impl NavMesh {
                 end = q;
             }
         }
-        if let Some(best) = scratch.best_reached.filter(|&t| nearest(t).distance(to) < end.distance(to)) {
-            self.corridor_to(best, scratch);
+        if let Some((node, best)) =
+            scratch.best_reached.filter(|&(_, t)| nearest(t).distance(to) < end.distance(to))
+        {
+            self.corridor_to(node as usize, scratch);
             return nearest(best);
         }
         scratch.corridor.clear();
@@ -691,16 +832,106 @@ impl NavMesh {
         p: Point,
         which: Endpoint,
         options: &PathOptions,
+        scratch: &mut PathScratch,
     ) -> Result<(Point, Option<TriangleId>), PathError> {
         if !p.in_range() {
             return Err(PathError::NonFinite { which, point: p });
         }
-        if self.locate(p).is_some() {
-            return Ok((p, None));
+        let (q, snapped) = if self.locate(p).is_some() {
+            (p, None)
+        } else if options.snap {
+            self.nearest_point(p).map(|(q, t)| (q, Some(t))).ok_or(PathError::Unreachable)?
+        } else {
+            return Err(PathError::OffMesh { which, point: p });
+        };
+        let radius = options.radius;
+        if radius == 0.0 {
+            return Ok((q, snapped));
+        }
+        let clearance = self.clearance_with(q, &mut scratch.clearance).unwrap_or(0.0);
+        if clearance >= radius {
+            return Ok((q, snapped));
         }
         if options.snap {
-            return self.nearest_point(p).map(|(q, t)| (q, Some(t))).ok_or(PathError::Unreachable);
+            if let Some((r, t)) = self.nearest_clear_point(p, radius, &mut scratch.clearance) {
+                return Ok((r, Some(t)));
+            }
+            return Err(PathError::Unreachable);
         }
-        Err(PathError::OffMesh { which, point: p })
+        Err(PathError::NoClearance { which, point: p, clearance, radius })
     }
+}
+
+/// How many walls off the corridor one disc path may have to be pulled around (each costs one
+/// more pull of the corridor); past that the query fails with
+/// [`PathError::DiscPathUnverified`].
+const MAX_DISTURBANCES: usize = 16;
+
+/// A wall closer to the path than `radius (1 - DISTURBANCE_TOLERANCE)` disturbs it: tangent
+/// segments touch their circles at exactly the radius, up to rounding.
+const DISTURBANCE_TOLERANCE: f64 = 1e-9;
+
+/// Adds the ends of `wall`, which comes within `radius` of segment `k` of the pulled path
+/// `points`, to `portals` as extra portal ends: each on the side of the path it lies on,
+/// placed among the portals in the order the path passes them. The other end of the new
+/// portal repeats the previous portal's, which the funnel skips.
+fn insert_disturbance(
+    portals: &mut Vec<funnel::Portal>,
+    points: &[Point],
+    k: usize,
+    (p, q): (Point, Point),
+    radius: f64,
+) {
+    use crate::clearance::segment_distance;
+    use crate::geometry::{Orientation, orient};
+    let (a, b) = (points[k], points[k + 1]);
+    // The wall's nearest point to the segment: an end joins alone; a point inside the wall
+    // brings both ends (then the wall's middle comes close, and its ends hold the path off it).
+    let _ = radius;
+    let (dp, dq) = (segment_distance(p, a, b), segment_distance(q, a, b));
+    let middle = crate::clearance::segments_distance(a, b, p, q) < dp.min(dq);
+    let ends = [p, q].into_iter().filter(|&v| middle || v == if dp <= dq { p } else { q });
+    for v in ends {
+        let left = match orient(a, b, v) {
+            Orientation::CounterClockwise => true,
+            Orientation::Clockwise => false,
+            Orientation::Collinear => continue,
+        };
+        let place = (k, along(a, b, v));
+        let at = (1..portals.len() - 1)
+            .scan(0, |segment, i| {
+                let (l, r) = portals[i];
+                // The path segment crossing portal i (from the previous portal's on), and where.
+                while *segment + 1 < points.len() - 1
+                    && crossing(points[*segment], points[*segment + 1], l, r).is_none()
+                {
+                    *segment += 1;
+                }
+                let t = crossing(points[*segment], points[*segment + 1], l, r).unwrap_or(0.0);
+                Some((i, (*segment, t)))
+            })
+            .find(|&(_, crossed)| crossed > place)
+            .map_or(portals.len() - 1, |(i, _)| i);
+        let (pl, pr) = portals[at - 1];
+        portals.insert(at, if left { (v, pr) } else { (pl, v) });
+    }
+}
+
+/// Where `v`'s foot falls on the line `a b`, as a fraction of `a -> b`.
+fn along(a: Point, b: Point, v: Point) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    ((v.x - a.x) * dx + (v.y - a.y) * dy) / (dx * dx + dy * dy).max(f64::MIN_POSITIVE)
+}
+
+/// Where segment `a b` crosses segment `c d`, as a fraction of `a -> b` (`None` when it does
+/// not, or they are parallel).
+fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<f64> {
+    let (rx, ry, sx, sy) = (b.x - a.x, b.y - a.y, d.x - c.x, d.y - c.y);
+    let denominator = rx * sy - ry * sx;
+    if denominator == 0.0 {
+        return None;
+    }
+    let t = ((c.x - a.x) * sy - (c.y - a.y) * sx) / denominator;
+    let u = ((c.x - a.x) * ry - (c.y - a.y) * rx) / denominator;
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then_some(t)
 }

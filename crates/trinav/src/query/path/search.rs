@@ -59,7 +59,9 @@ impl NavMesh {
     /// every triangle of `goals` (the two sets do not meet), expanding at most `budget`
     /// triangles. When found, `scratch.corridor` holds the half-edges crossed, in order. When
     /// the budget runs out first, `scratch.best_reached` is the triangle closed with the
-    /// smallest estimate of the way left (if any was).
+    /// smallest estimate of the way left (if any was). With a `radius` above 0, the search
+    /// for a disc ([`NavMesh::search_disc_corridor`]).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn search_corridor(
         &self,
         from: Point,
@@ -67,9 +69,14 @@ impl NavMesh {
         to: Point,
         goals: &[TriangleId],
         budget: u32,
+        radius: f64,
         scratch: &mut PathScratch,
     ) -> SearchEnd {
+        if radius > 0.0 {
+            return self.search_disc_corridor(from, starts, to, goals, budget, radius, scratch);
+        }
         scratch.begin(self.triangle_count());
+        scratch.per_entry = false;
         let cones = Cones { mesh: self, from, to, weight: HEURISTIC_WEIGHT };
         // The triangle across `edge` if the search may enter it: not closed, and not a pocket
         // the query has no business in.
@@ -153,9 +160,9 @@ impl NavMesh {
             }
         }
         scratch.expanded = expanded;
-        scratch.best_reached = (!best_reached.is_none()).then_some(best_reached);
+        scratch.best_reached = (!best_reached.is_none()).then_some((best_reached.0, best_reached));
         if !goal.is_none() {
-            self.corridor_to(goal, scratch);
+            self.corridor_to(goal.index(), scratch);
             SearchEnd::Found
         } else if exhausted {
             SearchEnd::Exhausted
@@ -164,15 +171,149 @@ impl NavMesh {
         }
     }
 
-    /// Sets `scratch.corridor` to the half-edges crossed from a start to the closed triangle
-    /// `t`, in order.
-    pub(crate) fn corridor_to(&self, t: TriangleId, scratch: &mut PathScratch) {
+    /// Sets `scratch.corridor` to the half-edges crossed from a start to the closed node
+    /// `node` (a triangle, or for a disc a way into one), in order.
+    pub(crate) fn corridor_to(&self, node: usize, scratch: &mut PathScratch) {
         scratch.corridor.clear();
-        let mut entry = scratch.parent[t.index()];
-        while !entry.is_none() {
-            scratch.corridor.push(entry);
-            entry = scratch.parent[entry.triangle().index()];
+        if scratch.per_entry {
+            let mut node = node as u32;
+            while node != START {
+                scratch.corridor.push(scratch.parent[node as usize]);
+                node = scratch.parent_node[node as usize];
+            }
+        } else {
+            let mut entry = scratch.parent[node];
+            while !entry.is_none() {
+                scratch.corridor.push(entry);
+                entry = scratch.parent[entry.triangle().index()];
+            }
         }
         scratch.corridor.reverse();
     }
+
+    /// The midpoint of `half_edge`.
+    #[inline]
+    fn half_edge_midpoint(&self, half_edge: HalfEdge) -> Point {
+        let (tri, i) = (self.triangles()[half_edge.triangle().index()], half_edge.edge());
+        let vertices = self.vertices();
+        vertices[tri[i].index()].midpoint(vertices[tri[(i + 1) % 3].index()])
+    }
+
+    /// The fast search for a disc of `radius`: only ways through triangles at least `2 radius`
+    /// wide are taken (see [`crate::clearance`]), and a triangle is a node per edge it is
+    /// entered by (which ways out are wide enough depends on the way in), placed at that
+    /// edge's midpoint (a cone's taut distance would not know the disc's detours).
+    #[allow(clippy::too_many_arguments)]
+    fn search_disc_corridor(
+        &self,
+        from: Point,
+        starts: &[TriangleId],
+        to: Point,
+        goals: &[TriangleId],
+        budget: u32,
+        radius: f64,
+        scratch: &mut PathScratch,
+    ) -> SearchEnd {
+        scratch.begin(3 * self.triangle_count());
+        scratch.per_entry = true;
+        let widths = self.traversal_widths();
+        let diameter = 2.0 * radius;
+        // Enters node `node` (triangle `into`) through half-edge `entry` (whose midpoint is
+        // `position`) from node `previous` at distance `g`, unless it is closed, already
+        // entered with a lower f, or in a pocket the query has no business in.
+        let enter = |scratch: &mut PathScratch, previous: u32, entry: HalfEdge, into: TriangleId, g: f64| {
+            let node = entry.index();
+            if scratch.closed.contains(node) || !scratch.pass.allows(self, into) {
+                return;
+            }
+            let f = g + HEURISTIC_WEIGHT * self.half_edge_midpoint(entry).distance(to);
+            if scratch.seen.contains(node) && f64::from_bits(scratch.f_bits[node]) <= f {
+                return;
+            }
+            scratch.seen.insert(node);
+            scratch.g[node] = g;
+            scratch.f_bits[node] = f.to_bits();
+            scratch.parent[node] = entry;
+            scratch.parent_node[node] = previous;
+            scratch.open.push(OpenNode { f_bits: f.to_bits(), item: node as u32 });
+        };
+        for &start in starts {
+            let corners = self.triangle_points(start);
+            for (i, &next) in self.neighbours(start).iter().enumerate() {
+                // A disc leaves through an edge at least its diameter long.
+                if !next.is_none() && corners[i].distance(corners[(i + 1) % 3]) >= diameter {
+                    let entry = HalfEdge::new(start, i);
+                    enter(scratch, START, entry, next, from.distance(self.half_edge_midpoint(entry)));
+                }
+            }
+        }
+        let (mut goal_g, mut goal) = (f64::INFINITY, START);
+        let (mut expanded, mut exhausted) = (0u32, false);
+        let (mut best_estimate, mut best_reached) = (f64::INFINITY, None);
+        while let Some(open) = scratch.open.pop() {
+            if f64::from_bits(open.f_bits) >= goal_g {
+                break;
+            }
+            let node = open.item as usize;
+            if scratch.closed.contains(node) || open.f_bits != scratch.f_bits[node] {
+                continue;
+            }
+            if expanded == budget {
+                exhausted = true;
+                break;
+            }
+            expanded += 1;
+            scratch.closed.insert(node);
+            let (g, entry) = (scratch.g[node], scratch.parent[node]);
+            let here = self.neighbours(entry.triangle())[entry.edge()];
+            // The weighted estimate of the way left, f - g.
+            let estimate = f64::from_bits(open.f_bits) - g;
+            if estimate < best_estimate {
+                (best_estimate, best_reached) = (estimate, Some((node as u32, here)));
+            }
+            if goals.contains(&here) {
+                let total = g + self.half_edge_midpoint(entry).distance(to);
+                if total < goal_g {
+                    (goal_g, goal) = (total, node as u32);
+                }
+                continue;
+            }
+            // From the midpoint of entry edge i to that of exit edge j: half the third edge.
+            let neighbours = self.neighbours(here);
+            let came_from = entry.triangle();
+            let i = neighbours.iter().position(|&n| n == came_from).expect("entered from a neighbour");
+            let corners = self.triangle_points(here);
+            for (j, &next) in neighbours.iter().enumerate() {
+                if j == i || next.is_none() {
+                    continue;
+                }
+                // The way from edge i to edge j goes round their shared corner.
+                if f64::from(widths[here.index()][shared_corner(i, j)]) < diameter {
+                    continue;
+                }
+                let k = 3 - i - j;
+                let step = 0.5 * corners[k].distance(corners[(k + 1) % 3]);
+                enter(scratch, node as u32, HalfEdge::new(here, j), next, g + step);
+            }
+        }
+        scratch.expanded = expanded;
+        scratch.best_reached = best_reached;
+        if goal != START {
+            self.corridor_to(goal as usize, scratch);
+            SearchEnd::Found
+        } else if exhausted {
+            SearchEnd::Exhausted
+        } else {
+            SearchEnd::Unreachable
+        }
+    }
+}
+
+/// The `parent_node` of a node entered from a start triangle (the disc search).
+pub(crate) const START: u32 = u32::MAX;
+
+/// The corner two edges (0..3) of a triangle share: edge `i` runs from corner `i` to `i + 1`.
+#[inline]
+fn shared_corner(i: usize, j: usize) -> usize {
+    if j == (i + 1) % 3 { j } else { i }
 }
