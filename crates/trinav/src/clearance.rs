@@ -442,6 +442,12 @@ impl Candidates {
 
 /// Where segments `p` and `q` cross, if they do (floating point).
 fn segment_crossing((a, b): (Point, Point), (c, d): (Point, Point)) -> Option<Point> {
+    crossing_fraction(a, b, c, d).map(|t| Point::new(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)))
+}
+
+/// Where segment `a b` crosses segment `c d`, as a fraction of `a -> b` (`None` when it does
+/// not, or they are parallel; floating point).
+pub(crate) fn crossing_fraction(a: Point, b: Point, c: Point, d: Point) -> Option<f64> {
     let (rx, ry, sx, sy) = (b.x - a.x, b.y - a.y, d.x - c.x, d.y - c.y);
     let denominator = rx * sy - ry * sx;
     if denominator == 0.0 {
@@ -449,7 +455,7 @@ fn segment_crossing((a, b): (Point, Point), (c, d): (Point, Point)) -> Option<Po
     }
     let t = ((c.x - a.x) * sy - (c.y - a.y) * sx) / denominator;
     let u = ((c.x - a.x) * ry - (c.y - a.y) * rx) / denominator;
-    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| Point::new(a.x + t * rx, a.y + t * ry))
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then_some(t)
 }
 
 /// Where segment `a b` meets the circle of radius `r` round `centre` (0, 1 or 2 points).

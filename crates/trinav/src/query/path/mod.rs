@@ -903,11 +903,13 @@ fn insert_disturbance(
                 let (l, r) = portals[i];
                 // The path segment crossing portal i (from the previous portal's on), and where.
                 while *segment + 1 < points.len() - 1
-                    && crossing(points[*segment], points[*segment + 1], l, r).is_none()
+                    && crate::clearance::crossing_fraction(points[*segment], points[*segment + 1], l, r)
+                        .is_none()
                 {
                     *segment += 1;
                 }
-                let t = crossing(points[*segment], points[*segment + 1], l, r).unwrap_or(0.0);
+                let t = crate::clearance::crossing_fraction(points[*segment], points[*segment + 1], l, r)
+                    .unwrap_or(0.0);
                 Some((i, (*segment, t)))
             })
             .find(|&(_, crossed)| crossed > place)
@@ -921,17 +923,4 @@ fn insert_disturbance(
 fn along(a: Point, b: Point, v: Point) -> f64 {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     ((v.x - a.x) * dx + (v.y - a.y) * dy) / (dx * dx + dy * dy).max(f64::MIN_POSITIVE)
-}
-
-/// Where segment `a b` crosses segment `c d`, as a fraction of `a -> b` (`None` when it does
-/// not, or they are parallel).
-fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<f64> {
-    let (rx, ry, sx, sy) = (b.x - a.x, b.y - a.y, d.x - c.x, d.y - c.y);
-    let denominator = rx * sy - ry * sx;
-    if denominator == 0.0 {
-        return None;
-    }
-    let t = ((c.x - a.x) * sy - (c.y - a.y) * sx) / denominator;
-    let u = ((c.x - a.x) * ry - (c.y - a.y) * rx) / denominator;
-    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then_some(t)
 }
