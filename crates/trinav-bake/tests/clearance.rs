@@ -273,9 +273,7 @@ fn the_fast_modes_mean_length_is_within_two_percent_of_the_oracle() {
             )
         };
         let r = [0.2, 0.35, 0.6, 1.0][case % 4];
-        let (Some(base), Some(oracle)) = (bake_at(&level, 0.0), bake_at(&level, r)) else { continue };
-        let mut tally = Tally::default();
-        compare(&base, &oracle, r, &random_pairs(case as u64, 60, 20.0), &mut tally);
+        let Some(tally) = tally_random_queries(&level, r, case as u64) else { continue };
         assert_eq!(
             tally.clearance_violations + tally.only_ours + tally.only_oracle,
             0,
@@ -300,6 +298,15 @@ fn the_fast_modes_mean_length_is_within_two_percent_of_the_oracle() {
     assert!(total.unverified * 50 <= total.queries, "{total:?}");
 }
 
+/// The tally of 60 random queries for a disc of radius `r` on `level` baked without a radius,
+/// against the oracle (`None` when the level has nothing walkable at either bake).
+fn tally_random_queries(level: &Level, r: f64, seed: u64) -> Option<Tally> {
+    let (Some(base), Some(oracle)) = (bake_at(level, 0.0), bake_at(level, r)) else { return None };
+    let mut tally = Tally::default();
+    compare(&base, &oracle, r, &random_pairs(seed, 60, 20.0), &mut tally);
+    Some(tally)
+}
+
 fn random_pairs(seed: u64, count: usize, size: f64) -> Vec<(Point, Point)> {
     let mut rng = trinav_bake::generate::SplitMix64::new(seed);
     (0..count)
@@ -322,9 +329,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let level = rect_level(&obstacles);
-        let (Some(base), Some(oracle)) = (bake_at(&level, 0.0), bake_at(&level, r)) else { return Ok(()) };
-        let mut tally = Tally::default();
-        compare(&base, &oracle, r, &random_pairs(seed, 60, 20.0), &mut tally);
+        let Some(tally) = tally_random_queries(&level, r, seed) else { return Ok(()) };
         prop_assert_eq!(tally.clearance_violations, 0, "{:?}", tally);
         prop_assert_eq!(tally.only_ours + tally.only_oracle, 0, "{:?}", tally);
         eprintln!("{tally:?}");
@@ -344,9 +349,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let level = oblique_level(&obstacles);
-        let (Some(base), Some(oracle)) = (bake_at(&level, 0.0), bake_at(&level, r)) else { return Ok(()) };
-        let mut tally = Tally::default();
-        compare(&base, &oracle, r, &random_pairs(seed, 60, 20.0), &mut tally);
+        let Some(tally) = tally_random_queries(&level, r, seed) else { return Ok(()) };
         prop_assert_eq!(tally.clearance_violations, 0, "{:?}", tally);
         prop_assert_eq!(tally.only_ours + tally.only_oracle, 0, "{:?}", tally);
         eprintln!("{tally:?}");

@@ -155,11 +155,7 @@ fn distance_within_angle(c: Point, a: Point, b: Point, p: Point, q: Point) -> Op
 
 /// The distance from `p` to segment `a b` (floating point).
 pub(crate) fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let length2 = dx * dx + dy * dy;
-    let s =
-        if length2 == 0.0 { 0.0 } else { (((p.x - a.x) * dx + (p.y - a.y) * dy) / length2).clamp(0.0, 1.0) };
-    p.distance(Point::new(a.x + s * dx, a.y + s * dy))
+    segment_distance2(p, a, b).sqrt()
 }
 
 /// The squared distance from `p` to segment `a b` (floating point).

@@ -707,7 +707,7 @@ impl NavMesh {
             else {
                 return true;
             };
-            insert_disturbance(&mut scratch.portals, points, k, wall, radius);
+            insert_disturbance(&mut scratch.portals, points, k, wall);
         }
         false
     }
@@ -871,23 +871,16 @@ const MAX_DISTURBANCES: usize = 16;
 /// segments touch their circles at exactly the radius, up to rounding.
 const DISTURBANCE_TOLERANCE: f64 = 1e-9;
 
-/// Adds the ends of `wall`, which comes within `radius` of segment `k` of the pulled path
+/// Adds the ends of `wall`, which comes within the radius of segment `k` of the pulled path
 /// `points`, to `portals` as extra portal ends: each on the side of the path it lies on,
 /// placed among the portals in the order the path passes them. The other end of the new
 /// portal repeats the previous portal's, which the funnel skips.
-fn insert_disturbance(
-    portals: &mut Vec<funnel::Portal>,
-    points: &[Point],
-    k: usize,
-    (p, q): (Point, Point),
-    radius: f64,
-) {
+fn insert_disturbance(portals: &mut Vec<funnel::Portal>, points: &[Point], k: usize, (p, q): (Point, Point)) {
     use crate::clearance::segment_distance;
     use crate::geometry::{Orientation, orient};
     let (a, b) = (points[k], points[k + 1]);
     // The wall's nearest point to the segment: an end joins alone; a point inside the wall
     // brings both ends (then the wall's middle comes close, and its ends hold the path off it).
-    let _ = radius;
     let (dp, dq) = (segment_distance(p, a, b), segment_distance(q, a, b));
     let middle = crate::clearance::segments_distance(a, b, p, q) < dp.min(dq);
     let ends = [p, q].into_iter().filter(|&v| middle || v == if dp <= dq { p } else { q });

@@ -218,9 +218,9 @@ impl NavMesh {
         scratch.per_entry = true;
         let widths = self.traversal_widths();
         let diameter = 2.0 * radius;
-        // Enters node `node` (triangle `into`) through half-edge `entry` (whose midpoint is
-        // `position`) from node `previous` at distance `g`, unless it is closed, already
-        // entered with a lower f, or in a pocket the query has no business in.
+        // Enters triangle `into` through half-edge `entry` (the node, placed at the edge's
+        // midpoint) from node `previous` at distance `g`, unless it is closed, already entered
+        // with a lower f, or in a pocket the query has no business in.
         let enter = |scratch: &mut PathScratch, previous: u32, entry: HalfEdge, into: TriangleId, g: f64| {
             let node = entry.index();
             if scratch.closed.contains(node) || !scratch.pass.allows(self, into) {
