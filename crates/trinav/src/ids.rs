@@ -61,11 +61,24 @@ id_type!(
     IslandId
 );
 
-/// The area type of a triangle (ground, water, road, ...). All triangles are area 0 for now;
-/// traversal costs per area come with a later format version.
+/// The area type of a triangle (ground, road, mud, water, ...): `0` (untagged ground) to
+/// [`AreaId::MAX`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct AreaId(pub u8);
+
+impl AreaId {
+    /// The largest area type, 63 (as in Detour): 64 types in all.
+    pub const MAX: AreaId = AreaId(63);
+    /// The number of area types.
+    pub const COUNT: usize = 64;
+
+    /// The type as an index into per-type tables.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// Edge `k` (0..3) of triangle `t`, as the triangle on its left sees it, in one number: `3 t + k`
 /// (edge `k` runs from corner `k` to corner `k + 1`). What both path searches record: the edge

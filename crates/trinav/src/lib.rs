@@ -83,7 +83,7 @@ mod topology;
 
 pub use format::LoadError;
 pub use ids::{AreaId, IslandId, TriangleId, VertexId};
-pub use mesh::{MeshStats, NavMesh};
+pub use mesh::{AreaTypeStats, MeshStats, NavMesh};
 pub use point::{Aabb, Point};
 pub use query::QueryError;
 pub use query::path::{Endpoint, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch};

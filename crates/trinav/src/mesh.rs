@@ -115,6 +115,13 @@ pub enum MeshProblem {
         /// The triangles across its edges.
         implied: [TriangleId; 3],
     },
+    /// A triangle's area type is beyond [`AreaId::MAX`].
+    AreaOutOfRange {
+        /// The triangle.
+        triangle: TriangleId,
+        /// Its area type.
+        area: AreaId,
+    },
     /// A triangle's stored island differs from its connected component.
     IslandMismatch {
         /// The triangle.
@@ -166,6 +173,14 @@ impl fmt::Display for MeshProblem {
                 neighbour_list(stored),
                 neighbour_list(implied)
             ),
+            MeshProblem::AreaOutOfRange { triangle, area } => {
+                write!(
+                    f,
+                    "triangle {triangle} has area type {}, beyond the largest, {}",
+                    area.0,
+                    AreaId::MAX.0
+                )
+            }
             MeshProblem::IslandMismatch { triangle, stored, expected } => {
                 write!(f, "triangle {triangle} is stored in island {stored} but belongs to island {expected}")
             }
@@ -247,6 +262,16 @@ pub(crate) fn find_problems_with(parts: &MeshParts, proven: Proven) -> Vec<MeshP
         return problems;
     }
     let full = |p: &Vec<MeshProblem>| p.len() >= InvalidMesh::MAX_PROBLEMS;
+    if parts.areas.iter().any(|&a| a > AreaId::MAX) {
+        for (t, &area) in parts.areas.iter().enumerate() {
+            if area > AreaId::MAX {
+                problems.push(MeshProblem::AreaOutOfRange { triangle: TriangleId::from_index(t), area });
+                if full(&problems) {
+                    return problems;
+                }
+            }
+        }
+    }
 
     let in_range = parts.vertices.iter().all(|p| p.in_range());
     if !(in_range && (proven.distinct_vertices || all_distinct(&parts.vertices))) {
@@ -503,6 +528,17 @@ pub struct MeshStats {
     pub grid_entries: usize,
 }
 
+/// The share of a mesh one area type holds ([`NavMesh::area_types`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct AreaTypeStats {
+    /// The type.
+    pub area: AreaId,
+    /// Its triangles.
+    pub triangles: usize,
+    /// Their total area.
+    pub size: f64,
+}
+
 impl NavMesh {
     /// Validates `parts` (see [`MeshParts::find_problems`]) and derives islands count, bounds, the
     /// point-location grid, the pockets and the turning corners (where shortest paths may turn).
@@ -648,6 +684,38 @@ impl NavMesh {
                 doubled_signed_area(a, b, c) * 0.5
             })
             .sum()
+    }
+
+    /// The walkable area and triangle count of each area type present, by ascending type.
+    ///
+    /// ```
+    /// use trinav::build::{MeshParts, build_adjacency};
+    /// use trinav::{AreaId, BakeSettings, IslandId, NavMesh, Point, VertexId};
+    /// let triangles = vec![[0, 1, 2].map(VertexId), [0, 2, 3].map(VertexId)];
+    /// let parts = MeshParts {
+    ///     settings: BakeSettings::default(),
+    ///     vertices: vec![Point::new(0., 0.), Point::new(2., 0.), Point::new(2., 2.), Point::new(0., 2.)],
+    ///     neighbours: build_adjacency(&triangles, 4)?,
+    ///     triangles,
+    ///     areas: vec![AreaId(0), AreaId(5)],
+    ///     islands: vec![IslandId(0); 2],
+    /// };
+    /// let types = NavMesh::from_parts(parts)?.area_types();
+    /// assert_eq!((types[1].area, types[1].triangles, types[1].size), (AreaId(5), 1, 2.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn area_types(&self) -> Vec<AreaTypeStats> {
+        let mut by_type = [(0usize, 0.0f64); AreaId::COUNT];
+        for (t, area) in self.parts.areas.iter().enumerate() {
+            let [a, b, c] = self.triangle_points(TriangleId::from_index(t));
+            let slot = &mut by_type[area.index()];
+            slot.0 += 1;
+            slot.1 += crate::geometry::doubled_signed_area(a, b, c) / 2.0;
+        }
+        (by_type.iter().enumerate())
+            .filter(|(_, (triangles, _))| *triangles > 0)
+            .map(|(a, &(triangles, size))| AreaTypeStats { area: AreaId(a as u8), triangles, size })
+            .collect()
     }
 
     /// Summary figures: counts, area, bounds, worst angle.
