@@ -1,12 +1,12 @@
 //! Stage 5, derive: islands, area ids, bounds and the point-location grid.
 //!
 //! Islands are the connected components over edge adjacency
-//! ([`trinav::find_islands`]); every triangle gets area id 0 for now. Bounds and the uniform
+//! ([`trinav::find_islands`]); each triangle keeps the area type of the piece it was cut from. Bounds and the uniform
 //! grid are derived by [`NavMesh::from_parts`], the same code that runs when a baked file is
 //! loaded, so a baked and a loaded mesh are built identically.
 
 use trinav::build::{InvalidMesh, MeshParts, find_islands};
-use trinav::{AreaId, BakeSettings, NavMesh};
+use trinav::{BakeSettings, NavMesh};
 
 use crate::weld::WeldedMesh;
 
@@ -16,7 +16,7 @@ pub fn derive(welded: WeldedMesh, settings: &BakeSettings) -> Result<NavMesh, In
     let (islands, _) = find_islands(&welded.neighbours);
     let parts = MeshParts {
         settings: *settings,
-        areas: vec![AreaId(0); welded.triangles.len()],
+        areas: welded.areas,
         islands,
         vertices: welded.vertices,
         triangles: welded.triangles,

@@ -8,7 +8,14 @@
 //!
 //! Rings may be open or closed (first point repeated) and wound either way. `holes` and
 //! `agent_radius` are optional.
+//!
+//! Terrain: `"areas": [{"outer": ring, "holes": [...], "area": 3}]` tags the walkable ground
+//! under each polygon with an area type in `1..=63` (later entries win where they overlap;
+//! untagged ground is area 0). Areas never add walkable ground: what they cover outside the
+//! walkable region is ignored. `"area_names": {"road": 1, "mud": 2}` names types for the
+//! command line and reports.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -27,6 +34,37 @@ pub struct Level {
     /// Agent radius in world units (default 0); a command-line override wins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_radius: Option<f64>,
+    /// Walkable ground tagged with area types; later entries win where they overlap.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub areas: Vec<AreaInput>,
+    /// Names of area types (`"road": 1`), for the command line and reports.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub area_names: BTreeMap<String, u8>,
+}
+
+/// A polygon tagging the walkable ground it covers with an area type.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AreaInput {
+    /// The outer ring.
+    pub outer: Vec<[f64; 2]>,
+    /// Holes: ground the entry does not tag.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<Vec<[f64; 2]>>,
+    /// The area type, `1..=63` ([`trinav::AreaId::MAX`]).
+    pub area: u8,
+}
+
+impl AreaInput {
+    /// Tags the ground under `polygon` with area type `area`.
+    pub fn new(polygon: PolygonInput, area: u8) -> Self {
+        Self { outer: polygon.outer, holes: polygon.holes, area }
+    }
+
+    /// The polygon without its type.
+    pub fn polygon(&self) -> PolygonInput {
+        PolygonInput { outer: self.outer.clone(), holes: self.holes.clone() }
+    }
 }
 
 /// One polygon of a level: an outer ring and optional holes, each a list of `[x, y]` points.
@@ -132,7 +170,25 @@ mod tests {
             ])],
             obstacles: vec![PolygonInput::rect(3.0, 3.0, 5.0, 5.0)],
             agent_radius: Some(0.25),
+            areas: vec![
+                AreaInput::new(PolygonInput::rect(0.0, 0.0, 2.0, 4.0), 3),
+                AreaInput::new(
+                    PolygonInput::rect(1.0, 0.0, 4.0, 1.0).with_hole(vec![[2., 0.2], [3., 0.2], [3., 0.8]]),
+                    63,
+                ),
+            ],
+            area_names: [("road".to_string(), 3), ("lava".to_string(), 63)].into(),
         };
         assert_eq!(Level::from_json(&level.to_json()).unwrap(), level);
+        let text = r#"{"walkable": [], "areas": [{"outer": [[0,0],[1,0],[1,1]], "area": 2}], "area_names": {"mud": 2}}"#;
+        let parsed = Level::from_json(text).unwrap();
+        assert_eq!(
+            parsed.areas,
+            vec![AreaInput::new(PolygonInput::new(vec![[0., 0.], [1., 0.], [1., 1.]]), 2)]
+        );
+        assert_eq!(parsed.area_names["mud"], 2);
+        // An area type beyond a byte, or a missing one, is a parse error with its position.
+        assert!(Level::from_json(r#"{"areas": [{"outer": [], "area": 256}]}"#).is_err());
+        assert!(Level::from_json(r#"{"areas": [{"outer": []}]}"#).is_err());
     }
 }

@@ -19,6 +19,7 @@
 //!     walkable: vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)],
 //!     obstacles: vec![PolygonInput::rect(4.0, 4.0, 6.0, 6.0)],
 //!     agent_radius: None,
+//!     ..Level::default()
 //! };
 //! let baked = bake(&level, &BakeSettings::default())?;
 //! assert_eq!(baked.mesh.stats().area, 96.0);
@@ -45,7 +46,7 @@ use serde::Serialize;
 use trinav::build::InvalidMesh;
 use trinav::{BakeSettings, NavMesh, SettingsError};
 
-pub use level::{Level, LevelError, PolygonInput};
+pub use level::{AreaInput, Level, LevelError, PolygonInput};
 pub use merge::{MergedPolygon, MergedRegion};
 pub use triangulate::{Fallback, TriangleSoup, TriangulateError, TriangulationProblem};
 pub use validate::{SelfIntersection, ValidatedLevel, ValidationError};

@@ -8,6 +8,11 @@
 //!   (the chords' ends lie on the arc). A hole of an obstacle shrinks by the radius; what is
 //!   left of it is walkable only where a walkable polygon covers it.
 //!
+//! - With area entries, the walkable region is sliced by every entry's rings into pieces (one
+//!   operation: each crossing is computed once), each piece taking the type of the last entry
+//!   covering it (0 where none does). The pieces' rings are noded together, so neighbouring
+//!   pieces meet vertex to vertex and their triangles share edges.
+//!
 //! All boolean work is geo's `BooleanOps` and `Buffer` (the i_overlay engine). That engine
 //! computes on a fixed-point grid of spacing `2^(k-29)` for a level whose half-extent is in
 //! `[2^k, 2^(k+1))`: input points on that grid, which includes every integer point within
@@ -19,7 +24,7 @@ use geo::coordinate_position::{CoordPos, CoordinatePosition};
 use geo::orient::{Direction, Orient};
 use geo::{BooleanOps, Buffer, LineString, MultiPolygon, Polygon, unary_union};
 use trinav::geometry::{Orientation, orient};
-use trinav::{Aabb, BakeSettings, Point};
+use trinav::{Aabb, AreaId, BakeSettings, Point};
 
 use crate::segment_points::SegmentPoints;
 use crate::validate::{CleanPolygon, Ring, ValidatedLevel};
@@ -47,12 +52,25 @@ impl MergedPolygon {
 }
 
 /// The output of stage 2: the walkable region as disjoint polygons with holes.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MergedRegion {
     /// The polygons, in the order the boolean engine returns them (deterministic).
     pub polygons: Vec<MergedPolygon>,
     /// The inflated obstacles that were subtracted (for drawing and debugging).
     pub inflated_obstacles: Vec<MergedPolygon>,
+    /// The walkable region cut by area type (empty when the level has no area entries, and
+    /// then all of it is area 0): disjoint polygons covering the region, meeting vertex to
+    /// vertex. Stage 3 triangulates these instead of `polygons` when there are any.
+    pub area_pieces: Vec<AreaPiece>,
+}
+
+/// A part of the walkable region with one area type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AreaPiece {
+    /// The part.
+    pub polygon: MergedPolygon,
+    /// Its type.
+    pub area: AreaId,
 }
 
 impl MergedRegion {
@@ -114,7 +132,165 @@ pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> Result<MergedRe
     };
     let mut polygons = to_merged(region)?;
     node_rings(&mut polygons);
-    Ok(MergedRegion { polygons, inflated_obstacles: to_merged(inflated)? })
+    let area_pieces = area_pieces(&polygons, &level.areas)?;
+    Ok(MergedRegion { polygons, inflated_obstacles: to_merged(inflated)?, area_pieces })
+}
+
+/// Cuts the walkable region (`polygons`, noded) by the area entries' rings into pieces, each
+/// with the type of the last entry covering it (0 where none does); empty when there are no
+/// entries.
+///
+/// One slice of the i_overlay engine on its integer grid (the region as the shape, every
+/// entry's rings as lines): every crossing is computed once, so neighbouring pieces share
+/// their boundary points exactly. Input points are mapped back bit for bit; crossings are new
+/// points rounded to the grid, as in the rest of this stage. A piece's type is the type at an
+/// inner point (the centroid of the largest triangle of an ear clipping of it), by an exact
+/// winding test against the entries' rings.
+fn area_pieces(
+    polygons: &[MergedPolygon],
+    areas: &[(CleanPolygon, AreaId)],
+) -> Result<Vec<AreaPiece>, MergeError> {
+    use i_overlay::core::fill_rule::FillRule as IntFillRule;
+    use i_overlay::core::overlay::{ContourDirection, IntOverlayOptions};
+    use i_overlay::i_float::adapter::FloatPointAdapter;
+    use i_overlay::i_float::float::rect::FloatRect;
+    use i_overlay::i_float::int::point::IntPoint;
+    use i_overlay::string::overlay::StringOverlay;
+    use i_overlay::string::rule::StringRule;
+
+    if areas.is_empty() || polygons.is_empty() {
+        return Ok(Vec::new());
+    }
+    let area_rings = || areas.iter().flat_map(|(p, _)| std::iter::once(&p.outer).chain(&p.holes));
+    let inputs = || polygons.iter().flat_map(MergedPolygon::rings).chain(area_rings()).flatten();
+    let corners: Vec<[f64; 2]> = inputs().map(|p| [p.x, p.y]).collect();
+    let Some(rect) = FloatRect::with_iter(corners.iter()).ok().flatten() else {
+        return Ok(Vec::new());
+    };
+    let adapter = FloatPointAdapter::<[f64; 2], i32>::new_conservative(rect);
+    let mut original: foldhash::HashMap<IntPoint<i32>, Point> = foldhash::HashMap::default();
+    let mut to_grid = |p: Point| -> Result<IntPoint<i32>, MergeError> {
+        let q = adapter.float_to_int(&[p.x, p.y]);
+        let first = *original.entry(q).or_insert(p);
+        if trinav::build::position_key(first) != trinav::build::position_key(p) {
+            return Err(MergeError::AreaPrecision { first, second: p });
+        }
+        Ok(q)
+    };
+    let mut shape: Vec<Vec<IntPoint<i32>>> = Vec::new();
+    for ring in polygons.iter().flat_map(MergedPolygon::rings) {
+        shape.push(ring.iter().map(|&p| to_grid(p)).collect::<Result<_, _>>()?);
+    }
+    let mut lines: Vec<Vec<IntPoint<i32>>> = Vec::new();
+    for ring in area_rings() {
+        lines.push(ring.iter().map(|&p| to_grid(p)).collect::<Result<_, _>>()?);
+    }
+    let options = IntOverlayOptions {
+        preserve_input_collinear: true,
+        output_direction: ContourDirection::CounterClockwise,
+        preserve_output_collinear: true,
+        min_output_area: 0,
+        ogc: false,
+    };
+    let mut overlay = StringOverlay::with_options(shape.len() + lines.len(), options);
+    overlay.add_shape_source(&shape);
+    overlay.add_string_contour_source(&lines);
+    let faces = (overlay.build_graph_view(IntFillRule::NonZero))
+        .map(|graph| graph.extract_shapes(StringRule::Slice))
+        .unwrap_or_default();
+
+    let back = |q: &IntPoint<i32>| {
+        original.get(q).copied().unwrap_or_else(|| {
+            let [x, y] = adapter.int_to_float(q);
+            Point::new(x, y)
+        })
+    };
+    let ring = |contour: &Vec<IntPoint<i32>>, want: Orientation| -> Option<Ring> {
+        let mut ring: Ring = contour.iter().map(&back).collect();
+        match ring_orientation(&ring) {
+            Orientation::Collinear => None,
+            o if o == want => Some(ring),
+            _ => {
+                ring.reverse();
+                Some(ring)
+            }
+        }
+    };
+    // A closed line inside a face comes back as a shape whose outer ring is also one of its
+    // holes (the face inside the line; the line is a hole of the face around it as well): that
+    // hole is dropped. The engine's grouping of holes is kept (to_merged's regrouping would
+    // give the face around a line's hole to the face inside it, whose ring is the same).
+    let same_ring = |a: &Vec<IntPoint<i32>>, b: &Vec<IntPoint<i32>>| {
+        let key = |r: &Vec<IntPoint<i32>>| {
+            let mut k: Vec<(i32, i32)> = r.iter().map(|p| (p.x, p.y)).collect();
+            k.sort_unstable();
+            k
+        };
+        a.len() == b.len() && key(a) == key(b)
+    };
+    let mut pieces: Vec<MergedPolygon> = Vec::with_capacity(faces.len());
+    for face in faces.iter().filter(|face| !face.is_empty()) {
+        let Some(outer) = ring(&face[0], Orientation::CounterClockwise) else { continue };
+        let holes = (face[1..].iter())
+            .filter(|h| !same_ring(h, &face[0]))
+            .filter_map(|h| ring(h, Orientation::Clockwise))
+            .collect();
+        pieces.push(MergedPolygon { outer, holes });
+    }
+    insert_points(&mut pieces, inputs().copied());
+    node_rings(&mut pieces);
+    pieces
+        .into_iter()
+        .map(|polygon| {
+            let inner =
+                inner_point(&polygon).ok_or(MergeError::NoInnerPoint { first_point: polygon.outer[0] })?;
+            let area = (areas.iter().rev())
+                .find(|(entry, _)| polygon_contains(entry, inner))
+                .map_or(AreaId(0), |&(_, area)| area);
+            Ok(AreaPiece { polygon, area })
+        })
+        .collect()
+}
+
+/// A point strictly inside `polygon`: the centroid of the largest triangle of its ear
+/// clipping (constrained Delaunay if ear clipping fails).
+fn inner_point(polygon: &MergedPolygon) -> Option<Point> {
+    let triangles = crate::triangulate::ear_clip(polygon)
+        .or_else(|_| crate::triangulate::constrained_delaunay(polygon))
+        .ok()?;
+    let [a, b, c] = triangles.into_iter().max_by(|x, y| doubled_area(x).total_cmp(&doubled_area(y)))?;
+    Some(Point::new((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0))
+}
+
+fn doubled_area(&[a, b, c]: &[Point; 3]) -> f64 {
+    trinav::geometry::doubled_signed_area(a, b, c)
+}
+
+/// Whether `p` is inside `polygon` (its outer ring, outside its holes), by winding numbers
+/// with the exact predicate; a point on a ring counts as inside that ring.
+fn polygon_contains(polygon: &CleanPolygon, p: Point) -> bool {
+    winding(&polygon.outer, p) != 0 && polygon.holes.iter().all(|h| winding(h, p) == 0)
+}
+
+/// The winding number of `ring` about `p` (a point on the ring gives 1).
+fn winding(ring: &[Point], p: Point) -> i32 {
+    let mut winding = 0;
+    for i in 0..ring.len() {
+        let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+        let side = orient(a, b, p);
+        let within = p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y);
+        if side == Orientation::Collinear && within {
+            return 1;
+        }
+        if a.y <= p.y {
+            if b.y > p.y && side == Orientation::CounterClockwise {
+                winding += 1;
+            }
+        } else if b.y <= p.y && side == Orientation::Clockwise {
+            winding -= 1;
+        }
+    }
+    winding
 }
 
 /// The union of the obstacles' regions inflated by the agent radius (round joins, chords
@@ -141,6 +317,23 @@ fn inflated(obstacles: &[CleanPolygon], settings: &BakeSettings) -> MultiPolygon
 /// The boolean engine returned rings that do not form polygons.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum MergeError {
+    /// Two input points of a level with areas fall on one point of the boolean engine's grid.
+    #[error(
+        "points ({}, {}) and ({}, {}) are too close to tell apart on the boolean engine's grid (the areas' extent is too large for this detail)",
+        .first.x, .first.y, .second.x, .second.y
+    )]
+    AreaPrecision {
+        /// One point.
+        first: Point,
+        /// The other.
+        second: Point,
+    },
+    /// An area piece has no inner point (it has no area): a bug.
+    #[error("area piece starting at ({}, {}) has no inner point", .first_point.x, .first_point.y)]
+    NoInnerPoint {
+        /// The piece's first point.
+        first_point: Point,
+    },
     /// A hole lies inside no outer ring.
     #[error("boolean operations returned a hole ({points} points, starting at ({}, {})) inside no outer ring", .first_point.x, .first_point.y)]
     OrphanHole {
@@ -409,7 +602,12 @@ mod tests {
     }
 
     fn room(obstacles: Vec<PolygonInput>) -> Level {
-        Level { walkable: vec![PolygonInput::rect(0., 0., 10., 10.)], obstacles, agent_radius: None }
+        Level {
+            walkable: vec![PolygonInput::rect(0., 0., 10., 10.)],
+            obstacles,
+            agent_radius: None,
+            ..Level::default()
+        }
     }
 
     #[test]

@@ -30,7 +30,7 @@ use spade::handles::FixedFaceHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
 use trinav::build::position_key;
 use trinav::geometry::{Orientation, orient};
-use trinav::{Point, Triangulation};
+use trinav::{AreaId, Point, Triangulation};
 
 use crate::merge::{MergedPolygon, MergedRegion, ring_area_with_error};
 use crate::validate::Ring;
@@ -131,6 +131,8 @@ pub struct TriangleSoup {
     pub points: Vec<Point>,
     /// Counter-clockwise triangles with non-zero area, as indices into `points`.
     pub triangles: Vec<[u32; 3]>,
+    /// The area type of each triangle.
+    pub areas: Vec<AreaId>,
     /// Whether a vertex may lie inside another triangle's edge (ear clipping drops ring points
     /// collinear with their neighbours); `false` when every polygon's triangles have all its ring
     /// points as corners, and welding then need not look for such T-junctions.
@@ -143,7 +145,7 @@ impl TriangleSoup {
     /// A soup of triangles given by their corners (which may have T-junctions).
     pub fn from_corners(corners: &[[Point; 3]]) -> TriangleSoup {
         let mut soup = TriangleSoup { t_junctions: true, ..TriangleSoup::default() };
-        soup.extend(&Triangles::from_corners(corners));
+        soup.extend(&Triangles::from_corners(corners), AreaId(0));
         soup
     }
 
@@ -152,11 +154,12 @@ impl TriangleSoup {
         self.triangles.iter().map(|t| t.map(|i| self.points[i as usize]))
     }
 
-    /// Appends one polygon's triangles.
-    fn extend(&mut self, polygon: &Triangles) {
+    /// Appends one polygon's triangles, of area type `area`.
+    fn extend(&mut self, polygon: &Triangles, area: AreaId) {
         let offset = self.points.len() as u32;
         self.points.extend_from_slice(&polygon.points);
         self.triangles.extend(polygon.triangles.iter().map(|t| t.map(|i| i + offset)));
+        self.areas.extend(std::iter::repeat_n(area, polygon.triangles.len()));
     }
 }
 
@@ -188,17 +191,24 @@ impl Triangles {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("merged polygon {polygon}: cannot triangulate: {reason}")]
 pub struct TriangulateError {
-    /// Index of the polygon in [`MergedRegion::polygons`].
+    /// Index of the polygon in [`MergedRegion::polygons`] (in [`MergedRegion::area_pieces`]
+    /// when there are any).
     pub polygon: usize,
     /// Why.
     pub reason: TriangulationProblem,
 }
 
-/// Runs stage 3.
+/// Runs stage 3: the region's polygons, or its area pieces when it has any (each triangle
+/// taking its piece's type).
 pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<TriangleSoup, TriangulateError> {
     let mut soup =
         TriangleSoup { t_junctions: method == Triangulation::EarClipping, ..TriangleSoup::default() };
-    for (index, polygon) in region.polygons.iter().enumerate() {
+    let polygons: Vec<(&MergedPolygon, AreaId)> = if region.area_pieces.is_empty() {
+        region.polygons.iter().map(|p| (p, AreaId(0))).collect()
+    } else {
+        region.area_pieces.iter().map(|p| (&p.polygon, p.area)).collect()
+    };
+    for (index, (polygon, area)) in polygons.into_iter().enumerate() {
         let first_choice = match method {
             Triangulation::EarClipping => Some(ear_clip_indexed(polygon)),
             Triangulation::ConstrainedDelaunay => Some(grid_delaunay(polygon)),
@@ -213,7 +223,7 @@ pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<Trian
                 spade_delaunay(polygon).map_err(|reason| TriangulateError { polygon: index, reason })?
             }
         };
-        soup.extend(&triangles);
+        soup.extend(&triangles, area);
     }
     Ok(soup)
 }
@@ -320,7 +330,7 @@ fn ear_clip_indexed(polygon: &MergedPolygon) -> Result<Triangles, TriangulationP
 /// can conserve area while leaving a gap elsewhere (holes touching at a vertex).
 fn check_surface(polygon: &MergedPolygon, triangles: &Triangles) -> Result<(), TriangulationProblem> {
     let mut soup = TriangleSoup { t_junctions: true, ..TriangleSoup::default() };
-    soup.extend(triangles);
+    soup.extend(triangles, AreaId(0));
     let welded = crate::weld::weld(&soup).map_err(TriangulationProblem::Weld)?;
     let rings: Vec<&Ring> = polygon.rings().collect();
     crate::verify::check_boundary(&rings, &welded.vertices, &welded.triangles, &welded.neighbours)
@@ -518,7 +528,11 @@ mod tests {
         ] {
             let polygon = MergedPolygon { outer, holes: vec![] };
             assert!(matches!(delaunay_on_grid(&polygon), Err(TriangulationProblem::OffGrid(_))));
-            let region = MergedRegion { polygons: vec![polygon], inflated_obstacles: vec![] };
+            let region = MergedRegion {
+                polygons: vec![polygon],
+                inflated_obstacles: vec![],
+                ..MergedRegion::default()
+            };
             let soup = triangulate(&region, Triangulation::ConstrainedDelaunay).unwrap();
             assert_eq!(soup.fallbacks.len(), 1);
             let spade = triangulate(&region, Triangulation::ConstrainedDelaunaySpade).unwrap();

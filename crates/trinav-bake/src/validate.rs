@@ -15,13 +15,18 @@
 //!
 //! Rings of different polygons, and a polygon's holes and outer ring, may overlap, touch and
 //! cross freely: the merge stage defines what they mean.
+//!
+//! Area entries follow the same ring rules, and their type must be in `1..=63`
+//! ([`trinav::AreaId::MAX`]); an error names the entry (`areas[2]`). Area names must be
+//! non-empty, not a number (the command line reads numbers as types), and name types in
+//! `1..=63`, one name per type.
 
 use std::fmt;
 
 use geo::algorithm::sweep::{Cross, Intersections};
 use geo::{Line, LineIntersection};
-use trinav::Point;
 use trinav::geometry::{Orientation, orient};
+use trinav::{AreaId, Point};
 
 use crate::level::{Level, PolygonInput};
 
@@ -37,6 +42,8 @@ pub enum PolygonKind {
     Walkable,
     /// `obstacles`.
     Obstacle,
+    /// `areas`.
+    Area,
 }
 
 /// Names one ring of one input polygon, for error messages.
@@ -55,6 +62,7 @@ impl fmt::Display for RingRef {
         let kind = match self.kind {
             PolygonKind::Walkable => "walkable",
             PolygonKind::Obstacle => "obstacles",
+            PolygonKind::Area => "areas",
         };
         match self.hole {
             None => write!(f, "{kind}[{}] outer ring", self.polygon),
@@ -142,6 +150,44 @@ pub enum ValidationError {
     /// Two segments of one ring cross or touch (boxed: it is the largest error).
     #[error("{0}")]
     SelfIntersection(Box<SelfIntersection>),
+    /// An area entry's type is 0 or beyond [`AreaId::MAX`].
+    #[error("areas[{entry}]: area type {area} is outside 1..={} (0 is untagged ground)", AreaId::MAX.0)]
+    AreaOutOfRange {
+        /// The entry (0-based).
+        entry: usize,
+        /// Its type.
+        area: u8,
+    },
+    /// An entry of `area_names` is refused.
+    #[error("area_names: \"{name}\": {problem}")]
+    BadAreaName {
+        /// The name.
+        name: String,
+        /// What is wrong with it.
+        problem: AreaNameProblem,
+    },
+}
+
+/// What is wrong with an entry of `area_names`.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum AreaNameProblem {
+    /// The name is empty or only spaces.
+    #[error("a name must not be empty")]
+    Empty,
+    /// The name reads as a number, which the command line takes as a type.
+    #[error("a name must not be a number")]
+    Numeric,
+    /// The type is 0 or beyond [`AreaId::MAX`].
+    #[error("area type {0} is outside 1..=63")]
+    OutOfRange(u8),
+    /// Another name names the same type.
+    #[error("area type {area} is named \"{other}\" already")]
+    Duplicate {
+        /// The type.
+        area: u8,
+        /// The other name.
+        other: String,
+    },
 }
 
 /// Where a ring crosses or touches itself.
@@ -206,6 +252,8 @@ pub struct ValidatedLevel {
     pub walkable: Vec<CleanPolygon>,
     /// The obstacle polygons.
     pub obstacles: Vec<CleanPolygon>,
+    /// The area entries with their types, in input order (later entries win).
+    pub areas: Vec<(CleanPolygon, AreaId)>,
     /// How many points the repairs dropped (repeats and spike tips; closing points not counted).
     pub dropped_points: usize,
 }
@@ -240,7 +288,40 @@ pub fn validate(level: &Level) -> Result<ValidatedLevel, ValidationError> {
     };
     let walkable = clean_list(&level.walkable, PolygonKind::Walkable)?;
     let obstacles = clean_list(&level.obstacles, PolygonKind::Obstacle)?;
-    Ok(ValidatedLevel { walkable, obstacles, dropped_points })
+    check_area_names(level)?;
+    let mut areas = Vec::with_capacity(level.areas.len());
+    for (entry, input) in level.areas.iter().enumerate() {
+        if input.area == 0 || AreaId(input.area) > AreaId::MAX {
+            return Err(ValidationError::AreaOutOfRange { entry, area: input.area });
+        }
+        let (clean, dropped) = validate_polygon(&input.polygon(), PolygonKind::Area, entry)?;
+        dropped_points += dropped;
+        areas.push((clean, AreaId(input.area)));
+    }
+    Ok(ValidatedLevel { walkable, obstacles, areas, dropped_points })
+}
+
+/// Checks `area_names`: non-empty, non-numeric names of types in `1..=63`, one name per type.
+fn check_area_names(level: &Level) -> Result<(), ValidationError> {
+    let mut named: [Option<&str>; AreaId::COUNT] = [None; AreaId::COUNT];
+    for (name, &area) in &level.area_names {
+        let problem = if name.trim().is_empty() {
+            Some(AreaNameProblem::Empty)
+        } else if name.trim().parse::<f64>().is_ok() {
+            Some(AreaNameProblem::Numeric)
+        } else if area == 0 || AreaId(area) > AreaId::MAX {
+            Some(AreaNameProblem::OutOfRange(area))
+        } else if let Some(other) = named[area as usize] {
+            Some(AreaNameProblem::Duplicate { area, other: other.to_string() })
+        } else {
+            named[area as usize] = Some(name);
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(ValidationError::BadAreaName { name: name.clone(), problem });
+        }
+    }
+    Ok(())
 }
 
 /// Checks and cleans one polygon by the rules of stage 1, as polygon `index` of the `kind`

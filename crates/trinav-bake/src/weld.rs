@@ -14,7 +14,7 @@
 use foldhash::{HashMap, HashMapExt};
 
 use trinav::build::{TopologyError, build_adjacency, position_key};
-use trinav::{Point, TriangleId, VertexId};
+use trinav::{AreaId, Point, TriangleId, VertexId};
 
 use crate::segment_points::SegmentPoints;
 
@@ -29,6 +29,8 @@ pub struct WeldedMesh {
     pub triangles: Vec<[VertexId; 3]>,
     /// Neighbour across each edge ([`TriangleId::NONE`] on the boundary).
     pub neighbours: Vec<[TriangleId; 3]>,
+    /// The area type of each triangle (a split triangle's pieces keep its type).
+    pub areas: Vec<AreaId>,
 }
 
 /// Why welding failed.
@@ -70,15 +72,17 @@ pub fn weld(soup: &TriangleSoup) -> Result<WeldedMesh, WeldError> {
         })
         .collect();
     let mut neighbours = build_adjacency(&triangles, vertices.len())?;
+    let mut areas = soup.areas.clone();
+    areas.resize(triangles.len(), AreaId(0));
     // One pass splits every T-junction: the edges it creates end at existing vertices on the
     // split edge, so they hold no further vertex inside.
-    if soup.t_junctions && split_t_junctions(&vertices, &mut triangles, &neighbours) {
+    if soup.t_junctions && split_t_junctions(&vertices, &mut triangles, &mut areas, &neighbours) {
         neighbours = build_adjacency(&triangles, vertices.len())?;
     }
     if triangles.len() > limit {
         return Err(WeldError::TooLarge(triangles.len()));
     }
-    Ok(WeldedMesh { vertices, triangles, neighbours })
+    Ok(WeldedMesh { vertices, triangles, neighbours, areas })
 }
 
 /// Splits every unshared edge that has an endpoint of another unshared edge strictly inside it.
@@ -86,6 +90,7 @@ pub fn weld(soup: &TriangleSoup) -> Result<WeldedMesh, WeldError> {
 fn split_t_junctions(
     vertices: &[Point],
     triangles: &mut Vec<[VertexId; 3]>,
+    areas: &mut Vec<AreaId>,
     neighbours: &[[TriangleId; 3]],
 ) -> bool {
     let mut open_edges = Vec::new();
@@ -115,6 +120,7 @@ fn split_t_junctions(
         return false;
     }
     let mut out = Vec::with_capacity(triangles.len() + splits.len() * 2);
+    let mut out_areas = Vec::with_capacity(out.capacity());
     for (t, &tri) in triangles.iter().enumerate() {
         let mut pieces = vec![tri];
         for i in 0..3 {
@@ -131,9 +137,11 @@ fn split_t_junctions(
             let chain: Vec<VertexId> = std::iter::once(a).chain(points.iter().copied()).chain([b]).collect();
             pieces.extend(chain.windows(2).map(|pair| [pair[0], pair[1], apex]));
         }
+        out_areas.extend(std::iter::repeat_n(areas[t], pieces.len()));
         out.extend(pieces);
     }
     *triangles = out;
+    *areas = out_areas;
     true
 }
 

@@ -91,7 +91,7 @@ pub(crate) fn cut(
     );
     let mut polygons = to_merged(region).map_err(|e| EditError::Internal(format!("cut: {e}")))?;
     insert_points(&mut polygons, inputs().copied());
-    let region = MergedRegion { polygons, inflated_obstacles: Vec::new() };
+    let region = MergedRegion { polygons, inflated_obstacles: Vec::new(), ..MergedRegion::default() };
     let soup = triangulate(&region, method).map_err(|e| EditError::Internal(format!("cut: {e}")))?;
     Ok(soup.corners().collect())
 }

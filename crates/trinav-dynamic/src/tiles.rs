@@ -76,7 +76,11 @@ impl Tiles {
             }
         }
         insert_points(&mut region.polygons, self.border_points(x0, y0, x1, y1));
-        let region = MergedRegion { polygons: region.polygons, inflated_obstacles: Vec::new() };
+        let region = MergedRegion {
+            polygons: region.polygons,
+            inflated_obstacles: Vec::new(),
+            ..MergedRegion::default()
+        };
         let soup =
             triangulate(&region, method).map_err(|e| EditError::Internal(format!("tile {tile}: {e}")))?;
         Ok(soup.corners().collect())

@@ -52,7 +52,7 @@ pub fn parse_poly(text: &str, file: &str) -> Result<MergedRegion, ImportError> {
         MultiPolygon(polygons).union_with_fill_rule(&MultiPolygon::<f64>(Vec::new()), FillRule::EvenOdd);
     let mut polygons = to_merged(combined).map_err(ImportError::Merge)?;
     node_rings(&mut polygons);
-    Ok(MergedRegion { polygons, inflated_obstacles: Vec::new() })
+    Ok(MergedRegion { polygons, inflated_obstacles: Vec::new(), ..MergedRegion::default() })
 }
 
 #[cfg(test)]

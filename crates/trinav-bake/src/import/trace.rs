@@ -125,7 +125,7 @@ pub(crate) fn polygons_from_rings(
             None => return Err(TraceError::Outer { component: c as u32, outer_rings: 0 }),
         }
     }
-    Ok(MergedRegion { polygons, inflated_obstacles: Vec::new() })
+    Ok(MergedRegion { polygons, inflated_obstacles: Vec::new(), ..MergedRegion::default() })
 }
 
 /// Of the edges leaving the end of `arriving`, the one turning furthest left: the first met
