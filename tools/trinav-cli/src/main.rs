@@ -394,6 +394,8 @@ struct InspectReport<'a> {
     /// The largest agent radius that fits somewhere, and where (`NavMesh::widest_point`).
     widest_radius: Option<f64>,
     widest_point: Option<[f64; 2]>,
+    /// The area and triangles of each area type present.
+    area_types: Option<Vec<trinav::AreaTypeStats>>,
     agent_radius: f64,
     arc_error: f64,
     triangulation: &'static str,
@@ -421,6 +423,7 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         boundary_edges: None,
         widest_radius: None,
         widest_point: None,
+        area_types: None,
         agent_radius: parts.settings.agent_radius,
         arc_error: parts.settings.arc_error,
         triangulation: parts.settings.triangulation.name(),
@@ -435,6 +438,7 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         report.bounds = Some([stats.bounds.min.into(), stats.bounds.max.into()]);
         report.min_angle_deg = Some(stats.min_angle_deg);
         report.boundary_edges = Some(stats.boundary_edges);
+        report.area_types = Some(mesh.area_types());
         if let Some((at, radius)) = mesh.widest_point() {
             report.widest_radius = Some(radius);
             report.widest_point = Some(at.into());
@@ -478,6 +482,13 @@ fn inspect_text(r: &InspectReport) -> String {
         r.triangulation,
         if r.valid { "yes" } else { "NO" },
     );
+    if let Some(types) = &r.area_types {
+        let list: Vec<String> = types
+            .iter()
+            .map(|t| format!("{}: area {} ({} triangles)", t.area.0, t.size, t.triangles))
+            .collect();
+        text.push_str(&format!("\narea types: {}", list.join(", ")));
+    }
     for problem in &r.problems {
         text.push_str(&format!("\n  problem: {problem}"));
     }

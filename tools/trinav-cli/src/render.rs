@@ -1,5 +1,5 @@
 //! SVG pictures of a mesh for `trinav render`: triangles filled with a light colour per island
-//! and outlined in thin grey, boundary edges thick and dark, and optionally a path with start and
+//! (per area type instead when the mesh has area types other than 0) and outlined in thin grey, boundary edges thick and dark, and optionally a path with start and
 //! goal markers.
 //!
 //! World coordinates are mapped to pixels (y flipped: world y up, SVG y down) with one scale for
@@ -86,6 +86,15 @@ pub fn island_colour(id: u32) -> String {
     }
 }
 
+/// The fill colour of area type `area`: light grey for untagged ground, then the island
+/// colours (type 1 takes the first).
+pub fn area_colour(area: u8) -> String {
+    match area {
+        0 => "#ececec".to_string(),
+        a => island_colour(u32::from(a) - 1),
+    }
+}
+
 /// HSL (hue in degrees, saturation and lightness in 0..=1) to 8-bit RGB.
 fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
     let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
@@ -148,29 +157,35 @@ pub fn svg(mesh: &NavMesh, title: &str, path: Option<&PathDrawing>) -> String {
     let _ = writeln!(s, "<title>{}</title>", escape(title));
     let _ = writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>");
 
-    // Triangles, one group per island (fill on the group), one polygon each.
-    let mut by_island: Vec<Vec<TriangleId>> = vec![Vec::new(); mesh.island_count() as usize];
+    // Triangles, one group per island (or per area type when the mesh has types other than
+    // 0; fill on the group), one polygon each.
+    let by_area = mesh.parts().areas.iter().any(|a| a.0 != 0);
+    let mut groups: Vec<Vec<TriangleId>> = Vec::new();
     for i in 0..n {
         let t = TriangleId::from_index(i);
-        let island = mesh.island(t).0 as usize;
-        if island >= by_island.len() {
-            by_island.resize(island + 1, Vec::new());
+        let group = if by_area { mesh.area_id(t).index() } else { mesh.island(t).0 as usize };
+        if group >= groups.len() {
+            groups.resize(group + 1, Vec::new());
         }
-        by_island[island].push(t);
+        groups[group].push(t);
     }
     let _ = writeln!(
         s,
         "<g id=\"triangles\" stroke=\"#8f8f8f\" stroke-width=\"{edge_width:.2}\" stroke-linejoin=\"round\">"
     );
-    for (island, triangles) in by_island.iter().enumerate() {
+    for (group, triangles) in groups.iter().enumerate() {
         if triangles.is_empty() {
             continue;
         }
-        let _ = writeln!(
-            s,
-            "<g class=\"island\" data-island=\"{island}\" fill=\"{}\">",
-            island_colour(island as u32)
-        );
+        let _ = if by_area {
+            writeln!(s, "<g class=\"area\" data-area=\"{group}\" fill=\"{}\">", area_colour(group as u8))
+        } else {
+            writeln!(
+                s,
+                "<g class=\"island\" data-island=\"{group}\" fill=\"{}\">",
+                island_colour(group as u32)
+            )
+        };
         for &t in triangles {
             let [a, b, c] = mesh.triangle_points(t);
             let _ = writeln!(

@@ -57,6 +57,35 @@ fn bake_then_inspect_a_sample_level() {
 }
 
 #[test]
+fn area_types_are_baked_inspected_and_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = temp_path(&dir, "terrain.nav");
+    let out = trinav(&["bake", &level("terrain.json"), "-o", nav.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json(&trinav(&["inspect", nav.to_str().unwrap(), "--json"]));
+    let types = report["area_types"].as_array().unwrap();
+    let ids: Vec<u64> = types.iter().map(|t| t["area"].as_u64().unwrap()).collect();
+    assert_eq!(ids, [0, 1, 2, 3]);
+    // The roads: two strips over the whole level, 120 x 6 and 6 x 80, sharing a 6 x 6 square,
+    // and no building on them.
+    let roads = types[1]["size"].as_f64().unwrap();
+    assert!((roads - (120.0 * 6.0 + 6.0 * 80.0 - 36.0)).abs() < 1e-9, "{roads}");
+    let sum: f64 = types.iter().map(|t| t["size"].as_f64().unwrap()).sum();
+    assert!((sum - report["area"].as_f64().unwrap()).abs() < 1e-9 * sum);
+    let text = String::from_utf8_lossy(&trinav(&["inspect", nav.to_str().unwrap()]).stdout).into_owned();
+    assert!(text.contains("area types: 0: area "), "{text}");
+
+    let svg = temp_path(&dir, "terrain.svg");
+    let out = trinav(&["render", nav.to_str().unwrap(), "-o", svg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    for area in 0..4 {
+        assert!(picture.contains(&format!("class=\"area\" data-area=\"{area}\"")), "area {area}");
+    }
+    assert!(!picture.contains("class=\"island\""));
+}
+
+#[test]
 fn summary_line_and_radius_override() {
     let dir = tempfile::tempdir().unwrap();
     let nav = temp_path(&dir, "c.nav");
