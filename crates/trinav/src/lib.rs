@@ -86,7 +86,9 @@ pub use ids::{AreaId, IslandId, TriangleId, VertexId};
 pub use mesh::{AreaTypeStats, MeshStats, NavMesh};
 pub use point::{Aabb, Point};
 pub use query::QueryError;
-pub use query::path::{Endpoint, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch};
+pub use query::path::{
+    AreaCostError, AreaCosts, Endpoint, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch,
+};
 pub use query::raycast::RayHit;
 pub use settings::{BakeSettings, SettingsError, Triangulation, UnknownName};
 

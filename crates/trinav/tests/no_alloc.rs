@@ -14,7 +14,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{fixture, random_point, random_point_on_mesh, rng};
-use trinav::{NavMesh, Path, PathMode, PathOptions, PathScratch, Point};
+use trinav::{AreaCosts, AreaId, NavMesh, Path, PathMode, PathOptions, PathScratch, Point};
 
 struct CountingAllocator;
 
@@ -105,13 +105,22 @@ enum Kind {
     Partial(PathMode),
     /// Partial paths with a budget of 20 nodes.
     Budget(PathMode),
+    /// Paths with a type excluded (none of these meshes' triangles has it, but the searches
+    /// take their filtered route).
+    Excluding(PathMode),
+    /// Paths with area costs (the weighted search), on the first 30 pairs.
+    Weighted(PathMode),
     Locate,
     NearestPoint,
     NearestPointOnIsland,
     Raycast,
 }
 
-const KINDS: [Kind; 10] = [
+const KINDS: [Kind; 14] = [
+    Kind::Excluding(PathMode::Fast),
+    Kind::Excluding(PathMode::Optimal),
+    Kind::Weighted(PathMode::Fast),
+    Kind::Weighted(PathMode::Optimal),
     Kind::FindPathInto(PathMode::Fast),
     Kind::FindPathInto(PathMode::Optimal),
     Kind::Partial(PathMode::Fast),
@@ -145,6 +154,14 @@ fn pass(mesh: &NavMesh, q: &Queries, state: &mut State, kind: Kind) -> (f64, usi
             PathOptions::default().with_mode(mode).with_partial(true).with_node_budget(20),
             &q.wild_pairs,
         ),
+        Kind::Excluding(mode) => {
+            let costs = AreaCosts::default().with_excluded(AreaId(7));
+            paths(PathOptions::default().with_mode(mode).with_area_costs(costs), &q.pairs)
+        }
+        Kind::Weighted(mode) => {
+            let costs = AreaCosts::default().with_cost(AreaId(0), 2.0).expect("a valid cost");
+            paths(PathOptions::default().with_mode(mode).with_area_costs(costs), &q.pairs[..30])
+        }
         Kind::NearestPointOnIsland => {
             for (k, &p) in q.points.iter().enumerate() {
                 let island = trinav::IslandId(k as u32 % mesh.island_count());

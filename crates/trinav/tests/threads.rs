@@ -19,6 +19,8 @@ use trinav::{
 const QUERIES: usize = 10_000;
 const THREADS: usize = 8;
 
+// Path options are large (a cost per area type); queries are copied, not boxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug)]
 enum Query {
     Path(Point, Point, PathOptions),

@@ -16,22 +16,25 @@
 //! the mesh.
 
 mod cone;
+mod costs;
 mod disc_funnel;
 mod funnel;
 mod marks;
 mod optimal;
 mod search;
+mod weighted;
 
 use std::collections::BinaryHeap;
 
 use crate::clearance::ClearanceScratch;
 use crate::geometry::{Aabb, Point, closest_point_on_triangle};
-use crate::ids::{HalfEdge, TriangleId};
+use crate::ids::{AreaId, HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
 use crate::settings::UnknownName;
 use crate::topology::Pocket;
 
 use cone::Cone;
+pub use costs::{AreaCostError, AreaCosts};
 use funnel::string_pull;
 pub(crate) use marks::GenerationSet;
 use optimal::OptimalScratch;
@@ -46,6 +49,9 @@ pub struct Path {
     pub points: Vec<Point>,
     /// Sum of the segment lengths.
     pub length: f64,
+    /// Sum of the segment lengths times the cost of the area each crosses
+    /// ([`PathOptions::area_costs`]); equal to `length` when every cost is 1.
+    pub cost: f64,
     /// `None` when the path ends at the goal. With [`PathOptions::partial`] on, why it ends
     /// short of the goal, at its last point ([`Path::end`]).
     pub partial: Option<PartialReason>,
@@ -174,6 +180,20 @@ pub enum PathError {
         /// The agent radius.
         radius: f64,
     },
+    /// A point lies only in triangles of a type the query's [`AreaCosts`] exclude.
+    #[error("{which} point ({}, {}) is on area type {}, which is excluded", .point.x, .point.y, .area.0)]
+    ExcludedArea {
+        /// Which point.
+        which: Endpoint,
+        /// The point.
+        point: Point,
+        /// Its area type.
+        area: AreaId,
+    },
+    /// Area costs other than 1, or exclusions, were asked together with an agent radius,
+    /// which the searches do not combine yet.
+    #[error("area costs and exclusions do not combine with an agent radius yet")]
+    CostsWithRadius,
     /// The search expanded [`PathOptions::node_budget`] nodes without finishing (and partial
     /// paths are off).
     #[error("no path found within the search budget of {budget} nodes")]
@@ -267,6 +287,10 @@ pub struct PathOptions {
     /// too ([`PathError::NoClearance`], or with snapping the nearest point that has it). See
     /// the README for the guarantees of each mode.
     pub radius: f64,
+    /// The cost of each area type and the types excluded (see [`AreaCosts`]). Default: every
+    /// type costs 1, none excluded. Excluded types are walls in both modes. With costs other
+    /// than 1, both modes search the cheapest path (see the README for the bounds of each).
+    pub area_costs: AreaCosts,
 }
 
 impl PathOptions {
@@ -304,6 +328,18 @@ impl PathOptions {
     /// ```
     pub fn with_radius(mut self, radius: f64) -> Self {
         self.radius = radius;
+        self
+    }
+
+    /// These options with the area costs and exclusions of an agent kind (see [`AreaCosts`]).
+    ///
+    /// ```
+    /// use trinav::{AreaCosts, AreaId, PathOptions};
+    /// let boat = AreaCosts::default().with_excluded(AreaId(0));
+    /// assert!(PathOptions::default().with_area_costs(boat).area_costs.is_excluded(AreaId(0)));
+    /// ```
+    pub fn with_area_costs(mut self, area_costs: AreaCosts) -> Self {
+        self.area_costs = area_costs;
         self
     }
 
@@ -373,18 +409,27 @@ pub struct PathScratch {
     /// Whether the last fast search numbered a node per way into a triangle (the disc
     /// search) rather than per triangle.
     per_entry: bool,
+    /// The weighted search's state (area costs other than 1).
+    weighted: weighted::WeightedScratch,
 }
 
-/// The pocket triangles a query may enter: those on the way from its start and goal triangles
-/// to the core. Every other pocket is a dead end for it.
+/// The triangles a query may enter: not of an excluded area type, and in the core or in a
+/// pocket on the way from its start and goal triangles to the core (every other pocket is a
+/// dead end for it).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PocketPass {
     marks: GenerationSet,
+    /// Bit `a`: area type `a` is excluded.
+    excluded: u64,
 }
 
 impl PocketPass {
-    /// Marks the way out of the pockets holding `ends` (a new generation).
-    fn open(&mut self, mesh: &NavMesh, ends: [&[TriangleId]; 2]) {
+    /// Marks the way out of the pockets holding `ends` (a new generation), and takes the
+    /// exclusions of `costs`.
+    fn open(&mut self, mesh: &NavMesh, ends: [&[TriangleId]; 2], costs: &AreaCosts) {
+        self.excluded = (0..AreaId::COUNT as u8)
+            .filter(|&a| costs.is_excluded(AreaId(a)))
+            .fold(0, |bits, a| bits | 1 << a);
         self.marks.clear(mesh.triangle_count());
         for &start in ends.iter().copied().flatten() {
             let mut t = start;
@@ -401,7 +446,19 @@ impl PocketPass {
     /// Whether a search may enter triangle `t`.
     #[inline]
     pub(crate) fn allows(&self, mesh: &NavMesh, t: TriangleId) -> bool {
-        mesh.pocket(t) == Pocket::Core || self.marks.contains(t.index())
+        (mesh.pocket(t) == Pocket::Core || self.marks.contains(t.index())) && !self.excludes(mesh, t)
+    }
+
+    /// Whether triangle `t` is of an excluded type (a wall to this query).
+    #[inline]
+    pub(crate) fn excludes(&self, mesh: &NavMesh, t: TriangleId) -> bool {
+        self.excluded != 0 && (self.excluded >> (mesh.area_id(t).0 & 63)) & 1 != 0
+    }
+
+    /// Whether some type is excluded.
+    #[inline]
+    pub(crate) fn has_exclusions(&self) -> bool {
+        self.excluded != 0
     }
 }
 
@@ -510,6 +567,7 @@ impl NavMesh {
     ) -> Result<(), PathError> {
         out.points.clear();
         out.length = 0.0;
+        out.cost = 0.0;
         out.partial = None;
         scratch.expanded = 0;
         if !(options.radius.is_finite() && options.radius >= 0.0) {
@@ -517,6 +575,9 @@ impl NavMesh {
         }
         if options.radius > 0.0 && options.mode == PathMode::Optimal {
             return Err(PathError::RadiusInOptimalMode);
+        }
+        if options.radius > 0.0 && !options.area_costs.is_uniform() {
+            return Err(PathError::CostsWithRadius);
         }
         let (from, from_snapped) = self.path_endpoint(from, Endpoint::Start, options, scratch)?;
         let goal = match self.path_endpoint(to, Endpoint::Goal, options, scratch) {
@@ -527,9 +588,28 @@ impl NavMesh {
         let (mut starts, mut goals) =
             (std::mem::take(&mut scratch.starts), std::mem::take(&mut scratch.goals));
         self.end_triangles(&mut starts, from, from_snapped, options.start_side);
+        let costs = &options.area_costs;
+        let allowed = |list: &mut Vec<TriangleId>, which: Endpoint, point: Point| {
+            if costs.has_exclusions() && !list.is_empty() {
+                let area = self.area_id(list[0]);
+                list.retain(|&t| !costs.is_excluded(self.area_id(t)));
+                if list.is_empty() {
+                    return Err(PathError::ExcludedArea { which, point, area });
+                }
+            }
+            Ok(())
+        };
+        if let Err(e) = allowed(&mut starts, Endpoint::Start, from) {
+            (scratch.starts, scratch.goals) = (starts, goals);
+            return Err(e);
+        }
         let result = match goal {
             Some((goal, goal_snapped)) => {
                 self.end_triangles(&mut goals, goal, goal_snapped, options.goal_side);
+                if let Err(e) = allowed(&mut goals, Endpoint::Goal, goal) {
+                    (scratch.starts, scratch.goals) = (starts, goals);
+                    return Err(e);
+                }
                 match self.route((from, &starts), (goal, &goals), options, scratch, out) {
                     Err(PathError::Unreachable) if options.partial => {
                         let reason = PartialReason::Unreachable;
@@ -591,7 +671,13 @@ impl NavMesh {
         };
         self.end_triangles(targets, target, Some(triangle), None);
         // The nearest point may be a pinch shared with another island: stay on the start's.
-        targets.retain(|&t| on_start_island(t));
+        // (With exclusions, the nearest point of an excluded triangle is not a target: the
+        // partial path then fails as unreachable.)
+        let costs = &options.area_costs;
+        targets.retain(|&t| on_start_island(t) && !costs.is_excluded(self.area_id(t)));
+        if targets.is_empty() {
+            return Err(PathError::Unreachable);
+        }
         self.route((from, starts), (target, targets), options, scratch, out)?;
         out.partial.get_or_insert(reason);
         Ok(())
@@ -610,6 +696,13 @@ impl NavMesh {
         // (The segment must leave and arrive through allowed triangles: see the sides.)
         let shared = starts.iter().any(|t| goals.contains(t));
         let radius = options.radius;
+        let costs = &options.area_costs;
+        if costs.is_weighted() {
+            return self.route_weighted((from, starts), (to, goals), options, scratch, out);
+        }
+        // Excluded types are walls: a straight segment in sight of the walls may still cross
+        // one (the searches find it then).
+        let excluding = costs.has_exclusions();
         let in_sight = |scratch: &mut PathScratch| {
             self.raycast(from, to).is_ok_and(|hit| hit.is_clear())
                 && self.locate_towards(from, to).is_some_and(|t| starts.contains(&t))
@@ -617,7 +710,7 @@ impl NavMesh {
                 && (radius == 0.0 || self.segment_keeps_clear(from, to, radius, &mut scratch.clearance))
         };
         let straight = if radius == 0.0 {
-            shared || in_sight(scratch)
+            shared || (!excluding && in_sight(scratch))
         } else {
             (shared || in_sight(scratch))
                 && self.segment_keeps_clear(from, to, radius, &mut scratch.clearance)
@@ -628,13 +721,14 @@ impl NavMesh {
                 out.points.push(to);
             }
             out.length = from.distance(to);
+            out.cost = out.length;
             return Ok(());
         }
         let connected = starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)));
         if !connected {
             return Err(PathError::Unreachable);
         }
-        scratch.pass.open(self, [starts, goals]);
+        scratch.pass.open(self, [starts, goals], costs);
         let budget = options.node_budget.unwrap_or(u32::MAX);
         let end = match options.mode {
             PathMode::Optimal => {
@@ -669,6 +763,7 @@ impl NavMesh {
             SearchEnd::Exhausted => return Err(PathError::BudgetExhausted { budget }),
         }
         out.length = out.points.windows(2).map(|w| w[0].distance(w[1])).sum();
+        out.cost = out.length;
         Ok(())
     }
 

@@ -290,8 +290,9 @@ impl Search<'_> {
         let (p, q, v) = (tri[i].0, tri[qi].0, tri[vi].0);
         let (p_at, q_at, v_at) = (self.point(p), self.point(q), self.point(v));
         // Whether the interval ends exactly at a turning corner.
-        let left_corner = mesh.is_turning(here, i) && self.side(node.left, p_at) == Orientation::Collinear;
-        let right_corner = mesh.is_turning(here, qi) && self.side(node.right, q_at) == Orientation::Collinear;
+        let left_corner = self.corner_turns(here, i) && self.side(node.left, p_at) == Orientation::Collinear;
+        let right_corner =
+            self.corner_turns(here, qi) && self.side(node.right, q_at) == Orientation::Collinear;
         if self.goals.contains(&here) {
             self.reach_goal(node, (p, left_corner), (q, right_corner));
         }
@@ -314,6 +315,45 @@ impl Search<'_> {
                 self.turn(node, here, qi, Side::Right, v_right == Orientation::Clockwise);
             }
         }
+    }
+
+    /// Whether corner `k` of triangle `t` is a turning corner for this query: one of the mesh
+    /// (flagged at load), or, with excluded types, any corner whose fan holds an excluded
+    /// triangle. Those are walls to the query, and the corners they make may turn; flagging
+    /// every such corner (reflex or not) keeps the search exact, a corner that is not reflex
+    /// only adding nodes that never lead to a shorter path.
+    #[inline]
+    fn corner_turns(&self, t: TriangleId, k: usize) -> bool {
+        self.mesh.is_turning(t, k) || (self.pass.has_exclusions() && self.touches_excluded(t, k))
+    }
+
+    /// Whether the fan of corner `k` of triangle `t` (the triangles joined to `t` across edges
+    /// at that corner) holds an excluded triangle.
+    fn touches_excluded(&self, t: TriangleId, k: usize) -> bool {
+        let mesh = self.mesh;
+        let v = mesh.triangles()[t.index()][k];
+        // Edge k leaves the corner, edge k + 2 arrives at it: one walk each way.
+        for leaving in [true, false] {
+            let (mut cur, mut c) = (t, k);
+            for _ in 0..mesh.triangle_count() {
+                let next = mesh.neighbours(cur)[if leaving { c } else { (c + 2) % 3 }];
+                if next.is_none() {
+                    break;
+                }
+                if next == t {
+                    return false;
+                }
+                if self.pass.excludes(mesh, next) {
+                    return true;
+                }
+                cur = next;
+                c = mesh.triangles()[cur.index()]
+                    .iter()
+                    .position(|&w| w == v)
+                    .expect("the fan shares the corner");
+            }
+        }
+        false
     }
 
     /// Adds the successor of `root` through edge `k` of triangle `t`, between the lines `left`
@@ -365,7 +405,7 @@ impl Search<'_> {
         let mut first = true;
         loop {
             let next = mesh.neighbours(t)[edge];
-            if next.is_none() || next == here {
+            if next.is_none() || next == here || self.pass.excludes(mesh, next) {
                 break;
             }
             let around = mesh.triangles()[next.index()];

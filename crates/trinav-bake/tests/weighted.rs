@@ -1,0 +1,403 @@
+//! Area costs and exclusions in both path modes, against oracles that do not use the searches:
+//!
+//! - exclusions: levels whose excluded ground is disjoint convex shapes (tagged with an
+//!   excluded type, under other, overlapping area entries that only change costs), so the
+//!   shortest path with the exclusions bends only at those shapes' corners: a visibility graph
+//!   over them (segments tested against each shape with exact predicates, as in
+//!   `tests/optimal.rs`) gives the exact optimum;
+//! - weights: a dense Steiner-point graph over the baked triangles ([`ORACLE_POINTS`] points
+//!   inside every edge besides its ends; within each triangle every pair of its boundary points
+//!   joined at the distance times the triangle's cost, the cheaper of two types along a shared
+//!   edge; excluded triangles left out; Dijkstra). Its cost is that of a real path, so at least
+//!   the optimum: the optimal mode must come within 1% of it, the fast mode within 5% on mean.
+//!
+//! Each returned path's cost is recomputed here, piece by piece, from the triangles holding
+//! each piece's midpoint.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use trinav::geometry::{Orientation, orient};
+use trinav::{
+    AreaCosts, AreaId, BakeSettings, NavMesh, PathError, PathMode, PathOptions, PathScratch, Point,
+    TriangleId,
+};
+use trinav_bake::generate::SplitMix64;
+use trinav_bake::{AreaInput, Level, PolygonInput, bake};
+
+/// The excluded type of these levels.
+const WALL_TYPE: u8 = 9;
+/// Steiner points inside each edge of the oracle's graph.
+const ORACLE_POINTS: usize = 12;
+
+fn p(x: f64, y: f64) -> Point {
+    Point::new(x, y)
+}
+
+/// Whether the closed segment `a b` misses the interior of the convex counter-clockwise
+/// polygon `poly` (a separating line: one of its edges' or the segment's own).
+fn misses_interior(a: Point, b: Point, poly: &[Point]) -> bool {
+    let n = poly.len();
+    let by_edge = (0..n).any(|i| {
+        let (u, w) = (poly[i], poly[(i + 1) % n]);
+        orient(u, w, a) != Orientation::CounterClockwise && orient(u, w, b) != Orientation::CounterClockwise
+    });
+    let by_segment = a != b
+        && (poly.iter().all(|&v| orient(a, b, v) != Orientation::Clockwise)
+            || poly.iter().all(|&v| orient(a, b, v) != Orientation::CounterClockwise));
+    by_edge || by_segment
+}
+
+/// Dijkstra over `n` nodes from 0 to 1 with edges from `edges(u)`.
+fn dijkstra(n: usize, edges: impl Fn(usize, &mut Vec<(usize, f64)>)) -> Option<f64> {
+    let mut dist = vec![f64::INFINITY; n];
+    let mut heap = BinaryHeap::from([Reverse((0f64.to_bits(), 0usize))]);
+    dist[0] = 0.0;
+    let mut out = Vec::new();
+    while let Some(Reverse((bits, u))) = heap.pop() {
+        let d = f64::from_bits(bits);
+        if d > dist[u] {
+            continue;
+        }
+        if u == 1 {
+            return Some(d);
+        }
+        out.clear();
+        edges(u, &mut out);
+        for &(v, w) in &out {
+            if d + w < dist[v] {
+                dist[v] = d + w;
+                heap.push(Reverse(((d + w).to_bits(), v)));
+            }
+        }
+    }
+    None
+}
+
+/// A room of `size` with disjoint convex shapes of the excluded type (each at least 1 from the
+/// walls and from each other) and rectangles of types 1 to 3 overlapping anything, listed
+/// first so that the shapes win.
+struct TestLevel {
+    level: Level,
+    walls: Vec<Vec<Point>>,
+}
+
+fn random_level(rng: &mut SplitMix64, size: u64) -> TestLevel {
+    let mut walls: Vec<Vec<Point>> = Vec::new();
+    let mut boxes: Vec<(f64, f64, f64, f64)> = Vec::new();
+    for _ in 0..30 {
+        if walls.len() == 5 {
+            break;
+        }
+        let (w, h) = (1 + rng.below(4), 1 + rng.below(4));
+        let (x, y) = (1 + rng.below(size - w - 1), 1 + rng.below(size - h - 1));
+        let (x0, y0, x1, y1) = (x as f64, y as f64, (x + w) as f64, (y + h) as f64);
+        if boxes
+            .iter()
+            .any(|&(a0, b0, a1, b1)| x0 < a1 + 1.0 && a0 < x1 + 1.0 && y0 < b1 + 1.0 && b0 < y1 + 1.0)
+        {
+            continue;
+        }
+        boxes.push((x0, y0, x1, y1));
+        let shape = match rng.below(3) {
+            0 => vec![p(x0, y0), p(x1, y0), p(x1, y1), p(x0, y1)],
+            1 => vec![p(x0, y0), p(x1, y0), p(x0, y1)],
+            _ => vec![p(x0, y1), p(x1, y0), p(x1, y1)],
+        };
+        walls.push(shape);
+    }
+    let mut areas: Vec<AreaInput> = (0..2 + rng.below(5))
+        .map(|_| {
+            let (x, y) = (rng.below(size) as f64, rng.below(size) as f64);
+            let (w, h) = (1 + rng.below(size / 2), 1 + rng.below(size / 2));
+            AreaInput::new(PolygonInput::rect(x, y, x + w as f64, y + h as f64), 1 + rng.below(3) as u8)
+        })
+        .collect();
+    for shape in &walls {
+        areas.push(AreaInput::new(PolygonInput::new(shape.iter().map(|q| [q.x, q.y]).collect()), WALL_TYPE));
+    }
+    let side = size as f64;
+    let level = Level { walkable: vec![PolygonInput::rect(0.0, 0.0, side, side)], areas, ..Level::default() };
+    TestLevel { level, walls }
+}
+
+/// A random query point outside every excluded shape (and off its boundary).
+fn free_point(rng: &mut SplitMix64, size: u64, walls: &[Vec<Point>]) -> Point {
+    loop {
+        let q = p(rng.unit() * size as f64, rng.unit() * size as f64);
+        if walls.iter().all(|w| misses_interior(q, q, w) && w.iter().all(|&c| c != q)) {
+            let on_boundary = walls.iter().any(|w| {
+                (0..w.len()).any(|i| orient(w[i], w[(i + 1) % w.len()], q) == Orientation::Collinear)
+            });
+            if !on_boundary {
+                return q;
+            }
+        }
+    }
+}
+
+/// The exact shortest length from `a` to `b` around the excluded shapes.
+fn visibility_oracle(a: Point, b: Point, walls: &[Vec<Point>], size: f64) -> Option<f64> {
+    let mut nodes = vec![a, b];
+    // Corners inside the room only (a corner on a wall would be a pinch; shapes keep away).
+    nodes.extend(
+        walls.iter().flatten().copied().filter(|q| q.x > 0.0 && q.y > 0.0 && q.x < size && q.y < size),
+    );
+    let clear = |u: Point, v: Point| walls.iter().all(|w| misses_interior(u, v, w));
+    dijkstra(nodes.len(), |i, out| {
+        for j in 0..nodes.len() {
+            if j != i && clear(nodes[i], nodes[j]) {
+                out.push((j, nodes[i].distance(nodes[j])));
+            }
+        }
+    })
+}
+
+/// The cost of each piece of `points`, recomputed from the triangles holding its midpoint (a
+/// piece along an edge between two types costs the cheaper); `None` if a piece's midpoint is
+/// in no allowed triangle.
+fn recomputed_cost(mesh: &NavMesh, costs: &AreaCosts, points: &[Point]) -> Option<f64> {
+    let mut total = 0.0;
+    for w in points.windows(2) {
+        let mid = w[0].midpoint(w[1]);
+        let factor = (mesh.locate_all(mid))
+            .filter(|&t| !costs.is_excluded(mesh.area_id(t)))
+            .map(|t| costs.cost(mesh.area_id(t)))
+            .fold(f64::INFINITY, f64::min);
+        if !factor.is_finite() {
+            return None;
+        }
+        total += w[0].distance(w[1]) * factor;
+    }
+    Some(total)
+}
+
+/// The dense Steiner-point oracle's cheapest cost from `a` to `b`.
+fn steiner_oracle(mesh: &NavMesh, costs: &AreaCosts, a: Point, b: Point) -> Option<f64> {
+    // Nodes: a, b, then per triangle its corners and ORACLE_POINTS points inside each edge
+    // (shared points are repeated per triangle and joined at zero cost along the edge, where
+    // both triangles see them: positions are computed from the edge's lower-id end, so they
+    // match bit for bit).
+    let allowed = |t: TriangleId| !costs.is_excluded(mesh.area_id(t));
+    let per = 3 + 3 * ORACLE_POINTS;
+    let n = 2 + per * mesh.triangle_count();
+    let mut points: Vec<Point> = vec![a, b];
+    for t in 0..mesh.triangle_count() {
+        let tri = mesh.triangles()[t];
+        for k in 0..3 {
+            let (u, w) = (tri[k], tri[(k + 1) % 3]);
+            points.push(mesh.vertices()[u.index()]);
+            let (lo, hi) = if u.0 < w.0 { (u, w) } else { (w, u) };
+            let (pl, ph) = (mesh.vertices()[lo.index()], mesh.vertices()[hi.index()]);
+            let mut inner: Vec<Point> = (1..=ORACLE_POINTS)
+                .map(|j| {
+                    let s = j as f64 / (ORACLE_POINTS + 1) as f64;
+                    p(pl.x + (ph.x - pl.x) * s, pl.y + (ph.y - pl.y) * s)
+                })
+                .collect();
+            if lo != u {
+                inner.reverse();
+            }
+            points.extend(inner);
+        }
+    }
+    // Same position, different triangle: joined at zero cost.
+    let mut same: std::collections::HashMap<(u64, u64), Vec<usize>> = std::collections::HashMap::new();
+    for (i, q) in points.iter().enumerate().skip(2) {
+        same.entry((q.x.to_bits(), q.y.to_bits())).or_default().push(i);
+    }
+    let triangle_of = |i: usize| TriangleId::from_index((i - 2) / per);
+    let starts: Vec<TriangleId> = mesh.locate_all(a).filter(|&t| allowed(t)).collect();
+    let goals: Vec<TriangleId> = mesh.locate_all(b).filter(|&t| allowed(t)).collect();
+    let factor = |t: TriangleId, i: usize, j: usize| {
+        // Both on edge k of t: the cheaper of t and its neighbour across k.
+        let (ei, ej) = (((i - 2) % per) / (1 + ORACLE_POINTS), ((j - 2) % per) / (1 + ORACLE_POINTS));
+        let on_edge = |local: usize, e: usize, k: usize| {
+            e == k || (local.is_multiple_of(1 + ORACLE_POINTS) && (e + 2) % 3 == k)
+        };
+        let (li, lj) = ((i - 2) % per, (j - 2) % per);
+        let own = costs.cost(mesh.area_id(t));
+        for k in 0..3 {
+            if on_edge(li, ei, k) && on_edge(lj, ej, k) {
+                let nb = mesh.neighbours(t)[k];
+                if !nb.is_none() && allowed(nb) {
+                    return own.min(costs.cost(mesh.area_id(nb)));
+                }
+            }
+        }
+        own
+    };
+    dijkstra(n, |i, out| {
+        let link_triangle = |t: TriangleId, from: usize, from_point: Point, out: &mut Vec<(usize, f64)>| {
+            let base = 2 + per * t.index();
+            let c = costs.cost(mesh.area_id(t));
+            for (j, &q) in points.iter().enumerate().skip(base).take(per) {
+                let f = if from >= 2 { factor(t, from, j) } else { c };
+                out.push((j, from_point.distance(q) * f));
+            }
+            if goals.contains(&t) {
+                out.push((1, from_point.distance(b) * c));
+            }
+        };
+        if i == 0 {
+            for &t in &starts {
+                link_triangle(t, 0, a, out);
+            }
+            return;
+        }
+        if i == 1 {
+            return;
+        }
+        for &k in &same[&(points[i].x.to_bits(), points[i].y.to_bits())] {
+            if k != i && allowed(triangle_of(k)) {
+                out.push((k, 0.0));
+            }
+        }
+        let t = triangle_of(i);
+        if allowed(t) {
+            link_triangle(t, i, points[i], out);
+        }
+    })
+}
+
+fn modes() -> [PathOptions; 2] {
+    [PathOptions::default(), PathOptions::default().with_mode(PathMode::Optimal)]
+}
+
+#[test]
+fn excluded_types_are_walls_and_optimal_mode_stays_exact() {
+    let mut rng = SplitMix64::new(1313);
+    let excluded = AreaCosts::default().with_excluded(AreaId(WALL_TYPE));
+    let (mut fast_ratio, mut pairs) = (0.0, 0);
+    for _ in 0..12 {
+        let size = 16;
+        let test = random_level(&mut rng, size);
+        let mesh = bake(&test.level, &BakeSettings::default()).unwrap().mesh;
+        let mut scratch = PathScratch::new();
+        for _ in 0..15 {
+            let (a, b) = (free_point(&mut rng, size, &test.walls), free_point(&mut rng, size, &test.walls));
+            let expected = visibility_oracle(a, b, &test.walls, size as f64);
+            for options in modes() {
+                let options = options.with_area_costs(excluded);
+                match (mesh.find_path_with(a, b, &options, &mut scratch), expected) {
+                    (Ok(path), Some(best)) => {
+                        for w in path.points.windows(2) {
+                            assert!(
+                                test.walls.iter().all(|s| misses_interior(w[0], w[1], s)),
+                                "{w:?} enters a wall"
+                            );
+                        }
+                        assert_eq!(path.cost, path.length);
+                        // Crossings of the other area types with the shapes' sides are
+                        // rounded to the boolean engine's grid: the sides bend by ~1e-8.
+                        assert!(path.length >= best * (1.0 - 1e-7), "{} < {best}", path.length);
+                        if options.mode == PathMode::Optimal {
+                            assert!(
+                                path.length <= best * (1.0 + 1e-7),
+                                "{a:?} {b:?}: {} > {best}",
+                                path.length
+                            );
+                        } else {
+                            fast_ratio += path.length / best;
+                            pairs += 1;
+                        }
+                    }
+                    (Err(PathError::Unreachable), None) => {}
+                    (got, want) => panic!("{a:?} -> {b:?}: {got:?}, oracle {want:?}"),
+                }
+            }
+        }
+    }
+    let mean = fast_ratio / pairs as f64;
+    assert!(mean <= 1.05, "fast mode's mean length ratio {mean}");
+}
+
+#[test]
+fn weighted_paths_come_near_the_dense_steiner_oracle() {
+    let mut rng = SplitMix64::new(4242);
+    let costs = AreaCosts::default()
+        .with_cost(AreaId(1), 0.4)
+        .unwrap()
+        .with_cost(AreaId(2), 2.5)
+        .unwrap()
+        .with_cost(AreaId(3), 6.0)
+        .unwrap()
+        .with_excluded(AreaId(WALL_TYPE));
+    let (mut fast_sum, mut worst_optimal, mut pairs) = (0.0, 0.0f64, 0);
+    for _ in 0..6 {
+        let size = 12;
+        let test = random_level(&mut rng, size);
+        let mesh = bake(&test.level, &BakeSettings::default()).unwrap().mesh;
+        let mut scratch = PathScratch::new();
+        for _ in 0..8 {
+            let (a, b) = (free_point(&mut rng, size, &test.walls), free_point(&mut rng, size, &test.walls));
+            let Some(oracle) = steiner_oracle(&mesh, &costs, a, b) else {
+                for options in modes() {
+                    let got = mesh.find_path_with(a, b, &options.with_area_costs(costs), &mut scratch);
+                    assert!(matches!(got, Err(PathError::Unreachable)), "{got:?}");
+                }
+                continue;
+            };
+            let unweighted = visibility_oracle(a, b, &test.walls, size as f64).unwrap();
+            for options in modes() {
+                let path = mesh.find_path_with(a, b, &options.with_area_costs(costs), &mut scratch).unwrap();
+                assert_eq!((path.points[0], *path.points.last().unwrap()), (a, b));
+                assert!(path.points.windows(2).all(|w| w[0] != w[1]), "repeated point in {:?}", path.points);
+                let recomputed =
+                    recomputed_cost(&mesh, &costs, &path.points).expect("every piece on allowed ground");
+                assert!((recomputed - path.cost).abs() <= 1e-9 * path.cost, "{recomputed} vs {}", path.cost);
+                for w in path.points.windows(2) {
+                    assert!(test.walls.iter().all(|s| misses_interior(w[0], w[1], s)), "{w:?} enters a wall");
+                }
+                // No path is cheaper than the shortest one at the smallest cost.
+                assert!(path.cost >= unweighted * 0.4 * (1.0 - 1e-7));
+                let ratio = path.cost / oracle;
+                if options.mode == PathMode::Optimal {
+                    worst_optimal = worst_optimal.max(ratio);
+                } else {
+                    fast_sum += ratio;
+                    pairs += 1;
+                }
+            }
+        }
+    }
+    assert!(pairs > 20, "{pairs} pairs");
+    assert!(worst_optimal <= 1.01, "optimal mode's worst cost ratio to the oracle {worst_optimal}");
+    let mean = fast_sum / pairs as f64;
+    assert!(mean <= 1.05, "fast mode's mean cost ratio to the oracle {mean}");
+    eprintln!("weighted: optimal worst {worst_optimal:.5}, fast mean {mean:.5} over {pairs} pairs");
+}
+
+#[test]
+fn endpoints_on_excluded_ground_are_refused() {
+    let level = Level {
+        walkable: vec![PolygonInput::rect(0.0, 0.0, 10.0, 4.0)],
+        areas: vec![AreaInput::new(PolygonInput::rect(4.0, 0.0, 6.0, 4.0), 3)],
+        ..Level::default()
+    };
+    let mesh = bake(&level, &BakeSettings::default()).unwrap().mesh;
+    let river = AreaCosts::default().with_excluded(AreaId(3));
+    let mut scratch = PathScratch::new();
+    for options in modes() {
+        let options = options.with_area_costs(river);
+        let got = mesh.find_path_with(p(5.0, 2.0), p(9.0, 2.0), &options, &mut scratch);
+        assert!(matches!(got, Err(PathError::ExcludedArea { area: AreaId(3), .. })), "{got:?}");
+        let got = mesh.find_path_with(p(1.0, 2.0), p(5.0, 1.0), &options, &mut scratch);
+        assert!(matches!(got, Err(PathError::ExcludedArea { area: AreaId(3), .. })), "{got:?}");
+        // The river cuts the level in two.
+        let got = mesh.find_path_with(p(1.0, 2.0), p(9.0, 2.0), &options, &mut scratch);
+        assert!(matches!(got, Err(PathError::Unreachable)), "{got:?}");
+        // A point on the river's bank is on dry ground too.
+        let path = mesh.find_path_with(p(1.0, 2.0), p(4.0, 3.0), &options, &mut scratch).unwrap();
+        assert_eq!(path.length, p(1.0, 2.0).distance(p(4.0, 3.0)));
+    }
+    // With a cost instead, the river is crossed at its price: straight across, 2 of 8 in it.
+    let ford = AreaCosts::default().with_cost(AreaId(3), 3.0).unwrap();
+    for options in modes() {
+        let path = mesh
+            .find_path_with(p(1.0, 2.0), p(9.0, 2.0), &options.with_area_costs(ford), &mut scratch)
+            .unwrap();
+        assert!((path.length - 8.0).abs() < 1e-9, "{path:?}");
+        assert!((path.cost - (6.0 + 2.0 * 3.0)).abs() < 1e-9, "{path:?}");
+    }
+}
