@@ -36,7 +36,9 @@ pub(crate) struct BenchArgs {
     /// count as `no_clearance` (not found, written to --paths with `"found": false`).
     #[arg(long, value_name = "R", default_value_t = 0.0, allow_negative_numbers = true)]
     radius: f64,
-    /// Write one JSON line per query, in file order: `{"i", "found", "length", "points"}`.
+    #[command(flatten)]
+    areas: crate::area_flags::AreaFlags,
+    /// Write one JSON line per query, in file order: `{"i", "found", "length", "cost", "points"}`.
     #[arg(long, value_name = "OUT.jsonl")]
     paths: Option<PathBuf>,
     /// Print one JSON object instead of text.
@@ -71,6 +73,8 @@ struct BenchReport {
     ratio_mean: Option<f64>,
     ratio_max: Option<f64>,
     ratio_min: Option<f64>,
+    /// The mean cost of the paths found (their length when every area costs 1).
+    cost_mean: Option<f64>,
     shorter_than_reference: usize,
     longer_than_reference: usize,
 }
@@ -80,6 +84,7 @@ struct PathLine<'a> {
     i: usize,
     found: bool,
     length: Option<f64>,
+    cost: Option<f64>,
     points: Vec<[f64; 2]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
@@ -99,6 +104,9 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             "{scen_name}: --radius {}: a dynamic scenario runs point agents only (its reference lengths are for a point)",
             args.radius
         ),
+        (None, Some(_)) if !(args.areas.costs.is_empty() && args.areas.exclude.is_empty()) => {
+            bail!("{scen_name}: --cost and --exclude: a dynamic scenario's grid has no area types")
+        }
         (None, Some(text)) => return run_dynamic(args, &text),
         (Some(mesh), None) => mesh,
         (Some(mesh), Some(_)) => bail!(
@@ -109,8 +117,10 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             "{scen_name}: not a dynamic scenario (version 2): give the mesh to run it on (trinav bench MESH --scen {scen_name})"
         ),
     };
+    let area_costs = args.areas.area_costs()?;
     let mesh = load_mesh(mesh_path)?;
     let queries = read_queries(&args.scen)?;
+    let mut costs = Vec::new();
 
     let progress = if std::io::stderr().is_terminal() && queries.len() >= 1000 {
         indicatif::ProgressBar::new(queries.len() as u64)
@@ -132,7 +142,8 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             .with_mode(args.mode)
             .with_sides(start_side, goal_side)
             .with_node_budget(args.node_budget)
-            .with_radius(args.radius);
+            .with_radius(args.radius)
+            .with_area_costs(area_costs);
         let start = Instant::now();
         let result = mesh.find_path_into(query.start, query.goal, &options, &mut scratch, &mut path);
         times_us.push(start.elapsed().as_secs_f64() * 1e6);
@@ -141,6 +152,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         match &result {
             Ok(()) => {
                 found += 1;
+                costs.push(path.cost);
                 if query.reference > 0.0 {
                     let ratio = path.length / query.reference;
                     ratios.push(ratio);
@@ -155,7 +167,9 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             Err(PathError::BudgetExhausted { .. }) => exhausted += 1,
             Err(PathError::NoClearance { .. }) => no_clearance += 1,
             Err(PathError::DiscPathUnverified) => unverified += 1,
-            Err(e @ (PathError::BadRadius(_) | PathError::RadiusInOptimalMode)) => {
+            Err(
+                e @ (PathError::BadRadius(_) | PathError::RadiusInOptimalMode | PathError::CostsWithRadius),
+            ) => {
                 anyhow::bail!("{}: --radius {}: {e}", mesh_path.display(), args.radius)
             }
             Err(e) => {
@@ -171,6 +185,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
                 i,
                 found: result.is_ok(),
                 length: result.is_ok().then_some(path.length),
+                cost: result.is_ok().then_some(path.cost),
                 points: if result.is_ok() {
                     path.points.iter().map(|&p| p.into()).collect()
                 } else {
@@ -209,6 +224,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         ratio_mean: mean(&ratios),
         ratio_max: ratios.iter().copied().reduce(f64::max),
         ratio_min: ratios.iter().copied().reduce(f64::min),
+        cost_mean: mean(&costs),
         shorter_than_reference: shorter,
         longer_than_reference: longer,
     };
@@ -316,6 +332,7 @@ fn run_dynamic(args: &BenchArgs, text: &str) -> Result<ExitCode> {
                 i,
                 found: answer.result.is_ok(),
                 length: answer.result.as_ref().ok().map(|p| p.length),
+                cost: answer.result.as_ref().ok().map(|p| p.cost),
                 points: answer
                     .result
                     .as_ref()

@@ -5,6 +5,7 @@
 //! handling and output formatting. Exit status: 0 success, 1 `path` found no path (start and
 //! goal are not connected), 2 any error (one line on stderr naming the file and the problem).
 
+mod area_flags;
 mod bench;
 mod dynamic;
 mod edit;
@@ -180,16 +181,19 @@ struct SearchFlags {
     /// A start or goal nearer a wall is no path (exit 1) unless --snap moves it.
     #[arg(long, value_name = "R", default_value_t = 0.0, allow_negative_numbers = true)]
     radius: f64,
+    #[command(flatten)]
+    areas: area_flags::AreaFlags,
 }
 
 impl SearchFlags {
-    fn options(&self) -> PathOptions {
-        PathOptions::default()
+    fn options(&self) -> Result<PathOptions> {
+        Ok(PathOptions::default()
             .with_snap(self.snap)
             .with_mode(self.mode)
             .with_partial(self.closest)
             .with_node_budget(self.node_budget)
             .with_radius(self.radius)
+            .with_area_costs(self.areas.area_costs()?))
     }
 }
 
@@ -523,6 +527,7 @@ fn query_path(
             Ok(Err(format!("{err} (--snap moves it to the nearest point with that clearance)")))
         }
         Err(err @ PathError::DiscPathUnverified) => Ok(Err(err.to_string())),
+        Err(err @ PathError::ExcludedArea { .. }) => bail!("{}: {err} (by --exclude)", file.display()),
         Err(err @ PathError::OffMesh { .. }) => {
             bail!(
                 "{}: {err} (--snap moves it to the nearest walkable point{})",
@@ -559,6 +564,8 @@ struct PathReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     partial: Option<bool>,
     length: Option<f64>,
+    /// The sum of the pieces' lengths times their area costs (the length when every cost is 1).
+    cost: Option<f64>,
     points: Vec<[f64; 2]>,
     /// Why there is no path, or why a partial path stops short.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -572,7 +579,7 @@ fn partial_text(reason: trinav::PartialReason) -> String {
 
 fn run_path(args: &PathArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
-    let options = args.search.options();
+    let options = args.search.options()?;
     let outcome = query_path(&mesh, &args.mesh, args.from, args.to, &options)?;
     let partial_flag = |partial: bool| args.search.closest.then_some(partial);
     let report = match &outcome {
@@ -580,6 +587,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
             found: true,
             partial: partial_flag(path.is_partial()),
             length: Some(path.length),
+            cost: Some(path.cost),
             points: path.points.iter().map(|&p| p.into()).collect(),
             reason: path.partial.map(partial_text),
         },
@@ -587,6 +595,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
             found: false,
             partial: partial_flag(false),
             length: None,
+            cost: None,
             points: Vec::new(),
             reason: Some(reason.clone()),
         },
@@ -601,8 +610,9 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
                 let partial =
                     path.partial.map(|r| format!(" (partial: {})", partial_text(r))).unwrap_or_default();
                 print(&format!(
-                    "found: true{partial}, length {}, {n} point{}: {}",
+                    "found: true{partial}, length {}, cost {}, {n} point{}: {}",
                     path.length,
+                    path.cost,
                     if n == 1 { "" } else { "s" },
                     points.join(" ")
                 ))?;
@@ -617,7 +627,7 @@ fn run_render(args: &RenderArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
     let query = match (args.from, args.to) {
         (Some(from), Some(to)) => {
-            Some((from, to, query_path(&mesh, &args.mesh, from, to, &args.search.options())?))
+            Some((from, to, query_path(&mesh, &args.mesh, from, to, &args.search.options()?)?))
         }
         _ => None,
     };

@@ -86,6 +86,55 @@ fn area_types_are_baked_inspected_and_drawn() {
 }
 
 #[test]
+fn path_costs_and_exclusions_by_name_and_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = temp_path(&dir, "terrain.nav");
+    let nav = nav.to_str().unwrap();
+    assert!(trinav(&["bake", &level("terrain.json"), "-o", nav]).status.success());
+    let names = level("terrain.json");
+    let path = |extra: &[&str]| {
+        let mut args = vec!["path", nav, "--from", "2,39", "--to", "118,39", "--json"];
+        args.extend_from_slice(extra);
+        trinav(&args)
+    };
+    // Along the road (y 36 to 42) end to end: straight, at the road's cost.
+    for mode in ["fast", "optimal"] {
+        let plain = json(&path(&["--mode", mode]));
+        assert_eq!((plain["length"].as_f64(), plain["cost"].as_f64()), (Some(116.0), Some(116.0)));
+        let cheap = path(&["--mode", mode, "--cost", "road=0.5", "--names", &names]);
+        assert!(cheap.status.success(), "{}", stderr(&cheap));
+        let cheap = json(&cheap);
+        // 58 at best. The search's edges are not all those the straight way crosses, and
+        // the refinement keeps to them: within 0.1% (optimal) and 1% (fast, a few sweeps).
+        let cost = cheap["cost"].as_f64().unwrap();
+        let bound = if mode == "fast" { 58.0 * 1.01 } else { 58.0 * 1.001 };
+        assert!((58.0 * (1.0 - 1e-9)..=bound).contains(&cost), "{cheap}");
+        let by_number = json(&path(&["--mode", mode, "--cost", "1=0.5"]));
+        assert_eq!(by_number["cost"], cheap["cost"]);
+    }
+    let text = String::from_utf8_lossy(&trinav(&["path", nav, "--from", "2,39", "--to", "118,39"]).stdout)
+        .into_owned();
+    assert!(text.starts_with("found: true, length 116, cost 116, "), "{text}");
+    // Water and roads excluded: from the water to the mud there is no way (exit 1).
+    for mode in ["fast", "optimal"] {
+        let mut args =
+            vec!["path", nav, "--from", "25,28", "--to", "90,25", "--mode", mode, "--names", &names];
+        args.extend(["--exclude", "0", "--exclude", "road"]);
+        let out = trinav(&args);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("not connected"));
+        // Excluding the water instead: the start is on it (exit 2, naming the point).
+        let out = trinav(&["path", nav, "--from", "25,28", "--to", "90,25", "--exclude", "3"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).contains("start point (25, 28) is on area type 3, which is excluded"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
 fn summary_line_and_radius_override() {
     let dir = tempfile::tempdir().unwrap();
     let nav = temp_path(&dir, "c.nav");

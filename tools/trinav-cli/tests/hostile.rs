@@ -448,6 +448,44 @@ fn cases(f: &Fixture) -> Vec<Case> {
     }
     let args = ["path", &town, "--from", "5,5", "--to", "120,40", "--radius", "0.5", "--mode", "optimal"];
     cases.push(case("path --radius in optimal mode", &args, Out::Nothing, &["optimal mode", "radius"]));
+    // Area costs: bad costs, types and names are refused naming the flag; a start on an
+    // excluded type names the point.
+    let missing_names = p("missing.json");
+    let area_cases: Vec<(Vec<&str>, Vec<&str>)> = vec![
+        (vec!["--cost", "0=0"], vec!["--cost 0=0", "cost 0 must be a finite number above 0"]),
+        (vec!["--cost", "0=-1"], vec!["--cost 0=-1", "above 0"]),
+        (vec!["--cost", "0=inf"], vec!["--cost 0=inf", "finite"]),
+        (vec!["--cost", "0=NaN"], vec!["--cost 0=NaN", "finite"]),
+        (vec!["--cost", "0=cheap"], vec!["--cost 0=cheap", "not a number"]),
+        (vec!["--cost", "road"], vec!["--cost road", "AREA=C"]),
+        (vec!["--cost", "64=2"], vec!["--cost 64=2", "beyond the largest, 63"]),
+        (vec!["--cost", "road=2"], vec!["--cost road=2", "unknown area name `road`", "--names"]),
+        (vec!["--exclude", "lava"], vec!["--exclude lava", "unknown area name `lava`"]),
+        (vec!["--cost", "road=2", "--names", &town_json], vec!["--cost road=2", "unknown area name `road`"]),
+        (
+            vec!["--exclude", "1", "--names", &missing_names],
+            vec!["--names", "missing.json", "cannot read level"],
+        ),
+        (vec!["--exclude", "0"], vec![&town, "start point (5, 5) is on area type 0, which is excluded"]),
+        (vec!["--cost", "0=2", "--radius", "0.5"], vec!["area costs", "agent radius"]),
+    ];
+    for (extra, expect) in area_cases.iter().filter(|(extra, _)| !extra.contains(&"--radius")) {
+        // bench: the flags are read before the mesh (a start on an excluded type is per query).
+        if expect.contains(&town.as_str()) {
+            continue;
+        }
+        let mut args = vec!["bench", &tiny_nav, "--scen", &scen, "--paths", "{OUT}"];
+        args.extend(extra.iter().copied());
+        cases.push(case(format!("bench {}", extra.join(" ")), &args, Out::File("out.jsonl"), expect));
+    }
+    for (extra, expect) in &area_cases {
+        let mut args = vec!["path", &town, "--from", "5,5", "--to", "120,40"];
+        args.extend(extra.iter().copied());
+        cases.push(case(format!("path {}", extra.join(" ")), &args, Out::Nothing, expect));
+        let mut args = vec!["render", &town, "-o", "{OUT}", "--from", "5,5", "--to", "120,40"];
+        args.extend(extra.iter().copied());
+        cases.push(case(format!("render {}", extra.join(" ")), &args, Out::File("out.svg"), expect));
+    }
     let args = ["render", &town, "-o", "{OUT}"];
     cases.push(case(
         "render to a missing folder",

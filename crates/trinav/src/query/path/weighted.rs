@@ -466,6 +466,7 @@ impl Weighted<'_> {
         };
         let mut before = cost(points, &w.factor);
         for _ in 0..sweeps {
+            straighten_runs(w, points);
             for i in 1..n - 1 {
                 let Some((a, b)) = w.slide[i] else { continue };
                 let (prev, next) = (points[i - 1], points[i + 1]);
@@ -634,6 +635,40 @@ fn load(w: &mut WeightedScratch, points: &mut Vec<Point>, slot: Slot) {
     w.piece_triangle.extend_from_slice(&b.piece_triangle);
     w.vertex.clear();
     w.vertex.extend_from_slice(&b.vertex);
+}
+
+/// Within each run of pieces of one cost, where the straight segment between the run's ends
+/// crosses every sliding point's edge, the points move onto it: that is the run's cheapest
+/// way through its triangles (sliding points one at a time gets there only slowly).
+fn straighten_runs(w: &WeightedScratch, points: &mut [Point]) {
+    let n = points.len();
+    let mut first = 0;
+    while first + 1 < n {
+        let mut last = first + 1;
+        while last + 1 < n && w.factor[last] == w.factor[first] && w.slide[last].is_some() {
+            last += 1;
+        }
+        if last > first + 1 {
+            let (a, b) = (points[first], points[last]);
+            let crossing = |i: usize| {
+                let (p, q) = w.slide[i]?;
+                // a + t (b - a) = p + s (q - p), s in [0, 1]: cross both sides with b - a.
+                let (dx, dy, ex, ey) = (b.x - a.x, b.y - a.y, q.x - p.x, q.y - p.y);
+                let den = ex * dy - ey * dx;
+                if den == 0.0 {
+                    return None;
+                }
+                let s = ((a.x - p.x) * dy - (a.y - p.y) * dx) / den;
+                (0.0..=1.0).contains(&s).then(|| Point::new(p.x + s * ex, p.y + s * ey))
+            };
+            if (first + 1..last).all(|i| crossing(i).is_some()) {
+                for (i, point) in points.iter_mut().enumerate().take(last).skip(first + 1) {
+                    *point = crossing(i).expect("checked above");
+                }
+            }
+        }
+        first = last;
+    }
 }
 
 /// The minimum of a convex function on `[0, 1]`, within `tolerance`.
