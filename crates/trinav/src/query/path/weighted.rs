@@ -32,6 +32,10 @@ pub(crate) const OPTIMAL_POINTS: usize = 5;
 const FAST_SWEEPS: usize = 3;
 /// The most refinement sweeps in optimal mode.
 const OPTIMAL_SWEEPS: usize = 200;
+/// Refinement sweeps when a vertex is tried unpinned (the whole path is refined again after).
+const TRIAL_SWEEPS: usize = 3;
+/// A sweep that gains less than this fraction of the cost ends the refinement.
+const SWEEP_GAIN: f64 = 1e-9;
 
 /// The most points a triangle's boundary holds (3 corners, `m` per edge).
 const MAX_BOUNDARY: usize = 3 + 3 * OPTIMAL_POINTS;
@@ -226,7 +230,9 @@ impl NavMesh {
         search.read_path(w, &mut out.points);
         let sweeps = if options.mode == PathMode::Optimal { OPTIMAL_SWEEPS } else { FAST_SWEEPS };
         search.refine(w, &mut out.points, sweeps);
-        search.unpin_vertices(w, &mut out.points, sweeps);
+        if search.unpin_vertices(w, &mut out.points) {
+            search.refine(w, &mut out.points, sweeps);
+        }
         // Points the refinement slid onto each other (onto a corner, mostly) are one.
         let mut k = 1;
         while k < out.points.len() {
@@ -455,7 +461,8 @@ impl Weighted<'_> {
     }
 
     /// Slides each point on an edge along it to where its two pieces cost least, sweep after
-    /// sweep (at most `sweeps`, stopping when a sweep gains less than 1e-12 of the cost).
+    /// sweep (at most `sweeps`, stopping when a sweep gains less than [`SWEEP_GAIN`] of the
+    /// cost).
     fn refine(&self, w: &mut WeightedScratch, points: &mut [Point], sweeps: usize) {
         let n = points.len();
         if n < 3 {
@@ -476,7 +483,7 @@ impl Weighted<'_> {
                     let x = at(s);
                     prev.distance(x) * f0 + x.distance(next) * f1
                 };
-                let s = golden_section(piece_cost, 1e-12);
+                let s = golden_section(piece_cost, 1e-10);
                 let x = at(s);
                 if piece_cost(s) < prev.distance(points[i]) * f0 + points[i].distance(next) * f1 {
                     points[i] = x;
@@ -486,7 +493,7 @@ impl Weighted<'_> {
             let after = cost(points, &w.factor);
             let gained = before - after;
             before = after;
-            if gained <= 1e-12 * after {
+            if gained <= SWEEP_GAIN * after {
                 break;
             }
         }
@@ -498,8 +505,9 @@ impl Weighted<'_> {
     /// way may pass beside the vertex instead: the vertex is replaced by one point on each
     /// edge of its fan between the two pieces' triangles (going round one way, then the other,
     /// stopping at walls and excluded triangles), those points refined, and the cheaper path
-    /// kept.
-    fn unpin_vertices(&self, w: &mut WeightedScratch, points: &mut Vec<Point>, sweeps: usize) {
+    /// kept (a few sweeps each). Returns whether any vertex was unpinned.
+    fn unpin_vertices(&self, w: &mut WeightedScratch, points: &mut Vec<Point>) -> bool {
+        let mut changed = false;
         let mut i = 1;
         while i + 1 < points.len() {
             if w.vertex[i] == u32::MAX {
@@ -515,7 +523,7 @@ impl Weighted<'_> {
                 }
                 if self.replace_vertex(w, points, i, leaving) {
                     self.update_factors(w, points);
-                    self.refine(w, points, sweeps);
+                    self.refine(w, points, TRIAL_SWEEPS);
                     let cost = self.cost_of(w, points);
                     if cost < best.unwrap_or(before) * (1.0 - 1e-12) {
                         best = Some(cost);
@@ -524,8 +532,10 @@ impl Weighted<'_> {
                 }
             }
             load(w, points, if best.is_some() { Slot::Best } else { Slot::Original });
+            changed |= best.is_some();
             i += 1;
         }
+        changed
     }
 
     fn cost_of(&self, w: &WeightedScratch, points: &[Point]) -> f64 {
