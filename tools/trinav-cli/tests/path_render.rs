@@ -86,8 +86,8 @@ fn town_path_between_two_streets() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let report = json(&out);
     let keys: Vec<&str> = report.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys.len(), 3, "{report}");
-    for key in ["found", "length", "points"] {
+    assert_eq!(keys.len(), 4, "{report}");
+    for key in ["found", "length", "cost", "points"] {
         assert!(keys.contains(&key), "missing {key}: {report}");
     }
     assert_eq!(report["found"], true);
@@ -117,6 +117,8 @@ fn town_path_between_two_streets() {
     let (text_length, rest) = rest.split_once(", ").expect(&line);
     // serde_json may parse the last digit differently; the text is the exact shortest form.
     assert_close(text_length.parse().unwrap(), length, "text length");
+    // Every area costs 1 here: the cost is the length.
+    let rest = rest.strip_prefix(&format!("cost {text_length}, ")).expect(&line);
     assert!(rest.starts_with(&format!("{} points: (5, 5) ", points.len())), "{line}");
     assert!(line.trim_end().ends_with("(120, 40)"), "{line}");
 }
@@ -137,7 +139,7 @@ fn straight_paths_in_open_space_have_exact_lengths() {
         assert_close(report["length"].as_f64().unwrap(), expected, from);
     }
     let out = trinav(&["path", &nav, "--from", "3.5,7.25", "--to", "3.5,7.25"]);
-    assert_eq!(stdout(&out).trim_end(), "found: true, length 0, 1 point: (3.5, 7.25)");
+    assert_eq!(stdout(&out).trim_end(), "found: true, length 0, cost 0, 1 point: (3.5, 7.25)");
 }
 
 #[test]
