@@ -227,6 +227,35 @@ fn bad_radii_are_refused_by_name() {
     );
 }
 
+/// A sliver obstacle whose long wall leaves its tip at a narrow angle to an edge of the mesh:
+/// the traversal widths let a disc through between the tip and a nearby triangle obstacle, but
+/// the wall comes within the radius of every point of the edge there. The fast mode must find
+/// that out, go round the other way, and agree with the oracle.
+#[test]
+fn a_wall_at_a_narrow_angle_to_an_edge_closes_it_for_the_disc() {
+    let triangle = |p: [[f64; 2]; 3]| PolygonInput { outer: p.to_vec(), holes: vec![] };
+    let level = framed(
+        20.0,
+        vec![
+            triangle([[6.5, 6.5], [9.0, 7.5], [7.0, 10.0]]),
+            triangle([[9.5, 9.0], [6.5, 11.0], [13.0, 5.0]]),
+            triangle([[1.0, 6.5], [4.0, 8.5], [0.0, 8.5]]),
+            triangle([[10.5, 17.0], [7.0, 13.5], [13.5, 13.5]]),
+            triangle([[14.0, 0.5], [10.5, 3.0], [11.0, -0.5]]),
+        ],
+    );
+    let r = 0.35;
+    let (base, oracle) = (bake_at(&level, 0.0).unwrap(), bake_at(&level, r).unwrap());
+    let (a, b) =
+        (Point::new(10.7071765092164, 5.692159272883924), Point::new(3.3706612823872395, 11.064259856657541));
+    let mut tally = Tally::default();
+    compare(&base, &oracle, r, &[(a, b)], &mut tally);
+    assert_eq!((tally.queries, tally.both, tally.unverified), (1, 1, 0), "{tally:?}");
+    assert_eq!(tally.clearance_violations, 0);
+    // The arc error of both: within 0.1% of the oracle, never shorter than it by more.
+    assert!((tally.fast_ratio_sum - 1.0).abs() < 1e-3, "{tally:?}");
+}
+
 /// A framed 20 x 20 room with rectangles `(x, y, w, h)`.
 fn rect_level(obstacles: &[(i32, i32, i32, i32)]) -> Level {
     framed(20.0, obstacles.iter().map(|&(x, y, w, h)| rect(x as f64, y as f64, w as f64, h as f64)).collect())

@@ -149,8 +149,9 @@ pub enum PathError {
     #[error("agent radius {0} must be finite and >= 0")]
     BadRadius(f64),
     /// The fast mode's disc funnel did not find a path keeping the agent radius from every
-    /// wall through the corridor it chose (a known limitation on corridors with short, oblique
-    /// portals; see the README). No unverified path is ever returned.
+    /// wall through the corridor it chose, and no edge of that corridor was found closed to
+    /// the disc (a known limitation at passages within a few percent of the disc's diameter;
+    /// see the README). No unverified path is ever returned.
     #[error(
         "the fast mode found a corridor for the agent radius but no path through it that it could verify keeps the radius from every wall (a known limitation): try a mesh baked with that agent radius"
     )]
@@ -373,6 +374,9 @@ pub struct PathScratch {
     /// Whether the last fast search numbered a node per way into a triangle (the disc
     /// search) rather than per triangle.
     per_entry: bool,
+    /// Edges the disc of this query cannot cross (both half-edges of each), found when a
+    /// corridor failed verification; the disc search does not cross them.
+    uncrossable: Vec<HalfEdge>,
 }
 
 /// The pocket triangles a query may enter: those on the way from its start and goal triangles
@@ -645,20 +649,33 @@ impl NavMesh {
                 end
             }
             PathMode::Fast => {
-                let end = self.search_corridor(from, starts, to, goals, budget, radius, scratch);
-                let end_point = match end {
-                    SearchEnd::Found => Some(to),
-                    SearchEnd::Exhausted if options.partial => {
-                        Some(self.partial_corridor(from, starts, to, scratch))
+                scratch.uncrossable.clear();
+                // Searching again spends what is left of the same budget.
+                let mut left = budget;
+                let end = loop {
+                    let end = self.search_corridor(from, starts, to, goals, left, radius, scratch);
+                    left -= scratch.expanded;
+                    let end_point = match end {
+                        SearchEnd::Found => Some(to),
+                        SearchEnd::Exhausted if options.partial => {
+                            Some(self.partial_corridor(from, starts, to, scratch))
+                        }
+                        _ => None,
+                    };
+                    let Some(end_point) = end_point else { break end };
+                    if self.pull_corridor(from, end_point, radius, scratch, &mut out.points) {
+                        break end;
                     }
-                    _ => None,
-                };
-                if let Some(end_point) = end_point
-                    && !self.pull_corridor(from, end_point, radius, scratch, &mut out.points)
-                {
+                    // The corridor holds an edge the disc cannot cross (a wall at a narrow
+                    // angle to it, which the traversal widths do not see): search again
+                    // without it; if none is found, the failure is the funnel's.
                     out.points.clear();
-                    return Err(PathError::DiscPathUnverified);
-                }
+                    if scratch.uncrossable.len() >= MAX_UNCROSSABLE || !self.find_uncrossable(radius, scratch)
+                    {
+                        return Err(PathError::DiscPathUnverified);
+                    }
+                };
+                scratch.expanded = budget - left;
                 end
             }
         };
@@ -710,6 +727,22 @@ impl NavMesh {
             insert_disturbance(&mut scratch.portals, points, k, wall);
         }
         false
+    }
+
+    /// Adds to `scratch.uncrossable` (both sides) every edge of `scratch.corridor` that a disc
+    /// of `radius` cannot cross; returns whether there was one.
+    fn find_uncrossable(&self, radius: f64, scratch: &mut PathScratch) -> bool {
+        let before = scratch.uncrossable.len();
+        for k in 0..scratch.corridor.len() {
+            let crossing = scratch.corridor[k];
+            let (t, e) = (crossing.triangle(), crossing.edge());
+            if self.disc_cannot_cross(t, e, radius, &mut scratch.clearance) {
+                let next = self.neighbours(t)[e];
+                let back = self.neighbours(next).iter().position(|&n| n == t).expect("neighbours link back");
+                scratch.uncrossable.extend([crossing, HalfEdge::new(next, back)]);
+            }
+        }
+        scratch.uncrossable.len() > before
     }
 
     /// The first segment of `points` (its index) that a wall comes closer to than `radius`
@@ -866,6 +899,10 @@ impl NavMesh {
 /// more pull of the corridor); past that the query fails with
 /// [`PathError::DiscPathUnverified`].
 const MAX_DISTURBANCES: usize = 16;
+
+/// How many uncrossable edges (counting both sides) one disc query may find and search again
+/// without; past that it fails with [`PathError::DiscPathUnverified`].
+const MAX_UNCROSSABLE: usize = 32;
 
 /// A wall closer to the path than `radius (1 - DISTURBANCE_TOLERANCE)` disturbs it: tangent
 /// segments touch their circles at exactly the radius, up to rounding.

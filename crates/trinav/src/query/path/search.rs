@@ -223,7 +223,10 @@ impl NavMesh {
         // with a lower f, or in a pocket the query has no business in.
         let enter = |scratch: &mut PathScratch, previous: u32, entry: HalfEdge, into: TriangleId, g: f64| {
             let node = entry.index();
-            if scratch.closed.contains(node) || !scratch.pass.allows(self, into) {
+            if scratch.closed.contains(node)
+                || !scratch.pass.allows(self, into)
+                || scratch.uncrossable.contains(&entry)
+            {
                 return;
             }
             let f = g + HEURISTIC_WEIGHT * self.half_edge_midpoint(entry).distance(to);
