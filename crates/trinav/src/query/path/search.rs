@@ -243,8 +243,8 @@ impl NavMesh {
         for &start in starts {
             let corners = self.triangle_points(start);
             for (i, &next) in self.neighbours(start).iter().enumerate() {
-                // A disc leaves through an edge at least its diameter long.
-                if !next.is_none() && corners[i].distance(corners[(i + 1) % 3]) >= diameter {
+                // A disc leaves through an edge longer than its diameter.
+                if !next.is_none() && corners[i].distance(corners[(i + 1) % 3]) > diameter {
                     let entry = HalfEdge::new(start, i);
                     enter(scratch, START, entry, next, from.distance(self.half_edge_midpoint(entry)));
                 }
@@ -291,7 +291,9 @@ impl NavMesh {
                     continue;
                 }
                 // The way from edge i to edge j goes round their shared corner.
-                if f64::from(widths[here.index()][shared_corner(i, j)]) < diameter {
+                // A passage exactly as wide as the disc is closed: the disc would touch both
+                // sides, which rounding cannot prove it clears.
+                if f64::from(widths[here.index()][shared_corner(i, j)]) <= diameter {
                     continue;
                 }
                 let k = 3 - i - j;
