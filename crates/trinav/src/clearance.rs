@@ -17,8 +17,8 @@
 //!   `B` is not acute, no point beyond `AB` is nearer to `C` than that corner, and the width is
 //!   the shorter of the two edges.
 //!
-//! A disc of radius `r` may go round corner `C` of a triangle when that traversal's width is at
-//! least `2r`; a path search for a disc skips every other traversal.
+//! A disc of radius `r` may go round corner `C` of a triangle when that traversal's width is
+//! more than `2r`; a path search for a disc skips every other traversal.
 
 use crate::geometry::{Orientation, Point, orient};
 use crate::ids::TriangleId;

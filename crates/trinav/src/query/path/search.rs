@@ -199,7 +199,7 @@ impl NavMesh {
         vertices[tri[i].index()].midpoint(vertices[tri[(i + 1) % 3].index()])
     }
 
-    /// The fast search for a disc of `radius`: only ways through triangles at least `2 radius`
+    /// The fast search for a disc of `radius`: only ways through triangles wider than `2 radius`
     /// wide are taken (see [`crate::clearance`]), and a triangle is a node per edge it is
     /// entered by (which ways out are wide enough depends on the way in), placed at that
     /// edge's midpoint (a cone's taut distance would not know the disc's detours).
