@@ -590,15 +590,73 @@ impl NavMesh {
             let island = self.island_bounds(self.island(s));
             b.grown(island.min).grown(island.max)
         });
-        let Some((target, triangle)) = self.nearest_point_where(goal, on_start_island, region) else {
+        let Some((mut target, mut triangle)) = self.nearest_point_where(goal, on_start_island, region) else {
             return Err(PathError::Unreachable);
         };
+        let radius = options.radius;
+        if radius > 0.0 {
+            // A disc stops where it fits: the nearest point with room for it.
+            match self.nearest_clear_point(target, radius, &mut scratch.clearance) {
+                Some((clear, t)) if on_start_island(t) => (target, triangle) = (clear, t),
+                _ => return stay_at(from, reason, out),
+            }
+        }
         self.end_triangles(targets, target, Some(triangle), None);
         // The nearest point may be a pinch shared with another island: stay on the start's.
         targets.retain(|&t| on_start_island(t));
-        self.route((from, starts), (target, targets), options, scratch, out)?;
+        scratch.best_reached = None;
+        match self.route((from, starts), (target, targets), options, scratch, out) {
+            Err(PathError::Unreachable | PathError::DiscPathUnverified) if radius > 0.0 => {
+                // The disc cannot get there (a passage too narrow on the way): head for the
+                // place nearest the target that its search reached.
+                return self.route_to_disc_reach(
+                    (from, starts),
+                    target,
+                    reason,
+                    options,
+                    scratch,
+                    targets,
+                    out,
+                );
+            }
+            result => result?,
+        }
         out.partial.get_or_insert(reason);
         Ok(())
+    }
+
+    /// After a disc search for `target` failed: the partial path to the point with room for
+    /// the disc nearest `target` in the triangle of that search nearest it, or the start alone
+    /// when that is no nearer or cannot be reached either.
+    #[allow(clippy::too_many_arguments)]
+    fn route_to_disc_reach(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        target: Point,
+        reason: PartialReason,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        ends: &mut Vec<TriangleId>,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        let Some((_, reached)) = scratch.best_reached else { return stay_at(from, reason, out) };
+        let near = closest_point_on_triangle(target, self.triangle_points(reached));
+        let Some((end, triangle)) = self.nearest_clear_point(near, options.radius, &mut scratch.clearance)
+        else {
+            return stay_at(from, reason, out);
+        };
+        if end.distance(target) >= from.distance(target) {
+            return stay_at(from, reason, out);
+        }
+        self.end_triangles(ends, end, Some(triangle), None);
+        match self.route((from, starts), (end, ends), options, scratch, out) {
+            Ok(()) => {
+                out.partial.get_or_insert(reason);
+                Ok(())
+            }
+            Err(PathError::Unreachable | PathError::DiscPathUnverified) => stay_at(from, reason, out),
+            Err(e) => Err(e),
+        }
     }
 
     /// Finds the path between two points, each given with the triangles it lies in.
@@ -658,12 +716,17 @@ impl NavMesh {
                     let end_point = match end {
                         SearchEnd::Found => Some(to),
                         SearchEnd::Exhausted if options.partial => {
-                            Some(self.partial_corridor(from, starts, to, scratch))
+                            Some(self.partial_corridor(from, starts, to, radius, scratch))
                         }
                         _ => None,
                     };
                     let Some(end_point) = end_point else { break end };
                     if self.pull_corridor(from, end_point, radius, scratch, &mut out.points) {
+                        break end;
+                    }
+                    if end == SearchEnd::Exhausted {
+                        // A partial disc path that could not be verified: the disc stays.
+                        stay_at(from, PartialReason::BudgetExhausted, out)?;
                         break end;
                     }
                     // The corridor holds an edge the disc cannot cross (a wall at a narrow
@@ -790,6 +853,7 @@ impl NavMesh {
         from: Point,
         starts: &[TriangleId],
         to: Point,
+        radius: f64,
         scratch: &mut PathScratch,
     ) -> Point {
         let nearest = |t: TriangleId| closest_point_on_triangle(to, self.triangle_points(t));
@@ -804,10 +868,18 @@ impl NavMesh {
             scratch.best_reached.filter(|&(_, t)| nearest(t).distance(to) < end.distance(to))
         {
             self.corridor_to(node as usize, scratch);
-            return nearest(best);
+            if radius == 0.0 {
+                return nearest(best);
+            }
+            // A disc ends where it fits (a point off the corridor fails verification, and
+            // the disc then stays at its start).
+            return match self.nearest_clear_point(nearest(best), radius, &mut scratch.clearance) {
+                Some((clear, _)) if clear.distance(to) < from.distance(to) => clear,
+                _ => from,
+            };
         }
         scratch.corridor.clear();
-        end
+        if radius > 0.0 { from } else { end }
     }
 
     /// `triangles` all contain `point`. Where they form several fans around it (a pinch: pieces
@@ -899,6 +971,15 @@ impl NavMesh {
 /// more pull of the corridor); past that the query fails with
 /// [`PathError::DiscPathUnverified`].
 const MAX_DISTURBANCES: usize = 16;
+
+/// Makes `out` the partial path that stays at `from` (marked with `reason`).
+fn stay_at(from: Point, reason: PartialReason, out: &mut Path) -> Result<(), PathError> {
+    out.points.clear();
+    out.points.push(from);
+    out.length = 0.0;
+    out.partial = Some(reason);
+    Ok(())
+}
 
 /// How many uncrossable edges (counting both sides) one disc query may find and search again
 /// without; past that it fails with [`PathError::DiscPathUnverified`].
