@@ -73,6 +73,7 @@ pub mod geometry;
 mod clearance;
 mod format;
 mod ids;
+mod links;
 mod mesh;
 mod patch;
 mod point;
@@ -83,6 +84,7 @@ mod topology;
 
 pub use format::LoadError;
 pub use ids::{AreaId, IslandId, TriangleId, VertexId};
+pub use links::{LinkEnd, LinkError, LinkId, MAX_LINKS, OffMeshLink};
 pub use mesh::{MeshStats, NavMesh};
 pub use point::{Aabb, Point};
 pub use query::QueryError;
