@@ -5,9 +5,10 @@
 //! Links are stored in the baked file (format version 3) and can be added and removed at
 //! runtime with [`NavMesh::add_link`] and [`NavMesh::remove_link`] (no re-bake). Every change
 //! re-derives the small index the searches read: the directed links (a bidirectional link is
-//! two), the triangles holding each start, the directed island graph ("no path" follows links,
-//! one-way ones included) and the pockets the searches must be allowed to enter because a link
-//! ends there. Its cost is linear in the number of links (plus a sort), not in the mesh.
+//! two), the triangles holding each start and the directed island graph ("no path" follows
+//! links, one-way ones included): linear in the number of links (plus a sort), not in the
+//! mesh. The pockets the searches must be allowed to enter because a link ends there are
+//! counted per triangle, up and down the link's own way out.
 //!
 //! A link whose end is no longer on the walkable area after [`NavMesh::apply_patch`] (an
 //! obstacle dropped on it) is kept but unusable until the area under it is walkable again.
@@ -127,6 +128,8 @@ struct Slot {
     link: OffMeshLink,
     from_triangles: Vec<TriangleId>,
     to_triangles: Vec<TriangleId>,
+    /// The pocket triangles on the way out from its ends (see [`Links::pocket_count`]).
+    pockets: Vec<u32>,
 }
 
 /// One direction of a link, as the searches read it.
@@ -143,8 +146,10 @@ pub(crate) struct Directed {
 /// The links of a mesh and the index the searches read (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Links {
-    /// By id: the link, or `None` once removed.
-    slots: Vec<Option<Slot>>,
+    /// The live links by id.
+    slots: std::collections::BTreeMap<u32, Slot>,
+    /// The id the next link gets.
+    next_id: u32,
     live: usize,
     /// Every usable direction of every live link.
     pub(crate) directed: Vec<Directed>,
@@ -155,8 +160,9 @@ pub(crate) struct Links {
     /// (island, directed link) for every island a directed link starts on, sorted: the edges
     /// of the directed island graph.
     by_island: Vec<(u32, u32)>,
-    /// Pocket triangles on the way out from a link end (sorted): the searches may enter them.
-    pocket_pass: Vec<u32>,
+    /// Per triangle (empty until a link is added), how many usable links have an end in a
+    /// pocket that this triangle leads out of: the searches may enter it when above 0.
+    pocket_count: Vec<u32>,
 }
 
 impl Links {
@@ -189,7 +195,18 @@ impl Links {
     /// Whether a pocket triangle is on the way out from a link end.
     #[inline]
     pub(crate) fn opens_pocket(&self, t: TriangleId) -> bool {
-        self.pocket_pass.binary_search(&t.0).is_ok()
+        self.pocket_count.get(t.index()).is_some_and(|&n| n > 0)
+    }
+
+    /// Counts (`add`) or uncounts a slot's pocket triangles.
+    fn count_pockets(&mut self, pockets: &[u32], triangles: usize, add: bool) {
+        if self.pocket_count.len() < triangles {
+            self.pocket_count.resize(triangles, 0);
+        }
+        for &t in pockets {
+            let n = &mut self.pocket_count[t as usize];
+            *n = if add { *n + 1 } else { *n - 1 };
+        }
     }
 }
 
@@ -208,13 +225,15 @@ impl NavMesh {
         let slot = self.located_link(link)?;
         let vertices = self.vertices().len();
         if self.links.live >= MAX_LINKS
-            || self.links.slots.len() >= u32::MAX as usize
+            || self.links.next_id == u32::MAX
             || vertices + 4 * (self.links.live + 1) >= (u32::MAX - 2) as usize
         {
             return Err(LinkError::TooMany);
         }
-        let id = LinkId(self.links.slots.len() as u32);
-        self.links.slots.push(Some(slot));
+        let id = LinkId(self.links.next_id);
+        self.links.next_id += 1;
+        self.links.count_pockets(&slot.pockets, self.triangle_count(), true);
+        self.links.slots.insert(id.0, slot);
         self.links.live += 1;
         self.rebuild_links();
         Ok(id)
@@ -222,8 +241,9 @@ impl NavMesh {
 
     /// Removes a link, returning it.
     pub fn remove_link(&mut self, id: LinkId) -> Result<OffMeshLink, LinkError> {
-        let slot = self.links.slots.get_mut(id.0 as usize).and_then(Option::take);
+        let slot = self.links.slots.remove(&id.0);
         let Some(slot) = slot else { return Err(LinkError::UnknownLink(id)) };
+        self.links.count_pockets(&slot.pockets, self.triangle_count(), false);
         self.links.live -= 1;
         self.rebuild_links();
         Ok(slot.link)
@@ -231,13 +251,12 @@ impl NavMesh {
 
     /// The link with this id, if it lives.
     pub fn link(&self, id: LinkId) -> Option<&OffMeshLink> {
-        self.links.slots.get(id.0 as usize)?.as_ref().map(|slot| &slot.link)
+        self.links.slots.get(&id.0).map(|slot| &slot.link)
     }
 
     /// Every live link, by increasing id.
     pub fn links(&self) -> impl Iterator<Item = (LinkId, &OffMeshLink)> + '_ {
-        (self.links.slots.iter().enumerate())
-            .filter_map(|(i, slot)| slot.as_ref().map(|slot| (LinkId(i as u32), &slot.link)))
+        self.links.slots.iter().map(|(&i, slot)| (LinkId(i), &slot.link))
     }
 
     /// The number of live links.
@@ -248,7 +267,7 @@ impl NavMesh {
     /// Whether a live link is usable now: both its ends lie on the walkable area (see
     /// [`NavMesh::apply_patch`](crate::NavMesh::apply_patch)).
     pub fn link_is_usable(&self, id: LinkId) -> bool {
-        let slot = self.links.slots.get(id.0 as usize).and_then(Option::as_ref);
+        let slot = self.links.slots.get(&id.0);
         slot.is_some_and(|slot| !slot.from_triangles.is_empty() && !slot.to_triangles.is_empty())
     }
 
@@ -270,7 +289,26 @@ impl NavMesh {
         if to_triangles.is_empty() {
             return Err(LinkError::OffMesh { end: LinkEnd::To, point: link.to });
         }
-        Ok(Slot { link, from_triangles, to_triangles })
+        let pockets = self.pockets_out_of(&from_triangles, &to_triangles);
+        Ok(Slot { link, from_triangles, to_triangles, pockets })
+    }
+
+    /// The pocket triangles on the way out from `ends` to the core, without repeats.
+    fn pockets_out_of(&self, from: &[TriangleId], to: &[TriangleId]) -> Vec<u32> {
+        let mut pockets = Vec::new();
+        for &t in from.iter().chain(to) {
+            let mut t = t;
+            while let Pocket::Towards(next) = self.pocket(t) {
+                pockets.push(t.0);
+                t = next;
+            }
+            if self.pocket(t) == Pocket::Root {
+                pockets.push(t.0);
+            }
+        }
+        pockets.sort_unstable();
+        pockets.dedup();
+        pockets
     }
 
     /// Locates every link's ends again (after the triangles changed) and rebuilds the index.
@@ -279,9 +317,16 @@ impl NavMesh {
             return;
         }
         let mut slots = std::mem::take(&mut self.links.slots);
-        for slot in slots.iter_mut().flatten() {
+        self.links.pocket_count.clear();
+        for slot in slots.values_mut() {
             slot.from_triangles = self.locate_all(slot.link.from).collect();
             slot.to_triangles = self.locate_all(slot.link.to).collect();
+            slot.pockets = if slot.from_triangles.is_empty() || slot.to_triangles.is_empty() {
+                Vec::new() // unusable: opens nothing
+            } else {
+                self.pockets_out_of(&slot.from_triangles, &slot.to_triangles)
+            };
+            self.links.count_pockets(&slot.pockets, self.triangle_count(), true);
         }
         self.links.slots = slots;
         self.rebuild_links();
@@ -294,18 +339,15 @@ impl NavMesh {
         links.triangles.clear();
         links.starts.clear();
         links.by_island.clear();
-        links.pocket_pass.clear();
-        for (i, slot) in links.slots.iter().enumerate() {
-            let Some(slot) = slot else { continue };
+        for (&i, slot) in &links.slots {
             if slot.from_triangles.is_empty() || slot.to_triangles.is_empty() {
                 continue; // unusable until both ends are walkable again
             }
             let link = &slot.link;
-            let mut ways = vec![(link.from, &slot.from_triangles, link.to, &slot.to_triangles)];
-            if link.bidirectional {
-                ways.push((link.to, &slot.to_triangles, link.from, &slot.from_triangles));
-            }
-            for (from, from_triangles, to, to_triangles) in ways {
+            let forward = (link.from, &slot.from_triangles, link.to, &slot.to_triangles);
+            let backward = (link.to, &slot.to_triangles, link.from, &slot.from_triangles);
+            let ways = if link.bidirectional { &[forward, backward][..] } else { &[forward][..] };
+            for &(from, from_triangles, to, to_triangles) in ways {
                 let d = links.directed.len() as u32;
                 let at = links.triangles.len() as u32;
                 links.triangles.extend_from_slice(to_triangles);
@@ -314,30 +356,18 @@ impl NavMesh {
                     from,
                     to,
                     cost: link.cost,
-                    link: LinkId(i as u32),
+                    link: LinkId(i),
                     to_triangles: to_range,
                 });
                 for &t in from_triangles.iter() {
                     links.starts.push((t.0, d));
                     links.by_island.push((self.island(t).0, d));
                 }
-                for &t in from_triangles.iter().chain(to_triangles.iter()) {
-                    let mut t = t;
-                    while let Pocket::Towards(next) = self.pocket(t) {
-                        links.pocket_pass.push(t.0);
-                        t = next;
-                    }
-                    if self.pocket(t) == Pocket::Root {
-                        links.pocket_pass.push(t.0);
-                    }
-                }
             }
         }
         links.starts.sort_unstable();
         links.by_island.sort_unstable();
         links.by_island.dedup();
-        links.pocket_pass.sort_unstable();
-        links.pocket_pass.dedup();
         self.links = links;
     }
 
@@ -346,6 +376,30 @@ impl NavMesh {
     /// without links.
     pub(crate) fn link_bound(&self, to: Point) -> f64 {
         self.links.directed.iter().map(|d| d.cost + d.to.distance(to)).fold(f64::INFINITY, f64::min)
+    }
+
+    /// The links worth counting in a bound on the cost to `to`: per directed link, its start
+    /// and a lower bound on the cost from there when it is taken (its cost plus the smaller of
+    /// the straight way from its end and [`NavMesh::link_bound`]: the rest either walks, or
+    /// takes a last link), kept only when that is less than the straight way from its start
+    /// (otherwise no bound through it beats walking straight). Written into `out`.
+    pub(crate) fn link_estimates(&self, to: Point, out: &mut Vec<(Point, f64)>) {
+        let bound = self.link_bound(to);
+        out.clear();
+        for d in &self.links.directed {
+            let estimate = d.cost + d.to.distance(to).min(bound);
+            if estimate < d.from.distance(to) {
+                out.push((d.from, estimate));
+            }
+        }
+    }
+
+    /// A lower bound on the cost from `p` to the goal of a way that takes a link, over the
+    /// `estimates` of [`NavMesh::link_estimates`] (the straight way to a link's start plus its
+    /// estimate); infinite when none is worth it.
+    #[inline]
+    pub(crate) fn through_links(&self, p: Point, estimates: &[(Point, f64)]) -> f64 {
+        estimates.iter().map(|&(start, k)| p.distance(start) + k).fold(f64::INFINITY, f64::min)
     }
 
     /// Whether the mesh has a usable link (searches take their link-aware way only then).

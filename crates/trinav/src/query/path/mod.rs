@@ -393,6 +393,8 @@ pub struct PathScratch {
     /// the next crossing, the directed link), and the pulled piece between links.
     hops: Vec<(usize, u32)>,
     piece: Vec<Point>,
+    /// With links, the fast search's [`NavMesh::link_estimates`].
+    link_estimates: Vec<(Point, f64)>,
     /// With links, the node the fast search reached the goal by ([`search::START`]: a start
     /// triangle holds the goal).
     goal_node: u32,

@@ -35,9 +35,10 @@
 //! round a turning corner the interval ends at, or from the start or a link end in the same
 //! triangle); its end is then a new root, `g` plus the link's cost, put on the open list as a
 //! node of its own that, expanded, searches from the end as from the start. The heuristic is
-//! the smaller of the straight way to the goal and the least that any path through a link can
-//! cost (over the links, its cost plus the straight way from its end to the goal), so it stays
-//! a lower bound, and the goal test (a final node leaving the open list) stays exact.
+//! the smaller of the straight way to the goal and the least that a way through a link can cost
+//! from the node's root (over the links, the straight way to its start, its cost, and the
+//! least the rest can cost: computed once per root), so it stays a lower bound, and the goal
+//! test (a final node leaving the open list) stays exact.
 //!
 //! A node budget bounds the expansions (each node of a single-successor chain counts); when it
 //! runs out, a partial path can be written from the nodes made so far.
@@ -91,6 +92,13 @@ pub(crate) struct OptimalScratch {
     open: BinaryHeap<OpenNode>,
     /// Successors of the node being expanded.
     successors: Vec<Node>,
+    /// With links: per directed link, the estimate of [`NavMesh::link_estimates`]; per root
+    /// (the start in the last slot), the bound on a way through a link from it, once computed.
+    link_estimates: Vec<(Point, f64)>,
+    link_bound_seen: GenerationSet,
+    root_link_bound: Vec<f64>,
+    /// The slot of the start in `root_link_bound`.
+    start_slot: usize,
     /// Nodes the last query expanded.
     pub(crate) expanded: u32,
 }
@@ -135,8 +143,6 @@ struct Search<'a, const LINKS: bool> {
     /// The number of vertices: ids from here on are link ends (`vertices + 2 d` the start of
     /// directed link `d`, `+ 1` its end).
     vertices: u32,
-    /// The least any path through a link can cost from anywhere (infinite without links).
-    link_bound: f64,
 }
 
 impl NavMesh {
@@ -189,7 +195,15 @@ impl NavMesh {
     ) -> SearchEnd {
         let vertices = self.vertices().len();
         scratch.begin(vertices + if LINKS { 2 * self.links.directed.len() } else { 0 });
-        let link_bound = if LINKS { self.link_bound(to) } else { f64::INFINITY };
+        if LINKS {
+            self.link_estimates(to, &mut scratch.link_estimates);
+            let slots = vertices + 2 * self.links.directed.len() + 1;
+            scratch.link_bound_seen.clear(slots);
+            scratch.start_slot = slots - 1;
+            if scratch.root_link_bound.len() < slots {
+                scratch.root_link_bound.resize(slots, 0.0);
+            }
+        }
         let mut search: Search<'_, LINKS> = Search {
             mesh: self,
             from,
@@ -200,7 +214,6 @@ impl NavMesh {
             best_length: f64::INFINITY,
             budget,
             vertices: vertices as u32,
-            link_bound,
         };
         if LINKS {
             // With links, start and goal may share a triangle and still be joined by a
@@ -273,12 +286,24 @@ impl<const LINKS: bool> Search<'_, LINKS> {
         }
     }
 
-    /// A lower bound on the cost from `p` to the goal: the straight way, or with links the
-    /// least a way through a link costs, whichever is smaller.
+    /// A lower bound on the cost from root `root` to the goal: the straight way, or with links
+    /// the least a way through a link costs from there, whichever is smaller.
     #[inline]
-    fn bound_from(&self, p: Point) -> f64 {
-        let straight = p.distance(self.to);
-        if LINKS { straight.min(self.link_bound) } else { straight }
+    fn bound_from(&mut self, root: u32) -> f64 {
+        let straight = self.point(root).distance(self.to);
+        if LINKS { straight.min(self.link_bound_from(root)) } else { straight }
+    }
+
+    /// The least a way through a link costs from root `root` (computed once per root).
+    fn link_bound_from(&mut self, root: u32) -> f64 {
+        let slot = if root == START { self.scratch.start_slot } else { root as usize };
+        if self.scratch.link_bound_seen.contains(slot) {
+            return self.scratch.root_link_bound[slot];
+        }
+        let bound = self.mesh.through_links(self.point(root), &self.scratch.link_estimates);
+        self.scratch.link_bound_seen.insert(slot);
+        self.scratch.root_link_bound[slot] = bound;
+        bound
     }
 
     /// Takes directed link `d`, whose start `root` (at distance `g`) sees: records the start
@@ -295,7 +320,7 @@ impl<const LINKS: bool> Search<'_, LINKS> {
         if !self.improve(start_id + 1, g_end, start_id) {
             return;
         }
-        let f = g_end + self.bound_from(link.to);
+        let f = g_end + self.bound_from(start_id + 1);
         if f < self.best_length {
             let node =
                 Node { g: g_end, root: start_id + 1, left: [START; 2], right: [START; 2], crossing: LINK };
@@ -409,7 +434,7 @@ impl<const LINKS: bool> Search<'_, LINKS> {
             match self.scratch.successors[..] {
                 [next] if next.root == node.root => {
                     // Cheap bound: the straight distance from the root to the goal.
-                    if next.g + self.bound_from(self.point(next.root)) >= self.best_length {
+                    if next.g + self.bound_from(next.root) >= self.best_length {
                         self.scratch.successors.clear();
                         break;
                     }
@@ -427,7 +452,7 @@ impl<const LINKS: bool> Search<'_, LINKS> {
         for k in 0..self.scratch.successors.len() {
             let node = self.scratch.successors[k];
             let h = self.heuristic(&node);
-            let f = node.g + if LINKS { h.min(self.link_bound) } else { h };
+            let f = node.g + if LINKS { h.min(self.link_bound_from(node.root)) } else { h };
             if f < self.best_length {
                 self.push(node, f);
             }

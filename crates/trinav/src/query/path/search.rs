@@ -339,7 +339,9 @@ impl NavMesh {
         let base = 3 * self.triangle_count();
         scratch.begin(base + self.links.directed.len());
         scratch.per_entry = true;
-        let walk = LinkWalk { mesh: self, base, to, bound: self.link_bound(to) };
+        let mut estimates = std::mem::take(&mut scratch.link_estimates);
+        self.link_estimates(to, &mut estimates);
+        let walk = LinkWalk { mesh: self, base, to, estimates };
         // The node the goal is reached from ([`START`]: a start triangle holds it).
         let (mut goal_g, mut goal) = (f64::INFINITY, None);
         if starts.iter().any(|t| goals.contains(t)) {
@@ -392,6 +394,7 @@ impl NavMesh {
         }
         scratch.expanded = expanded;
         scratch.best_reached = best_reached;
+        scratch.link_estimates = walk.estimates;
         if let Some(goal) = goal {
             scratch.goal_node = goal;
             SearchEnd::Found
@@ -424,7 +427,7 @@ impl NavMesh {
         scratch: &mut PathScratch,
         out: &mut Path,
     ) {
-        let walk = LinkWalk { mesh: self, base: 3 * self.triangle_count(), to, bound: 0.0 };
+        let walk = LinkWalk { mesh: self, base: 3 * self.triangle_count(), to, estimates: Vec::new() };
         let start_best = starts
             .iter()
             .map(|&t| closest_point_on_triangle(to, self.triangle_points(t)))
@@ -513,8 +516,8 @@ struct LinkWalk<'a> {
     /// Nodes from here on arrive by a link (`base + d` for directed link `d`).
     base: usize,
     to: Point,
-    /// The least any way through a link costs to the goal.
-    bound: f64,
+    /// Per directed link, [`NavMesh::link_estimates`].
+    estimates: Vec<(Point, f64)>,
 }
 
 impl LinkWalk<'_> {
@@ -542,7 +545,8 @@ impl LinkWalk<'_> {
         if scratch.closed.contains(node) {
             return;
         }
-        let f = g + HEURISTIC_WEIGHT * at.distance(self.to).min(self.bound);
+        let h = at.distance(self.to).min(self.mesh.through_links(at, &self.estimates));
+        let f = g + HEURISTIC_WEIGHT * h;
         if scratch.seen.contains(node) && f64::from_bits(scratch.f_bits[node]) <= f {
             return;
         }
