@@ -88,7 +88,9 @@ pub use links::{LinkEnd, LinkError, LinkId, MAX_LINKS, OffMeshLink};
 pub use mesh::{MeshStats, NavMesh};
 pub use point::{Aabb, Point};
 pub use query::QueryError;
-pub use query::path::{Endpoint, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch};
+pub use query::path::{
+    Endpoint, LinkStep, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch,
+};
 pub use query::raycast::RayHit;
 pub use settings::{BakeSettings, SettingsError, Triangulation, UnknownName};
 
