@@ -108,7 +108,7 @@ impl<'a> Arbitrary<'a> for Input {
             Radius::Small(v) => f64::from(v) / 64.0,
             Radius::Raw(v) => v,
         };
-        Ok(Input { level: Level { walkable, obstacles, agent_radius: None }, radius })
+        Ok(Input { level: Level { walkable, obstacles, agent_radius: None, links: Vec::new() }, radius })
     }
 }
 

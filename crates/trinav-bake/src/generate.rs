@@ -68,7 +68,12 @@ pub fn scattered_obstacles(obstacle_vertices: usize, seed: u64) -> Level {
         }
     }
 
-    Level { walkable: vec![PolygonInput::rect(0.0, 0.0, side, side)], obstacles, agent_radius: None }
+    Level {
+        walkable: vec![PolygonInput::rect(0.0, 0.0, side, side)],
+        obstacles,
+        agent_radius: None,
+        links: Vec::new(),
+    }
 }
 
 /// Total number of corners of the level's obstacles (outer rings and holes).

@@ -3,11 +3,13 @@
 //! ```json
 //! { "walkable":  [ { "outer": [[0, 0], [10, 0], [10, 10], [0, 10]], "holes": [] } ],
 //!   "obstacles": [ { "outer": [[4, 4], [6, 4], [6, 6], [4, 6]] } ],
-//!   "agent_radius": 0.5 }
+//!   "agent_radius": 0.5,
+//!   "links": [ { "from": [1, 1], "to": [8, 8], "cost": 2, "bidirectional": true } ] }
 //! ```
 //!
-//! Rings may be open or closed (first point repeated) and wound either way. `holes` and
-//! `agent_radius` are optional.
+//! Rings may be open or closed (first point repeated) and wound either way. `holes`,
+//! `agent_radius` and `links` are optional; a link's `cost` defaults to the straight distance
+//! between its ends and `bidirectional` to false.
 
 use std::path::Path;
 
@@ -27,6 +29,38 @@ pub struct Level {
     /// Agent radius in world units (default 0); a command-line override wins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_radius: Option<f64>,
+    /// Off-mesh links (jumps, drops, teleporters): each end must lie on the walkable area of
+    /// the baked mesh.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<LinkInput>,
+}
+
+/// An off-mesh link of a level (see [`trinav::OffMeshLink`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkInput {
+    /// Where the link is taken.
+    pub from: [f64; 2],
+    /// Where it arrives.
+    pub to: [f64; 2],
+    /// What taking it costs (finite, `>= 0`); the straight distance when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
+    /// Whether it can be taken both ways (default: one way).
+    #[serde(default)]
+    pub bidirectional: bool,
+}
+
+impl LinkInput {
+    /// The runtime link.
+    pub fn to_link(&self) -> trinav::OffMeshLink {
+        let [from, to] = [self.from, self.to].map(|[x, y]| trinav::Point::new(x, y));
+        let link = trinav::OffMeshLink::new(from, to).with_bidirectional(self.bidirectional);
+        match self.cost {
+            Some(cost) => link.with_cost(cost),
+            None => link,
+        }
+    }
 }
 
 /// One polygon of a level: an outer ring and optional holes, each a list of `[x, y]` points.
@@ -132,6 +166,7 @@ mod tests {
             ])],
             obstacles: vec![PolygonInput::rect(3.0, 3.0, 5.0, 5.0)],
             agent_radius: Some(0.25),
+            links: vec![LinkInput { from: [0.5, 0.5], to: [3.5, 3.5], cost: Some(0.0), bidirectional: true }],
         };
         assert_eq!(Level::from_json(&level.to_json()).unwrap(), level);
     }

@@ -409,7 +409,12 @@ mod tests {
     }
 
     fn room(obstacles: Vec<PolygonInput>) -> Level {
-        Level { walkable: vec![PolygonInput::rect(0., 0., 10., 10.)], obstacles, agent_radius: None }
+        Level {
+            walkable: vec![PolygonInput::rect(0., 0., 10., 10.)],
+            obstacles,
+            agent_radius: None,
+            links: Vec::new(),
+        }
     }
 
     #[test]

@@ -30,6 +30,7 @@ fn framed(size: f64, obstacles: Vec<PolygonInput>) -> Level {
         walkable: vec![PolygonInput::rect(-1.0, -1.0, size + 1.0, size + 1.0)],
         obstacles: all,
         agent_radius: None,
+        links: Vec::new(),
     }
 }
 

@@ -131,6 +131,7 @@ fn level_of(obstacles: &[Convex], size: f64) -> Level {
             .map(|o| PolygonInput::new(o.iter().map(|&q| [q.x, q.y]).collect()))
             .collect(),
         agent_radius: None,
+        links: Vec::new(),
     }
 }
 
@@ -290,7 +291,12 @@ proptest! {
 
 /// A mesh of `obstacles` in a 20 × 10 room.
 fn room(obstacles: Vec<PolygonInput>) -> NavMesh {
-    let level = Level { walkable: vec![PolygonInput::rect(0., 0., 20., 10.)], obstacles, agent_radius: None };
+    let level = Level {
+        walkable: vec![PolygonInput::rect(0., 0., 20., 10.)],
+        obstacles,
+        agent_radius: None,
+        links: Vec::new(),
+    };
     bake(&level, &BakeSettings::default()).unwrap().mesh
 }
 
@@ -341,6 +347,7 @@ fn optimal_mode_errors_like_the_fast_mode() {
         walkable: vec![PolygonInput::rect(0., 0., 4., 4.), PolygonInput::rect(6., 0., 10., 4.)],
         obstacles: vec![],
         agent_radius: None,
+        links: Vec::new(),
     };
     let mesh = bake(&level, &BakeSettings::default()).unwrap().mesh;
     let mut scratch = PathScratch::new();
@@ -523,6 +530,7 @@ fn fuzz_regression_start_nearly_on_an_edge_line() {
         walkable: vec![PolygonInput::rect(0., 0., 60., 60.)],
         obstacles: vec![PolygonInput::rect(15., 15., 45., 45.)],
         agent_radius: Some(0.5),
+        links: Vec::new(),
     };
     let settings = trinav_bake::settings_for(&level, BakeSettings::default(), None);
     let mesh = bake(&level, &settings).unwrap().mesh;

@@ -49,7 +49,7 @@ fn p(x: f64, y: f64) -> Point {
 
 /// The room `[0, 10] x [0, 10]` with the given obstacles.
 fn room(obstacles: Vec<PolygonInput>) -> Level {
-    Level { walkable: vec![rect(0., 0., 10., 10.)], obstacles, agent_radius: None }
+    Level { walkable: vec![rect(0., 0., 10., 10.)], obstacles, agent_radius: None, links: Vec::new() }
 }
 
 /// Bakes `level`, panicking with the error on failure, and checks the invariants every
@@ -443,6 +443,7 @@ fn obstacles_with_collinear_edges_weld_into_one_surface() {
                 ]))],
                 obstacles: vec![poly(&[(5., 1.), (7., 1.), (7., 3.)])],
                 agent_radius: None,
+                links: Vec::new(),
             },
             94.0,
         ),
@@ -557,7 +558,12 @@ fn obstacle_ring_hole_not_covered_by_any_walkable_polygon_is_not_walkable() {
     // The walkable frame [0,10]^2 has its own hole exactly where the ring's hole is: nothing
     // walkable is left inside the ring. Area 100 - 36 = 64, one island.
     let frame = rect(0., 0., 10., 10.).with_hole(ring(&[(3., 3.), (7., 3.), (7., 7.), (3., 7.)]));
-    let level = Level { walkable: vec![frame], obstacles: vec![obstacle_ring()], agent_radius: None };
+    let level = Level {
+        walkable: vec![frame],
+        obstacles: vec![obstacle_ring()],
+        agent_radius: None,
+        links: Vec::new(),
+    };
     for method in METHODS {
         let mesh = bake_with(&level, method);
         assert_eq!(mesh.stats().area, 64.0, "{method:?}");
@@ -578,6 +584,7 @@ fn obstacle_ring_hole_covered_by_a_second_walkable_polygon() {
         walkable: vec![frame, rect(3., 3., 7., 7.)],
         obstacles: vec![obstacle_ring(), rect(4., 4., 5., 5.)],
         agent_radius: None,
+        links: Vec::new(),
     };
     for method in METHODS {
         let mesh = bake_with(&level, method);
@@ -657,6 +664,7 @@ fn ring_variants_give_the_same_mesh_outline_and_area() {
                     }],
                     obstacles: vec![PolygonInput::new(obstacle_ring.clone())],
                     agent_radius: None,
+                    links: Vec::new(),
                 };
                 let what = format!("outer {outer_name}, hole {hole_name}, obstacle {obstacle_name}");
                 let validated = validate::validate(&level).unwrap();
@@ -704,6 +712,7 @@ fn spikes_are_removed_without_changing_the_area() {
         walkable: vec![poly(&[(0., 0.), (10., 0.), (10., 5.), (14., 5.), (10., 5.), (10., 10.), (0., 10.)])],
         obstacles: vec![poly(&[(2., 2.), (4., 2.), (4., 4.), (6., 6.), (4., 4.), (2., 4.)])],
         agent_radius: None,
+        links: Vec::new(),
     };
     for method in METHODS {
         let baked = bake_ok(&level, &settings(method));
@@ -1095,6 +1104,7 @@ fn obstacles_covering_everything_leave_nothing_walkable() {
                 walkable: vec![rect(0., 0., 4., 4.)],
                 obstacles: vec![rect(1., 1., 3., 3.)],
                 agent_radius: None,
+                links: Vec::new(),
             },
             2.0,
         ),
@@ -1253,6 +1263,7 @@ fn random_level(w: i64, h: i64, shapes: &[Shape]) -> Level {
         walkable: vec![rect(0., 0., w as f64, h as f64)],
         obstacles: shapes.iter().map(Shape::polygon).collect(),
         agent_radius: None,
+        links: Vec::new(),
     }
 }
 

@@ -73,6 +73,7 @@ fn random_level_strategy() -> impl Strategy<Value = Level> {
         walkable: vec![PolygonInput::rect(0., 0., 20., 20.)],
         obstacles,
         agent_radius: None,
+        links: Vec::new(),
     })
 }
 

@@ -129,6 +129,7 @@ fn level_strategy() -> impl Strategy<Value = (Level, f64)> {
                 walkable: vec![PolygonInput::rect(0.0, 0.0, side, side)],
                 obstacles,
                 agent_radius: Some(radius * scale),
+                links: Vec::new(),
             };
             (level, scale)
         })

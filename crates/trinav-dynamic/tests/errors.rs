@@ -16,6 +16,7 @@ fn room() -> EditableMesh {
         walkable: vec![PolygonInput::rect(0.0, 0.0, 40.0, 20.0)],
         obstacles: vec![PolygonInput::rect(10.0, 5.0, 12.0, 15.0)],
         agent_radius: None,
+        links: Vec::new(),
     };
     let mut editable =
         EditableMesh::new(bake(&level, &BakeSettings::default().with_agent_radius(0.5)).unwrap().mesh);

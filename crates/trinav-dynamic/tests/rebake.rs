@@ -24,6 +24,7 @@ fn room(rng: &mut impl Rng) -> Level {
         walkable: vec![PolygonInput::rect(0.0, 0.0, 60.0, 60.0)],
         obstacles: obstacles.collect(),
         agent_radius: None,
+        links: Vec::new(),
     }
 }
 

@@ -708,6 +708,7 @@ pub fn self_check() -> Result<String, String> {
         ])],
         obstacles: vec![],
         agent_radius: None,
+        links: Vec::new(),
     };
     let baked = trinav_bake::bake(&level, &trinav::BakeSettings::default()).map_err(|e| e.to_string())?;
     let mesh = &baked.mesh;

@@ -171,6 +171,7 @@ impl Grid {
                 .map(|p| PolygonInput { outer: ring(&p.outer), holes: p.holes.iter().map(ring).collect() })
                 .collect(),
             agent_radius: None,
+            links: Vec::new(),
         })
     }
 

@@ -127,6 +127,7 @@ pub fn sample_mesh() -> NavMesh {
         walkable: vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0), PolygonInput::rect(20.0, 0.0, 22.0, 2.0)],
         obstacles: vec![PolygonInput::rect(4.0, 4.0, 6.0, 6.0)],
         agent_radius: None,
+        links: Vec::new(),
     };
     bake(&level, &BakeSettings::default()).expect("the sample level bakes").mesh
 }

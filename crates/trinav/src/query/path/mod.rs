@@ -27,6 +27,7 @@ use std::collections::BinaryHeap;
 use crate::clearance::ClearanceScratch;
 use crate::geometry::{Aabb, Point, closest_point_on_triangle};
 use crate::ids::{HalfEdge, TriangleId};
+use crate::links::LinkId;
 use crate::mesh::NavMesh;
 use crate::settings::UnknownName;
 use crate::topology::Pocket;
@@ -38,20 +39,40 @@ use optimal::OptimalScratch;
 pub(crate) use optimal::{search_flags, vertex_turning};
 use search::OpenNode;
 
-/// A path: the points from start to goal (turns at mesh vertices in between), and its length.
+/// A path: the points from start to goal (turns at mesh vertices in between, and the ends of
+/// the off-mesh links it takes), its length and its cost.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Path {
     /// Start, turning points, goal (or, for a partial path, the point it gets to). A single
     /// point when start and end coincide.
     pub points: Vec<Point>,
-    /// Sum of the segment lengths.
+    /// The walked length: the sum of the segment lengths, leaving out the links taken.
     pub length: f64,
+    /// The walked length plus the costs of the links taken (equal to `length` without links):
+    /// what the path minimises.
+    pub cost: f64,
+    /// The off-mesh links taken, in order: each from `points[step.point]` to the next point.
+    pub links: Vec<LinkStep>,
     /// `None` when the path ends at the goal. With [`PathOptions::partial`] on, why it ends
     /// short of the goal, at its last point ([`Path::end`]).
     pub partial: Option<PartialReason>,
 }
 
+/// One off-mesh link taken by a [`Path`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkStep {
+    /// The index of the point the link is taken from (the link arrives at the next point).
+    pub point: usize,
+    /// The link.
+    pub link: LinkId,
+}
+
 impl Path {
+    /// Whether the segment from point `k` to point `k + 1` is a link taken, not walked.
+    pub fn is_link_step(&self, k: usize) -> bool {
+        self.links.iter().any(|step| step.point == k)
+    }
+
     /// The last point: the goal, or where a partial path gets to. `None` for an empty path.
     pub fn end(&self) -> Option<Point> {
         self.points.last().copied()
@@ -175,6 +196,12 @@ pub enum PathError {
         /// The agent radius.
         radius: f64,
     },
+    /// A radius above 0 was asked on a mesh with off-mesh links: the fast mode's search for
+    /// a disc does not take links yet.
+    #[error(
+        "the search for an agent radius does not take off-mesh links yet: use radius 0 on a mesh baked with the agent radius"
+    )]
+    RadiusWithLinks,
     /// The search expanded [`PathOptions::node_budget`] nodes without finishing (and partial
     /// paths are off).
     #[error("no path found within the search budget of {budget} nodes")]
@@ -361,6 +388,17 @@ pub struct PathScratch {
     optimal: OptimalScratch,
     /// The pocket triangles this query may enter.
     pass: PocketPass,
+    /// The islands reached through links, for the reachability test.
+    islands: IslandReach,
+    /// With links, the fast search's way: where the corridor is left by a link (the index of
+    /// the next crossing, the directed link), and the pulled piece between links.
+    hops: Vec<(usize, u32)>,
+    piece: Vec<Point>,
+    /// With links, the fast search's [`NavMesh::link_estimates`].
+    link_estimates: Vec<(Point, f64)>,
+    /// With links, the node the fast search reached the goal by ([`search::START`]: a start
+    /// triangle holds the goal).
+    goal_node: u32,
     /// Nodes the last query expanded.
     expanded: u32,
     /// The wall-distance searches' memory.
@@ -402,11 +440,61 @@ impl PocketPass {
         }
     }
 
-    /// Whether a search may enter triangle `t`.
+    /// Whether a search may enter triangle `t` (a pocket on the way to a link end too).
     #[inline]
     pub(crate) fn allows(&self, mesh: &NavMesh, t: TriangleId) -> bool {
-        mesh.pocket(t) == Pocket::Core || self.marks.contains(t.index())
+        mesh.pocket(t) == Pocket::Core || self.marks.contains(t.index()) || mesh.links.opens_pocket(t)
     }
+}
+
+/// The islands a query reaches from its start through links (a breadth-first search over the
+/// directed island graph: islands, and the links leaving each).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct IslandReach {
+    reached: GenerationSet,
+    queue: Vec<u32>,
+}
+
+/// Tidies a path whose `steps` mark the points links are taken from: drops repeated points
+/// and points lying exactly on the way straight on between their neighbours, but never the
+/// ends of a link (the indices in `steps` follow the points).
+pub(crate) fn tidy_path(points: &mut Vec<Point>, steps: &mut [LinkStep]) {
+    use crate::geometry::{Orientation, orient};
+    let n = points.len();
+    if n == 0 {
+        return;
+    }
+    let (mut kept, mut pinned) = (1, 0);
+    let mut next_step = usize::from(steps.first().is_some_and(|s| s.point == 0));
+    let mut after_link = next_step == 1;
+    for k in 1..n {
+        let p = points[k];
+        let is_start = steps.get(next_step).is_some_and(|s| s.point == k);
+        if after_link {
+            // The end of a link: kept where it is.
+            points[kept] = p;
+            pinned = kept;
+            kept += 1;
+        } else if p == points[kept - 1] {
+            // Repeated.
+        } else if kept >= 2
+            && pinned < kept - 1
+            && orient(points[kept - 2], points[kept - 1], p) == Orientation::Collinear
+        {
+            // The previous point lies on the way straight on: drop it.
+            points[kept - 1] = p;
+        } else {
+            points[kept] = p;
+            kept += 1;
+        }
+        if is_start {
+            steps[next_step].point = kept - 1;
+            pinned = kept - 1;
+            next_step += 1;
+        }
+        after_link = is_start;
+    }
+    points.truncate(kept);
 }
 
 /// How a search ended.
@@ -450,6 +538,37 @@ impl PathScratch {
 }
 
 impl NavMesh {
+    /// Whether a path may lead from a triangle of `starts` to one of `goals`: their islands,
+    /// joined by the links (one-way ones one way).
+    fn links_reach(&self, starts: &[TriangleId], goals: &[TriangleId], reach: &mut IslandReach) -> bool {
+        reach.reached.clear(self.island_count() as usize);
+        reach.queue.clear();
+        for &s in starts {
+            let i = self.island(s).0;
+            if !reach.reached.contains(i as usize) {
+                reach.reached.insert(i as usize);
+                reach.queue.push(i);
+            }
+        }
+        let mut k = 0;
+        while let Some(&i) = reach.queue.get(k) {
+            k += 1;
+            if goals.iter().any(|&g| self.island(g).0 == i) {
+                return true;
+            }
+            for d in self.links.leaving_island(i) {
+                for &t in self.links.end_triangles(d) {
+                    let j = self.island(t).0;
+                    if !reach.reached.contains(j as usize) {
+                        reach.reached.insert(j as usize);
+                        reach.queue.push(j);
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// The path from `from` to `to` with default options (fast mode, no snapping).
     ///
     /// ```
@@ -513,11 +632,16 @@ impl NavMesh {
         out: &mut Path,
     ) -> Result<(), PathError> {
         out.points.clear();
+        out.links.clear();
         out.length = 0.0;
+        out.cost = 0.0;
         out.partial = None;
         scratch.expanded = 0;
         if !(options.radius.is_finite() && options.radius >= 0.0) {
             return Err(PathError::BadRadius(options.radius));
+        }
+        if options.radius > 0.0 && self.has_links() {
+            return Err(PathError::RadiusWithLinks);
         }
         if options.radius > 0.0 && options.mode == PathMode::Optimal {
             return Err(PathError::RadiusInOptimalMode);
@@ -678,7 +802,12 @@ impl NavMesh {
                 && self.locate_towards(to, from).is_some_and(|t| goals.contains(&t))
                 && (radius == 0.0 || self.segment_keeps_clear(from, to, radius, &mut scratch.clearance))
         };
-        let straight = if radius == 0.0 {
+        // With links, a way through them can still be cheaper, unless every such way costs
+        // more than the straight segment.
+        let links_beat = |d: f64| self.has_links() && self.link_bound(to) < d;
+        let straight = if links_beat(from.distance(to)) {
+            false
+        } else if radius == 0.0 {
             shared || in_sight(scratch)
         } else {
             (shared || in_sight(scratch))
@@ -690,9 +819,14 @@ impl NavMesh {
                 out.points.push(to);
             }
             out.length = from.distance(to);
+            out.cost = out.length;
             return Ok(());
         }
-        let connected = starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)));
+        let connected = if self.has_links() {
+            self.links_reach(starts, goals, &mut scratch.islands)
+        } else {
+            starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)))
+        };
         if !connected {
             return Err(PathError::Unreachable);
         }
@@ -702,8 +836,42 @@ impl NavMesh {
             PathMode::Optimal => {
                 let state = (&mut scratch.optimal, &scratch.pass);
                 let limits = (budget, options.partial);
-                let end = self.search_optimal((from, starts), (to, goals), limits, state, &mut out.points);
+                let end = self.search_optimal((from, starts), (to, goals), limits, state, out);
                 scratch.expanded = scratch.optimal.expanded;
+                end
+            }
+            PathMode::Fast if self.has_links() => {
+                let mut end = self.search_link_corridor(from, starts, to, goals, budget, scratch);
+                match end {
+                    SearchEnd::Found => {
+                        self.pull_link_corridor(from, to, scratch, out);
+                        self.measure(out);
+                    }
+                    SearchEnd::Exhausted if options.partial => {
+                        self.partial_link_corridor(from, starts, to, scratch, out)
+                    }
+                    _ => {}
+                }
+                // The link search's nodes sit at edge midpoints, which can make a link look
+                // cheaper than walking through long triangles: the walking path of the cone
+                // search competes, and the cheaper path wins.
+                let same_island =
+                    starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)));
+                if same_island
+                    && self.search_corridor(from, starts, to, goals, budget, 0.0, scratch) == SearchEnd::Found
+                {
+                    let mut walked = std::mem::take(&mut scratch.piece);
+                    self.pull_corridor(from, to, 0.0, scratch, &mut walked);
+                    let length: f64 = walked.windows(2).map(|w| w[0].distance(w[1])).sum();
+                    if end != SearchEnd::Found || length < out.cost {
+                        out.points.clear();
+                        out.points.extend_from_slice(&walked);
+                        out.links.clear();
+                        out.partial = None;
+                        end = SearchEnd::Found;
+                    }
+                    scratch.piece = walked;
+                }
                 end
             }
             PathMode::Fast => {
@@ -748,8 +916,29 @@ impl NavMesh {
             SearchEnd::Exhausted if options.partial => out.partial = Some(PartialReason::BudgetExhausted),
             SearchEnd::Exhausted => return Err(PathError::BudgetExhausted { budget }),
         }
-        out.length = out.points.windows(2).map(|w| w[0].distance(w[1])).sum();
+        self.measure(out);
         Ok(())
+    }
+
+    /// Sets the path's length (the walked segments) and cost (plus the links taken).
+    fn measure(&self, out: &mut Path) {
+        if out.links.is_empty() {
+            out.length = out.points.windows(2).map(|w| w[0].distance(w[1])).sum();
+            out.cost = out.length;
+            return;
+        }
+        let mut length = 0.0;
+        let mut links = out.links.iter().peekable();
+        let mut link_costs = 0.0;
+        for (k, w) in out.points.windows(2).enumerate() {
+            if let Some(step) = links.next_if(|step| step.point == k) {
+                link_costs += self.link(step.link).map_or(0.0, |link| link.cost);
+            } else {
+                length += w[0].distance(w[1]);
+            }
+        }
+        out.length = length;
+        out.cost = length + link_costs;
     }
 
     /// String-pulls `scratch.corridor` from `from` to `to` (a point of the last triangle), for
