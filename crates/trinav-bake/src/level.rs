@@ -3,11 +3,13 @@
 //! ```json
 //! { "walkable":  [ { "outer": [[0, 0], [10, 0], [10, 10], [0, 10]], "holes": [] } ],
 //!   "obstacles": [ { "outer": [[4, 4], [6, 4], [6, 6], [4, 6]] } ],
-//!   "agent_radius": 0.5 }
+//!   "agent_radius": 0.5,
+//!   "links": [ { "from": [1, 1], "to": [8, 8], "cost": 2, "bidirectional": true } ] }
 //! ```
 //!
-//! Rings may be open or closed (first point repeated) and wound either way. `holes` and
-//! `agent_radius` are optional.
+//! Rings may be open or closed (first point repeated) and wound either way. `holes`,
+//! `agent_radius` and `links` are optional; a link's `cost` defaults to the straight distance
+//! between its ends and `bidirectional` to false.
 //!
 //! Terrain: `"areas": [{"outer": ring, "holes": [...], "area": 3}]` tags the walkable ground
 //! under each polygon with an area type in `1..=63` (later entries win where they overlap;
@@ -40,6 +42,10 @@ pub struct Level {
     /// Names of area types (`"road": 1`), for the command line and reports.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub area_names: BTreeMap<String, u8>,
+    /// Off-mesh links (jumps, drops, teleporters): each end must lie on the walkable area of
+    /// the baked mesh.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<LinkInput>,
 }
 
 /// A polygon tagging the walkable ground it covers with an area type.
@@ -64,6 +70,34 @@ impl AreaInput {
     /// The polygon without its type.
     pub fn polygon(&self) -> PolygonInput {
         PolygonInput { outer: self.outer.clone(), holes: self.holes.clone() }
+    }
+}
+
+/// An off-mesh link of a level (see [`trinav::OffMeshLink`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkInput {
+    /// Where the link is taken.
+    pub from: [f64; 2],
+    /// Where it arrives.
+    pub to: [f64; 2],
+    /// What taking it costs (finite, `>= 0`); the straight distance when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
+    /// Whether it can be taken both ways (default: one way).
+    #[serde(default)]
+    pub bidirectional: bool,
+}
+
+impl LinkInput {
+    /// The runtime link.
+    pub fn to_link(&self) -> trinav::OffMeshLink {
+        let [from, to] = [self.from, self.to].map(|[x, y]| trinav::Point::new(x, y));
+        let link = trinav::OffMeshLink::new(from, to).with_bidirectional(self.bidirectional);
+        match self.cost {
+            Some(cost) => link.with_cost(cost),
+            None => link,
+        }
     }
 }
 
@@ -178,6 +212,7 @@ mod tests {
                 ),
             ],
             area_names: [("road".to_string(), 3), ("lava".to_string(), 63)].into(),
+            links: vec![LinkInput { from: [0.5, 0.5], to: [3.5, 3.5], cost: Some(0.0), bidirectional: true }],
         };
         assert_eq!(Level::from_json(&level.to_json()).unwrap(), level);
         let text = r#"{"walkable": [], "areas": [{"outer": [[0,0],[1,0],[1,1]], "area": 2}], "area_names": {"mud": 2}}"#;

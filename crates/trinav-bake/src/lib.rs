@@ -18,7 +18,6 @@
 //! let level = Level {
 //!     walkable: vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)],
 //!     obstacles: vec![PolygonInput::rect(4.0, 4.0, 6.0, 6.0)],
-//!     agent_radius: None,
 //!     ..Level::default()
 //! };
 //! let baked = bake(&level, &BakeSettings::default())?;
@@ -46,7 +45,7 @@ use serde::Serialize;
 use trinav::build::InvalidMesh;
 use trinav::{BakeSettings, NavMesh, SettingsError};
 
-pub use level::{AreaInput, Level, LevelError, PolygonInput};
+pub use level::{AreaInput, Level, LevelError, LinkInput, PolygonInput};
 pub use merge::{MergedPolygon, MergedRegion};
 pub use triangulate::{Fallback, TriangleSoup, TriangulateError, TriangulationProblem};
 pub use validate::{SelfIntersection, ValidatedLevel, ValidationError};
@@ -101,6 +100,16 @@ pub enum BakeError {
     /// The mesh does not match the merged region (stage 6): a bug.
     #[error("verification failed")]
     Verification(#[from] VerifyError),
+    /// An off-mesh link of the level is refused (an end off the walkable area, a bad cost).
+    #[error("link {index} (from [{}, {}] to [{}, {}]): {error}", .link.from[0], .link.from[1], .link.to[0], .link.to[1])]
+    Link {
+        /// Its place in the level's `links`.
+        index: usize,
+        /// The link.
+        link: LinkInput,
+        /// What is wrong.
+        error: trinav::LinkError,
+    },
 }
 
 /// Time spent in each stage.
@@ -181,7 +190,21 @@ pub fn bake(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> 
     if region.polygons.is_empty() {
         return Err(BakeError::NothingWalkable { agent_radius: settings.agent_radius });
     }
-    finish(&region, settings, times, validated.dropped_points)
+    let mut baked = finish(&region, settings, times, validated.dropped_points)?;
+    add_links(&mut baked.mesh, &level.links)?;
+    Ok(baked)
+}
+
+/// Adds a level's links to its baked mesh, refusing the first bad one.
+pub fn add_links(mesh: &mut NavMesh, links: &[LinkInput]) -> Result<(), BakeError> {
+    for (index, link) in links.iter().enumerate() {
+        mesh.add_link(link.to_link()).map_err(|error| BakeError::Link {
+            index,
+            link: link.clone(),
+            error,
+        })?;
+    }
+    Ok(())
 }
 
 /// Bakes a walkable region that is clean already (from an importer: simple rings meeting only

@@ -7,7 +7,10 @@
 
 use proptest::prelude::*;
 use trinav::geometry::{Orientation, orient};
-use trinav::{BakeSettings, NavMesh, Path, PathError, PathMode, PathOptions, PathScratch, Point, TriangleId};
+use trinav::{
+    BakeSettings, NavMesh, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch, Point,
+    TriangleId,
+};
 use trinav_bake::{Level, PolygonInput, bake};
 
 /// The oracle's arc error: its inflated corners stray at most this fraction of the radius
@@ -226,6 +229,68 @@ fn bad_radii_are_refused_by_name() {
         base.find_path_with(a, b, &huge.with_snap(true), &mut PathScratch::new()),
         Err(PathError::Unreachable)
     );
+}
+
+/// A sliver obstacle whose long wall leaves its tip at a narrow angle to an edge of the mesh:
+/// the traversal widths let a disc through between the tip and a nearby triangle obstacle, but
+/// the wall comes within the radius of every point of the edge there. The fast mode must find
+/// that out, go round the other way, and agree with the oracle.
+#[test]
+fn a_wall_at_a_narrow_angle_to_an_edge_closes_it_for_the_disc() {
+    let triangle = |p: [[f64; 2]; 3]| PolygonInput { outer: p.to_vec(), holes: vec![] };
+    let level = framed(
+        20.0,
+        vec![
+            triangle([[6.5, 6.5], [9.0, 7.5], [7.0, 10.0]]),
+            triangle([[9.5, 9.0], [6.5, 11.0], [13.0, 5.0]]),
+            triangle([[1.0, 6.5], [4.0, 8.5], [0.0, 8.5]]),
+            triangle([[10.5, 17.0], [7.0, 13.5], [13.5, 13.5]]),
+            triangle([[14.0, 0.5], [10.5, 3.0], [11.0, -0.5]]),
+        ],
+    );
+    let r = 0.35;
+    let (base, oracle) = (bake_at(&level, 0.0).unwrap(), bake_at(&level, r).unwrap());
+    let (a, b) =
+        (Point::new(10.7071765092164, 5.692159272883924), Point::new(3.3706612823872395, 11.064259856657541));
+    let mut tally = Tally::default();
+    compare(&base, &oracle, r, &[(a, b)], &mut tally);
+    assert_eq!((tally.queries, tally.both, tally.unverified), (1, 1, 0), "{tally:?}");
+    assert_eq!(tally.clearance_violations, 0);
+    // The arc error of both: within 0.1% of the oracle, never shorter than it by more.
+    assert!((tally.fast_ratio_sum - 1.0).abs() < 1e-3, "{tally:?}");
+}
+
+/// Partial paths for a disc: two rooms joined by a gap 1 wide (y 9 to 10), too narrow for a
+/// disc of radius 0.6, and a bar in the left room. Towards a goal beyond the gap, towards one
+/// off the mesh, and with a tiny node budget towards one behind the bar, the partial path keeps
+/// the radius from every wall, ends where the disc fits, and ends no farther from the goal than
+/// the start. Towards the first two, the nearest place the disc can reach is the gap's mouth,
+/// where the disc touches both its corners: x = 10 - sqrt(0.6² - 0.5²), y = 9.5.
+#[test]
+fn partial_disc_paths_keep_the_radius_and_stop_where_the_disc_fits() {
+    let level = rect_level(&[(10, 0, 1, 9), (10, 10, 1, 10), (1, 5, 8, 1)]);
+    let base = bake_at(&level, 0.0).unwrap();
+    let all_walls = walls(&base);
+    let r = 0.6;
+    let start = Point::new(3.0, 12.0);
+    let options = PathOptions::default().with_radius(r).with_partial(true);
+    let mouth = Point::new(10.0 - (r * r - 0.25f64).sqrt(), 9.5);
+    let cases = [
+        (Point::new(17.0, 9.5), options, PartialReason::Unreachable),
+        (Point::new(30.0, 9.5), options, PartialReason::GoalOffMesh),
+        (Point::new(3.0, 2.0), options.with_node_budget(1), PartialReason::BudgetExhausted),
+    ];
+    for (goal, options, reason) in cases {
+        let path = base.find_path_with(start, goal, &options, &mut PathScratch::new()).unwrap();
+        let end = *path.points.last().unwrap();
+        assert_eq!(path.partial, Some(reason), "{goal:?}: {path:?}");
+        assert!(path_clearance(&path, &all_walls) >= r * (1.0 - 1e-9), "{goal:?}: {:?}", path.points);
+        assert!(base.clearance(end).unwrap() >= r * (1.0 - 1e-9), "{goal:?}: ends at {end:?}");
+        assert!(end.distance(goal) <= start.distance(goal), "{goal:?}: ends at {end:?}");
+        if reason != PartialReason::BudgetExhausted {
+            assert!(end.distance(mouth) < 1e-9, "{goal:?}: ends at {end:?}, not at the gap's mouth");
+        }
+    }
 }
 
 /// A framed 20 x 20 room with rectangles `(x, y, w, h)`.

@@ -29,7 +29,13 @@
 //! triangle returned with them, and per mode the time per search node (all pairs timed once,
 //! over the nodes they expanded), to turn a node budget into microseconds.
 //!
-//! Run with `cargo bench -p trinav --bench query`.
+//! Off-mesh links (groups `links_fast`, `links_optimal`, `links_add_remove`): the pairs of
+//! `generated_10k_cdt` on the mesh as it is (`none`) and with `LINKS` links added (ends
+//! uniform on the mesh, one in three both ways; `100_cheap`: costs uniform from 0 to their
+//! length, shortcuts everywhere; `100_at_length`: each costing its length, as a jump or a
+//! ladder), and one link added and removed again on the mesh with links.
+//!
+//! Run with `cargo bench -p trinav --bench query` (`-- links` for the link groups alone).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -55,6 +61,8 @@ const MESHES: [&str; 6] =
 const QUERY_SEED: u64 = 0x7121_A5EE_D000_0001;
 /// Meshes with more boundary vertices than this get no visibility-graph reference.
 const VISIBILITY_GRAPH_LIMIT: usize = 3_000;
+/// Off-mesh links added for the link groups.
+const LINKS: usize = 100;
 /// Relative tolerance when comparing a path with the optimum.
 const RELATIVE_TOLERANCE: f64 = 1e-9;
 
@@ -527,6 +535,7 @@ fn queries(c: &mut Criterion) {
     for mode in MODES {
         find_path_group(c, &cases, mode);
     }
+    links_groups(c, &cases);
 
     let mut group = configure(c, "locate");
     for case in &cases {
@@ -574,6 +583,58 @@ fn find_path_group(c: &mut Criterion, cases: &[Case], mode: PathMode) {
             }))
         });
     }
+    group.finish();
+}
+
+/// The link groups (see the module documentation).
+fn links_groups(c: &mut Criterion, cases: &[Case]) {
+    let Some(base) = cases.iter().find(|case| case.name == "generated_10k_cdt") else { return };
+    let mut linked = base.mesh.clone();
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(QUERY_SEED ^ 0x11AC);
+    let (bounds, size) = (linked.bounds(), linked.bounds().size());
+    let point = |rng: &mut rand_pcg::Pcg64| loop {
+        let p = Point::new(
+            bounds.min.x + size.0 * rng.random::<f64>(),
+            bounds.min.y + size.1 * rng.random::<f64>(),
+        );
+        if linked.locate(p).is_some() {
+            return p;
+        }
+    };
+    let mut links = Vec::new();
+    while links.len() < LINKS {
+        let (from, to) = (point(&mut rng), point(&mut rng));
+        let link = trinav::OffMeshLink::new(from, to);
+        links.push(link.with_cost(link.cost * rng.random::<f64>()).with_bidirectional(links.len() % 3 == 0));
+    }
+    let spare = links.pop().expect("links drawn");
+    let mut at_length = linked.clone();
+    for link in links {
+        linked.add_link(link).expect("ends on the mesh");
+        at_length.add_link(link.with_cost(link.from.distance(link.to))).expect("ends on the mesh");
+    }
+    for mode in MODES {
+        let mut group = configure(c, &format!("links_{}", mode.name()));
+        let options = PathOptions::default().with_mode(mode);
+        for (name, mesh) in [("none", &base.mesh), ("100_cheap", &linked), ("100_at_length", &at_length)] {
+            let (mut scratch, mut path) = (PathScratch::new(), Path::default());
+            group.bench_function(BenchmarkId::from_parameter(name), |b| {
+                b.iter(cycle(&base.pairs, |(from, to)| {
+                    let result = mesh.find_path_into(from, to, &options, &mut scratch, &mut path);
+                    black_box(&path);
+                    result.is_ok()
+                }))
+            });
+        }
+        group.finish();
+    }
+    let mut group = configure(c, "links_add_remove");
+    group.bench_function(BenchmarkId::from_parameter("100"), |b| {
+        b.iter(|| {
+            let id = linked.add_link(spare).expect("ends on the mesh");
+            linked.remove_link(id).expect("just added")
+        })
+    });
     group.finish();
 }
 

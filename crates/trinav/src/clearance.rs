@@ -17,8 +17,8 @@
 //!   `B` is not acute, no point beyond `AB` is nearer to `C` than that corner, and the width is
 //!   the shorter of the two edges.
 //!
-//! A disc of radius `r` may go round corner `C` of a triangle when that traversal's width is at
-//! least `2r`; a path search for a disc skips every other traversal.
+//! A disc of radius `r` may go round corner `C` of a triangle when that traversal's width is
+//! more than `2r`; a path search for a disc skips every other traversal.
 
 use crate::geometry::{Orientation, Point, orient};
 use crate::ids::TriangleId;
@@ -110,6 +110,63 @@ impl WidthSearch {
         }
         width
     }
+}
+
+/// Relative slack of the disc tests: tangent segments touch their circles at exactly the
+/// radius, up to rounding.
+const DISC_TOLERANCE: f64 = 1e-9;
+
+/// The open interval of `s` for which `p + s (q - p)` is nearer than `r` to segment `a b`
+/// (`None` when no point of the line is). The points within `r` of the segment form a convex
+/// capsule (two discs and the band between them), which a line meets in one interval: the
+/// hull of where it meets each of the three parts.
+fn line_near_segment(p: Point, q: Point, (a, b): (Point, Point), r: f64) -> Option<(f64, f64)> {
+    let d = (q.x - p.x, q.y - p.y);
+    let dd = d.0 * d.0 + d.1 * d.1;
+    if dd == 0.0 {
+        return None;
+    }
+    let mut hull: Option<(f64, f64)> = None;
+    let mut join = |lo: f64, hi: f64| {
+        if lo < hi {
+            hull = Some(hull.map_or((lo, hi), |(l, h)| (l.min(lo), h.max(hi))));
+        }
+    };
+    // The discs round the ends: |p + s d - c|² < r².
+    for c in [a, b] {
+        let (ox, oy) = (p.x - c.x, p.y - c.y);
+        let half_b = d.0 * ox + d.1 * oy;
+        let disc = half_b * half_b - dd * (ox * ox + oy * oy - r * r);
+        if disc > 0.0 {
+            let root = disc.sqrt();
+            join((-half_b - root) / dd, (-half_b + root) / dd);
+        }
+    }
+    // The band: 0 < along < 1 and |across| < r, each linear in s.
+    let w = (b.x - a.x, b.y - a.y);
+    let ww = w.0 * w.0 + w.1 * w.1;
+    if ww > 0.0 {
+        let length = ww.sqrt();
+        let (ox, oy) = (p.x - a.x, p.y - a.y);
+        // along(s) = (o + s d)·w / |w|², across(s) = cross(w, o + s d) / |w|.
+        let along = ((ox * w.0 + oy * w.1) / ww, (d.0 * w.0 + d.1 * w.1) / ww);
+        let across = ((w.0 * oy - w.1 * ox) / length, (w.0 * d.1 - w.1 * d.0) / length);
+        let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+        for (value, slope, min, max) in [(along.0, along.1, 0.0, 1.0), (across.0, across.1, -r, r)] {
+            if slope == 0.0 {
+                // Open bounds: a line at exactly `r` from the wall is not nearer than `r`.
+                if value <= min || value >= max {
+                    return hull;
+                }
+            } else {
+                let (s1, s2) = ((min - value) / slope, (max - value) / slope);
+                lo = lo.max(s1.min(s2));
+                hi = hi.min(s1.max(s2));
+            }
+        }
+        join(lo, hi);
+    }
+    hull
 }
 
 /// Whether the angle at `at` in triangle `at, u, v` is strictly acute.
@@ -205,6 +262,8 @@ fn boxes_apart<const M: usize, const N: usize>(a: [Point; M], b: [Point; N], gap
 pub(crate) struct ClearanceScratch {
     visited: GenerationSet,
     stack: Vec<TriangleId>,
+    /// The parts of an edge too near a wall (fractions along it), for [`NavMesh::disc_cannot_cross`].
+    too_near: Vec<(f64, f64)>,
 }
 
 impl NavMesh {
@@ -332,6 +391,57 @@ impl NavMesh {
             |p, q, _| segment_distance(centre, p, q) < around,
         );
         found
+    }
+
+    /// Whether a disc of radius `r` cannot cross edge `edge` of triangle `t` at all: every
+    /// point of the edge is nearer than `r` (beyond the rounding of the distances) to some
+    /// wall. Traversal widths bound the way round a corner of one triangle; a wall leaving a
+    /// corner at a narrow angle to an edge can block the edge for a disc those widths let
+    /// through (the edge's end is far enough from the opposite corner, but the wall is not).
+    ///
+    /// Exact up to rounding: the points of the edge's line within `r` of a wall form an
+    /// interval (a line meets the wall's convex "capsule" in one piece); the edge is blocked
+    /// when those intervals cover it.
+    pub(crate) fn disc_cannot_cross(
+        &self,
+        t: TriangleId,
+        edge: usize,
+        r: f64,
+        scratch: &mut ClearanceScratch,
+    ) -> bool {
+        let corners = self.triangle_points(t);
+        let (p, q) = (corners[edge], corners[(edge + 1) % 3]);
+        let near = r * (1.0 - DISC_TOLERANCE);
+        let mut too_near = std::mem::take(&mut scratch.too_near);
+        too_near.clear();
+        let mut none = f64::INFINITY;
+        self.walls_near(
+            t,
+            scratch,
+            |a, b, _| {
+                too_near.extend(line_near_segment(p, q, (a, b), near));
+                None
+            },
+            &mut none,
+            |a, b, _| !boxes_apart([p, q], [a, b], r) && segments_distance(p, q, a, b) < r,
+        );
+        too_near.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        // Blocked when the open intervals leave no point of [0, 1] out: `uncovered` is the
+        // first point not yet known to be covered.
+        let mut uncovered = 0.0;
+        let mut blocked = false;
+        for &(from, to) in &too_near {
+            if from >= uncovered {
+                break;
+            }
+            uncovered = f64::max(uncovered, to);
+            if uncovered > 1.0 {
+                blocked = true;
+                break;
+            }
+        }
+        scratch.too_near = too_near;
+        blocked
     }
 
     /// Visits the walls of the triangles reachable from `start` through the edges `enter`
@@ -634,4 +744,50 @@ fn incentre(a: Point, b: Point, c: Point) -> Point {
 /// The centroid of triangle `a b c`.
 fn centroid(a: Point, b: Point, c: Point) -> Point {
     Point::new((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The interval of the line `(0, 0) -> (10, 0)` within `r` of a wall, in world x.
+    fn near_x(wall: (Point, Point), r: f64) -> Option<(f64, f64)> {
+        line_near_segment(Point::new(0.0, 0.0), Point::new(10.0, 0.0), wall, r)
+            .map(|(a, b)| (10.0 * a, 10.0 * b))
+    }
+
+    fn close(a: (f64, f64), b: (f64, f64)) -> bool {
+        (a.0 - b.0).abs() < 1e-12 && (a.1 - b.1).abs() < 1e-12
+    }
+
+    #[test]
+    fn a_line_meets_a_parallel_walls_capsule_between_its_end_circles() {
+        // Wall 1 above the line: its end circles reach sqrt(2² - 1²) beyond its ends.
+        let wall = (Point::new(4.0, 1.0), Point::new(6.0, 1.0));
+        let s = 3f64.sqrt();
+        assert!(close(near_x(wall, 2.0).unwrap(), (4.0 - s, 6.0 + s)));
+        // The same wall reversed gives the same interval; out of reach, none.
+        assert!(close(near_x((wall.1, wall.0), 2.0).unwrap(), (4.0 - s, 6.0 + s)));
+        assert_eq!(near_x(wall, 1.0), None);
+    }
+
+    #[test]
+    fn a_line_meets_an_oblique_walls_capsule_where_its_band_and_circles_reach() {
+        // A wall crossing the line at x = 5 at 45 degrees: the band reaches r sqrt(2) either
+        // side of the crossing, and the end circles (centres 3 away) no farther.
+        let wall = (Point::new(2.0, -3.0), Point::new(8.0, 3.0));
+        let r = 0.5;
+        let reach = r * 2f64.sqrt();
+        assert!(close(near_x(wall, r).unwrap(), (5.0 - reach, 5.0 + reach)));
+        // A wall ending on the line: the end circle rounds off the band's far side.
+        let ending = (Point::new(5.0, 0.0), Point::new(8.0, 3.0));
+        let (from, to) = near_x(ending, r).unwrap();
+        assert!((from - (5.0 - r)).abs() < 1e-12 && (to - (5.0 + reach)).abs() < 1e-12, "{from} {to}");
+    }
+
+    #[test]
+    fn a_wall_along_the_line_covers_it_from_end_to_end() {
+        let wall = (Point::new(-1.0, 0.0), Point::new(11.0, 0.0));
+        assert!(close(near_x(wall, 0.5).unwrap(), (-1.5, 11.5)));
+    }
 }

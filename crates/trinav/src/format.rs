@@ -1,13 +1,13 @@
-//! The baked file format (version 2; version 1 files still load); its public face is
-//! [`crate::file`].
+//! The baked file format (version 3; version 2 and 1 files still load, as meshes without
+//! links); its public face is [`crate::file`].
 //!
 //! ```text
 //! offset  size  field
 //! 0       8     magic "TRINAV\r\n"
-//! 8       4     format version, u32 little-endian (2)
+//! 8       4     format version, u32 little-endian (3)
 //! 12      4     vertex count V, u32 LE
 //! 16      4     triangle count T, u32 LE
-//! 20      8     payload length in bytes, u64 LE: exactly 21 + 20 V + 29 T + 4 E
+//! 20      8     payload length in bytes, u64 LE: exactly 21 + 20 V + 29 T + 4 E + 4 + 41 L
 //! 28      n     payload, fixed-width little-endian arrays, one after the other:
 //!                 settings      agent radius f64, arc error f64, triangulation u8
 //!                               (0 ear clipping, 1 constrained Delaunay, 2 the same by spade)
@@ -20,6 +20,10 @@
 //!                 edge count E  u32
 //!                 edges         E x u32: one half edge `3 t + i` (edge i of triangle t) per
 //!                               edge, sorted by its two vertex ids, lower first (derived)
+//!                 -- version 3: off-mesh links (version 2 ends above) --
+//!                 link count L  u32
+//!                 links         L x (from x f64, from y f64, to x f64, to y f64, cost f64,
+//!                               flags u8: bit 0 bidirectional, the other bits 0)
 //! 28+n    4     CRC-32 (IEEE) of bytes 0..28+n, u32 LE
 //! ```
 //!
@@ -38,7 +42,11 @@
 //! the triangles imply, without rebuilding it. A file whose derived arrays do not prove this is
 //! checked the slow way and, if its mesh is valid, refused as corrupt.
 //!
-//! Version 1 (the same header; the payload was bincode 2 with varint integers, decoded under an
+//! Each version adds one block at the end of the payload: a reader of version N reads the
+//! blocks of every version up to N. The links are checked like [`NavMesh::add_link`] checks
+//! them (ends on the walkable area, cost finite and `>= 0`); a bad one refuses the file.
+//!
+//! Version 2 (no links block) loads as a mesh without links. Version 1 (the same header; the payload was bincode 2 with varint integers, decoded under an
 //! allocation limit proportional to its size) still loads, through the same checks. Any other
 //! version is refused with [`LoadError::UnsupportedVersion`], which asks for a re-bake.
 
@@ -47,15 +55,19 @@ use std::time::{Duration, Instant};
 
 use crate::geometry::Point;
 use crate::ids::{AreaId, IslandId, TriangleId, VertexId};
+use crate::links::OffMeshLink;
 use crate::mesh::{InvalidMesh, MeshParts, NavMesh, Proven, find_problems_with, position_key};
 use crate::settings::{BakeSettings, Triangulation};
 
 /// The 8 bytes every baked file starts with.
 pub const MAGIC: [u8; 8] = *b"TRINAV\r\n";
 /// The format version this build writes (it reads this one and version 1).
-pub const FORMAT_VERSION: u32 = 2;
-/// The older format version this build still reads.
+pub const FORMAT_VERSION: u32 = 3;
+/// The older format versions this build still reads.
 const VERSION_1: u32 = 1;
+const VERSION_2: u32 = 2;
+/// Payload bytes of one off-mesh link (version 3).
+const LINK_BYTES: u64 = 41;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 28;
 /// Bytes after the payload (the checksum).
@@ -89,7 +101,7 @@ pub enum LoadError {
     BadMagic,
     /// Written by another format version.
     #[error(
-        "format version {found} is not supported (this build reads versions 1 and {supported}): re-bake the mesh with this version of trinav"
+        "format version {found} is not supported (this build reads versions 1 to {supported}): re-bake the mesh with this version of trinav"
     )]
     UnsupportedVersion {
         /// The version in the file.
@@ -159,6 +171,22 @@ pub enum LoadError {
     /// was not written by trinav's encoder.
     #[error("corrupt payload: the stored vertex order or edge list does not match the mesh")]
     DerivedMismatch,
+    /// A stored off-mesh link (numbered from 0 in the file) is not valid on the mesh.
+    #[error("off-mesh link {index}: {error}")]
+    BadLink {
+        /// Its place in the file.
+        index: usize,
+        /// What is wrong.
+        error: crate::links::LinkError,
+    },
+    /// The flags byte of a stored link has bits this build does not know.
+    #[error("corrupt payload: off-mesh link {index} has unknown flags {flags:#04x}")]
+    UnknownLinkFlags {
+        /// Its place in the file.
+        index: usize,
+        /// The flags byte.
+        flags: u8,
+    },
     /// The payload decodes but breaks a structural rule.
     #[error(transparent)]
     Invalid(#[from] InvalidMesh),
@@ -194,8 +222,14 @@ struct PayloadV1 {
     islands: Vec<u32>,
 }
 
-/// Encodes mesh parts into the bytes of a baked file (the current version).
+/// Encodes mesh parts into the bytes of a baked file (the current version), without off-mesh
+/// links ([`NavMesh::to_bytes`] stores the mesh's links too).
 pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, EncodeError> {
+    encode_with_links(parts, &[])
+}
+
+/// Encodes mesh parts and off-mesh links into the bytes of a baked file.
+fn encode_with_links(parts: &MeshParts, links: &[OffMeshLink]) -> Result<Vec<u8>, EncodeError> {
     let count = |n: usize| u32::try_from(n).ok().filter(|&c| c != u32::MAX).ok_or(EncodeError::TooLarge(n));
     let (vertex_count, triangle_count) = (count(parts.vertices.len())?, count(parts.triangles.len())?);
     let t = parts.triangles.len();
@@ -207,7 +241,9 @@ pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, EncodeError> {
     }
     let vertex_order = vertex_order(&parts.vertices);
     let edges = edge_order(&parts.triangles, &parts.neighbours);
-    let payload_len = v2_payload_len(vertex_count, triangle_count, edges.len() as u32);
+    let link_count = count(links.len())?;
+    let payload_len =
+        v2_payload_len(vertex_count, triangle_count, edges.len() as u32) + links_block_len(link_count);
     let mut bytes = Vec::with_capacity(HEADER_LEN + payload_len as usize + TRAILER_LEN);
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -244,6 +280,14 @@ pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, EncodeError> {
     for h in edges {
         bytes.extend_from_slice(&h.to_le_bytes());
     }
+    // Version 3: the links block.
+    bytes.extend_from_slice(&link_count.to_le_bytes());
+    for link in links {
+        for v in [link.from.x, link.from.y, link.to.x, link.to.y, link.cost] {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.push(u8::from(link.bidirectional));
+    }
     debug_assert_eq!(bytes.len(), HEADER_LEN + payload_len as usize);
     let crc = crc32fast::hash(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
@@ -258,16 +302,25 @@ fn v2_payload_len(vertices: u32, triangles: u32, edges: u32) -> u64 {
         + 4 * u64::from(edges)
 }
 
-/// Decodes the bytes of a baked file (version 2 or 1) into mesh parts, checking framing,
-/// checksum and sizes but not the mesh structure (see [`validate`](crate::validate)).
+/// The payload bytes of the links block (version 3) for `links` links.
+fn links_block_len(links: u32) -> u64 {
+    4 + LINK_BYTES * u64::from(links)
+}
+
+/// Decodes the bytes of a baked file (version 3, 2 or 1) into mesh parts, checking framing,
+/// checksum and sizes but not the mesh structure (see [`validate`](crate::validate)). The
+/// off-mesh links of a version 3 file are not part of the mesh parts: [`NavMesh::from_bytes`]
+/// reads them.
 pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
     Ok(decode_with_derived(bytes, &mut Laps(None))?.0)
 }
 
-/// The derived arrays of a version 2 file (see the module doc).
+/// What a version 2 or 3 file holds beside the mesh parts: the derived arrays (see the
+/// module doc) and the links.
 struct Derived {
     vertex_order: Vec<u32>,
     edges: Vec<u32>,
+    links: Vec<OffMeshLink>,
 }
 
 /// Time spent in each step of loading a file (see [`load_timed`]).
@@ -333,7 +386,10 @@ fn load(bytes: &[u8], mut laps: Laps) -> Result<NavMesh, LoadError> {
         return Err(LoadError::DerivedMismatch);
     }
     laps.lap(|t| &mut t.checks);
-    let mesh = NavMesh::derive(parts);
+    let mut mesh = NavMesh::derive(parts);
+    for (index, &link) in derived.iter().flat_map(|d| d.links.iter()).enumerate() {
+        mesh.add_link(link).map_err(|error| LoadError::BadLink { index, error })?;
+    }
     laps.lap(|t| &mut t.derived);
     Ok(mesh)
 }
@@ -348,7 +404,7 @@ fn decode_with_derived(bytes: &[u8], laps: &mut Laps) -> Result<(MeshParts, Opti
     }
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
     let version = u32_at(8);
-    if version != FORMAT_VERSION && version != VERSION_1 {
+    if !(VERSION_1..=FORMAT_VERSION).contains(&version) {
         return Err(LoadError::UnsupportedVersion { found: version, supported: FORMAT_VERSION });
     }
     let (vertices, triangles) = (u32_at(12), u32_at(16));
@@ -374,7 +430,17 @@ fn decode_with_derived(bytes: &[u8], laps: &mut Laps) -> Result<(MeshParts, Opti
         Some(b) => u32::from_le_bytes(b.try_into().expect("4 bytes")),
         None => u32::MAX,
     };
-    let expected = v2_payload_len(vertices, triangles, edge_count);
+    let mut expected = v2_payload_len(vertices, triangles, edge_count);
+    let mut link_count = 0;
+    if version > VERSION_2 && body.len() >= edges_at + 4 {
+        // The links block follows the edges.
+        let at = usize::try_from(expected).unwrap_or(usize::MAX);
+        link_count = match body.get(at..at.saturating_add(4)) {
+            Some(b) => u32::from_le_bytes(b.try_into().expect("4 bytes")),
+            None => u32::MAX,
+        };
+        expected += links_block_len(link_count);
+    }
     if body.len() < edges_at + 4 || expected != payload_len {
         let edges = Some(edge_count);
         return Err(LoadError::PayloadLength {
@@ -404,9 +470,23 @@ fn decode_with_derived(bytes: &[u8], laps: &mut Laps) -> Result<(MeshParts, Opti
     let islands = reader.array(t, |b| IslandId(u32::from_le_bytes(b)));
     reader.u32(); // the edge count, read above
     let edges = reader.array(edge_count as usize, u32::from_le_bytes);
+    let mut links = Vec::new();
+    if version > VERSION_2 {
+        reader.u32(); // the link count, read above
+        links.reserve_exact(link_count as usize);
+        for index in 0..link_count as usize {
+            let [fx, fy, tx, ty, cost] = [(); 5].map(|()| reader.f64());
+            let flags = reader.take::<1>()[0];
+            if flags > 1 {
+                return Err(LoadError::UnknownLinkFlags { index, flags });
+            }
+            let link = OffMeshLink::new(Point::new(fx, fy), Point::new(tx, ty));
+            links.push(link.with_cost(cost).with_bidirectional(flags == 1));
+        }
+    }
     debug_assert!(reader.rest.is_empty());
     let parts = MeshParts { settings, vertices, triangles, neighbours, areas, islands };
-    Ok((parts, Some(Derived { vertex_order, edges })))
+    Ok((parts, Some(Derived { vertex_order, edges, links })))
 }
 
 /// The vertex ids sorted by position ([`position_key`] order).
@@ -580,7 +660,8 @@ fn decode_with_limit<const LIMIT: usize>(body: &[u8]) -> Result<PayloadV1, LoadE
 impl NavMesh {
     /// The bytes of this mesh's baked file.
     pub fn to_bytes(&self) -> Result<Vec<u8>, EncodeError> {
-        encode(self.parts())
+        let links: Vec<OffMeshLink> = self.links().map(|(_, link)| *link).collect();
+        encode_with_links(self.parts(), &links)
     }
 
     /// Loads a mesh from the bytes of a baked file, checking everything (see [the format
@@ -661,7 +742,7 @@ mod tests {
         bytes[8] = 9;
         reseal(&mut bytes);
         let err = NavMesh::from_bytes(&bytes).unwrap_err();
-        assert!(matches!(err, LoadError::UnsupportedVersion { found: 9, supported: 2 }));
+        assert!(matches!(err, LoadError::UnsupportedVersion { found: 9, supported: 3 }));
         assert!(err.to_string().contains("re-bake"), "{err}");
         bytes[0] = b'X';
         assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::BadMagic)));
@@ -718,12 +799,12 @@ mod tests {
     }
 
     #[test]
-    fn version_2_layout_is_fixed_width() {
+    fn version_3_layout_is_fixed_width() {
         let parts = square_parts();
         let bytes = encode(&parts).unwrap();
-        // 4 vertices, 2 triangles, 5 edges (the diagonal and four sides).
-        assert_eq!(bytes.len(), HEADER_LEN + 21 + 20 * 4 + 29 * 2 + 4 * 5 + TRAILER_LEN);
-        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 2);
+        // 4 vertices, 2 triangles, 5 edges (the diagonal and four sides), no links.
+        assert_eq!(bytes.len(), HEADER_LEN + 21 + 20 * 4 + 29 * 2 + 4 * 5 + 4 + TRAILER_LEN);
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 3);
         // The vertex order: (0, 0), (0, 1), (1, 0), (1, 1).
         let order_at = HEADER_LEN + 17 + 16 * 4;
         let order: Vec<u32> = bytes[order_at..order_at + 16]
@@ -737,7 +818,7 @@ mod tests {
     fn wrong_derived_arrays_are_refused_even_for_a_valid_mesh() {
         let bytes = encode(&square_parts()).unwrap();
         let order_at = HEADER_LEN + 17 + 16 * 4;
-        let edges_at = bytes.len() - TRAILER_LEN - 4 * 5;
+        let edges_at = bytes.len() - TRAILER_LEN - 4 - 4 * 5;
         for (at, what) in [(order_at, "vertex order"), (edges_at, "edge list")] {
             // Swap the first two entries: still a permutation, no longer sorted.
             let mut bad = bytes.clone();
@@ -748,13 +829,60 @@ mod tests {
             assert!(matches!(err, LoadError::DerivedMismatch), "{what}: {err}");
         }
         // One edge too many (the payload length kept consistent).
-        let mut longer = bytes[..bytes.len() - TRAILER_LEN].to_vec();
+        let mut longer = bytes[..bytes.len() - TRAILER_LEN - 4].to_vec();
         longer.extend_from_slice(&0u32.to_le_bytes());
+        longer.extend_from_slice(&0u32.to_le_bytes()); // no links
         let count_at = edges_at - 4;
         longer[count_at..count_at + 4].copy_from_slice(&6u32.to_le_bytes());
         let body = longer[HEADER_LEN..].to_vec();
         let err = NavMesh::from_bytes(&frame(FORMAT_VERSION, 4, 2, &body)).unwrap_err();
         assert!(matches!(err, LoadError::DerivedMismatch), "{err}");
+    }
+
+    /// The square's file with `links` in its links block, as `encode` would write it.
+    fn with_links_block(links: &[([f64; 5], u8)]) -> Vec<u8> {
+        let bytes = encode(&square_parts()).unwrap();
+        let mut body = bytes[HEADER_LEN..bytes.len() - TRAILER_LEN - 4].to_vec();
+        body.extend_from_slice(&(links.len() as u32).to_le_bytes());
+        for (values, flags) in links {
+            for v in values {
+                body.extend_from_slice(&v.to_le_bytes());
+            }
+            body.push(*flags);
+        }
+        frame(FORMAT_VERSION, 4, 2, &body)
+    }
+
+    #[test]
+    fn version_2_files_load_without_links_and_bad_links_are_refused() {
+        // Version 2: the same payload without the links block.
+        let bytes = encode(&square_parts()).unwrap();
+        let body = bytes[HEADER_LEN..bytes.len() - TRAILER_LEN - 4].to_vec();
+        let mesh = NavMesh::from_bytes(&frame(VERSION_2, 4, 2, &body)).unwrap();
+        assert_eq!((mesh.parts(), mesh.link_count()), (&square_parts(), 0));
+        // A good link, both ways.
+        let mesh = NavMesh::from_bytes(&with_links_block(&[([0.25, 0.25, 0.75, 0.75, 2.0], 1)])).unwrap();
+        let link = *mesh.link(crate::LinkId(0)).unwrap();
+        assert_eq!(
+            (link.from, link.to, link.cost, link.bidirectional),
+            (Point::new(0.25, 0.25), Point::new(0.75, 0.75), 2.0, true)
+        );
+        // An end off the mesh, a negative cost, unknown flags.
+        let off = NavMesh::from_bytes(&with_links_block(&[([0.5, 0.5, 2.0, 0.5, 1.0], 0)])).unwrap_err();
+        assert!(
+            matches!(off, LoadError::BadLink { index: 0, error: crate::LinkError::OffMesh { .. } }),
+            "{off}"
+        );
+        let cost = NavMesh::from_bytes(&with_links_block(&[([0.5; 5], 0), ([0.5, 0.5, 0.5, 0.5, -1.0], 0)]));
+        assert!(matches!(cost, Err(LoadError::BadLink { index: 1, error: crate::LinkError::BadCost(_) })));
+        let flags = NavMesh::from_bytes(&with_links_block(&[([0.5; 5], 2)])).unwrap_err();
+        assert!(matches!(flags, LoadError::UnknownLinkFlags { index: 0, flags: 2 }), "{flags}");
+        // A link count the payload does not hold.
+        let mut bytes = with_links_block(&[([0.5; 5], 0)]);
+        let count_at = bytes.len() - TRAILER_LEN - 41 - 4;
+        bytes[count_at..count_at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        reseal(&mut bytes);
+        assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::PayloadLength { .. })));
     }
 
     #[test]

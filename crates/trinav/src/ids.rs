@@ -89,6 +89,8 @@ pub(crate) struct HalfEdge(u32);
 impl HalfEdge {
     /// The sentinel meaning "none" (for a path: it starts here).
     pub(crate) const NONE: Self = Self(u32::MAX);
+    /// Not a half-edge: marks a search node that arrives by an off-mesh link.
+    pub(crate) const LINK: Self = Self(u32::MAX - 1);
     /// Most triangles a mesh may have so that every half-edge id fits below [`HalfEdge::NONE`].
     pub(crate) const MAX_TRIANGLES: usize = (u32::MAX / 3) as usize;
 

@@ -73,6 +73,7 @@ pub mod geometry;
 mod clearance;
 mod format;
 mod ids;
+mod links;
 mod mesh;
 mod patch;
 mod point;
@@ -83,11 +84,13 @@ mod topology;
 
 pub use format::LoadError;
 pub use ids::{AreaId, IslandId, TriangleId, VertexId};
+pub use links::{LinkEnd, LinkError, LinkId, MAX_LINKS, OffMeshLink};
 pub use mesh::{AreaTypeStats, MeshStats, NavMesh};
 pub use point::{Aabb, Point};
 pub use query::QueryError;
 pub use query::path::{
-    AreaCostError, AreaCosts, Endpoint, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch,
+    AreaCostError, AreaCosts, Endpoint, LinkStep, PartialReason, Path, PathError, PathMode, PathOptions,
+    PathScratch,
 };
 pub use query::raycast::RayHit;
 pub use settings::{BakeSettings, SettingsError, Triangulation, UnknownName};

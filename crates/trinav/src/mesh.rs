@@ -503,6 +503,8 @@ pub struct NavMesh {
     /// Per triangle, the width of the way round each corner (see [`crate::clearance`]),
     /// derived on first use by a query with a radius.
     widths: std::sync::OnceLock<Vec<[f32; 3]>>,
+    /// The off-mesh links and the index the searches read (see [`crate::links`]).
+    pub(crate) links: crate::links::Links,
 }
 
 /// Summary figures of a mesh.
@@ -574,6 +576,7 @@ impl NavMesh {
             search_flags,
             pockets,
             widths: std::sync::OnceLock::new(),
+            links: crate::links::Links::default(),
         }
     }
 

@@ -187,7 +187,9 @@ impl NavMesh {
     /// ```
     pub fn apply_patch(&mut self, patch: &MeshPatch) -> Result<PatchOutcome, PatchError> {
         let plan = self.plan(patch)?;
-        Ok(self.commit(patch, plan))
+        let outcome = self.commit(patch, plan);
+        self.relocate_links();
+        Ok(outcome)
     }
 
     /// The vertex at exactly `p`, if any (through the grid: a vertex lies in the box of every

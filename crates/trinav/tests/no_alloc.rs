@@ -189,7 +189,19 @@ fn pass(mesh: &NavMesh, q: &Queries, state: &mut State, kind: Kind) -> (f64, usi
 
 #[test]
 fn warmed_up_queries_allocate_nothing() {
-    let meshes = ["town_cdt", "courtyard_ear", "generated_1k_cdt"].map(|name| (name, fixture(name)));
+    let mut meshes =
+        ["town_cdt", "courtyard_ear", "generated_1k_cdt"].map(|name| (name, fixture(name))).to_vec();
+    // Off-mesh links take their own ways through both searches: town with 40 of them, some
+    // both ways, some free.
+    let mut linked = fixture("town_cdt");
+    let mut link_rng = rng(0x11AC);
+    for k in 0..40 {
+        let (from, to) =
+            (random_point_on_mesh(&mut link_rng, &linked), random_point_on_mesh(&mut link_rng, &linked));
+        let link = trinav::OffMeshLink::new(from, to).with_bidirectional(k % 3 == 0);
+        linked.add_link(if k % 4 == 0 { link.with_cost(0.0) } else { link }).unwrap();
+    }
+    meshes.push(("town_cdt with links", linked));
     let mut state = State { scratch: PathScratch::new(), path: Path::default() };
     let mut failures = Vec::new();
     for (name, mesh) in &meshes {

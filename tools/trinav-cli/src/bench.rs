@@ -154,11 +154,12 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
                 found += 1;
                 costs.push(path.cost);
                 if query.reference > 0.0 {
-                    let ratio = path.length / query.reference;
+                    // The cost: the walked length, plus the costs of any off-mesh links taken.
+                    let ratio = path.cost / query.reference;
                     ratios.push(ratio);
-                    if path.length < query.reference * (1.0 - 1e-6) {
+                    if path.cost < query.reference * (1.0 - 1e-6) {
                         shorter += 1;
-                    } else if path.length > query.reference * (1.0 + 1e-6) {
+                    } else if path.cost > query.reference * (1.0 + 1e-6) {
                         longer += 1;
                     }
                 }
@@ -168,7 +169,11 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             Err(PathError::NoClearance { .. }) => no_clearance += 1,
             Err(PathError::DiscPathUnverified) => unverified += 1,
             Err(
-                e @ (PathError::BadRadius(_) | PathError::RadiusInOptimalMode | PathError::CostsWithRadius),
+                e @ (PathError::BadRadius(_)
+                | PathError::RadiusInOptimalMode
+                | PathError::CostsWithRadius
+                | PathError::RadiusWithLinks
+                | PathError::CostsWithLinks),
             ) => {
                 anyhow::bail!("{}: --radius {}: {e}", mesh_path.display(), args.radius)
             }

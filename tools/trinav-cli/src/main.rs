@@ -293,6 +293,7 @@ struct BakeSummary<'a> {
     vertices: usize,
     triangles: usize,
     islands: u32,
+    links: usize,
     area: f64,
     min_angle_deg: f64,
     bake_ms: f64,
@@ -340,6 +341,7 @@ fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
         vertices: stats.vertices,
         triangles: stats.triangles,
         islands: stats.islands,
+        links: baked.mesh.link_count(),
         area: stats.area,
         min_angle_deg: stats.min_angle_deg,
         bake_ms,
@@ -362,12 +364,13 @@ fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
         print(&serde_json::to_string(&summary)?)?;
     } else {
         print(&format!(
-            "{} -> {}: {} vertices, {} triangles, {} islands, area {}, {:.2} ms ({}, agent radius {})",
+            "{} -> {}: {} vertices, {} triangles, {} islands, {} links, area {}, {:.2} ms ({}, agent radius {})",
             level_path.display(),
             args.output.display(),
             summary.vertices,
             summary.triangles,
             summary.islands,
+            summary.links,
             summary.area,
             summary.bake_ms,
             summary.triangulation,
@@ -391,6 +394,8 @@ struct InspectReport<'a> {
     vertices: usize,
     triangles: usize,
     islands: Option<u32>,
+    /// Off-mesh links stored in the file.
+    links: Option<usize>,
     area: Option<f64>,
     bounds: Option<[[f64; 2]; 2]>,
     min_angle_deg: Option<f64>,
@@ -421,6 +426,7 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         vertices: parts.vertices.len(),
         triangles: parts.triangles.len(),
         islands: None,
+        links: None,
         area: None,
         bounds: None,
         min_angle_deg: None,
@@ -435,9 +441,11 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         problems,
     };
     if report.valid {
-        let mesh = NavMesh::from_parts(parts).with_context(|| name.clone())?;
+        // From the bytes, not the parts: the file's links come with it (and are checked).
+        let mesh = NavMesh::from_bytes(&bytes).with_context(|| name.clone())?;
         let stats = mesh.stats();
         report.islands = Some(stats.islands);
+        report.links = Some(mesh.link_count());
         report.area = Some(stats.area);
         report.bounds = Some([stats.bounds.min.into(), stats.bounds.max.into()]);
         report.min_angle_deg = Some(stats.min_angle_deg);
@@ -463,7 +471,7 @@ fn inspect_text(r: &InspectReport) -> String {
     let opt = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
     let mut text = format!(
         "{}: trinav mesh, format {}, {} bytes\n\
-         vertices {}, triangles {}, islands {}, boundary edges {}\n\
+         vertices {}, triangles {}, islands {}, links {}, boundary edges {}\n\
          area {}, bounds {}\n\
          min angle {} deg\n\
          widest place found: an agent of radius {} fits at {}\n\
@@ -475,6 +483,7 @@ fn inspect_text(r: &InspectReport) -> String {
         r.vertices,
         r.triangles,
         opt(r.islands.map(|v| v.to_string())),
+        opt(r.links.map(|v| v.to_string())),
         opt(r.boundary_edges.map(|v| v.to_string())),
         opt(r.area.map(|v| v.to_string())),
         opt(r.bounds.map(|[a, b]| format!("({}, {})-({}, {})", a[0], a[1], b[0], b[1]))),
@@ -563,10 +572,14 @@ struct PathReport {
     /// With --closest only: whether the path stops short of the goal.
     #[serde(skip_serializing_if = "Option::is_none")]
     partial: Option<bool>,
+    /// The walked length (links left out).
     length: Option<f64>,
-    /// The sum of the pieces' lengths times their area costs (the length when every cost is 1).
+    /// What the path minimises: the pieces' lengths times their area costs, plus the costs of
+    /// the links taken (the length when every cost is 1 and no link is taken).
     cost: Option<f64>,
     points: Vec<[f64; 2]>,
+    /// The index of each point from which an off-mesh link is taken to the next point.
+    links: Vec<usize>,
     /// Why there is no path, or why a partial path stops short.
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
@@ -589,6 +602,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
             length: Some(path.length),
             cost: Some(path.cost),
             points: path.points.iter().map(|&p| p.into()).collect(),
+            links: path.links.iter().map(|step| step.point).collect(),
             reason: path.partial.map(partial_text),
         },
         Err(reason) => PathReport {
@@ -597,6 +611,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
             length: None,
             cost: None,
             points: Vec::new(),
+            links: Vec::new(),
             reason: Some(reason.clone()),
         },
     };
@@ -606,11 +621,21 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
         match &outcome {
             Ok(path) => {
                 let n = path.points.len();
-                let points: Vec<String> = path.points.iter().map(|&p| point_text(p)).collect();
+                // A link taken from a point shows as `=>` to the next one.
+                let points: Vec<String> = (path.points.iter().enumerate())
+                    .map(|(k, &p)| {
+                        let link = if path.is_link_step(k) { " =>" } else { "" };
+                        format!("{}{link}", point_text(p))
+                    })
+                    .collect();
                 let partial =
                     path.partial.map(|r| format!(" (partial: {})", partial_text(r))).unwrap_or_default();
+                let links = match path.links.len() {
+                    0 => String::new(),
+                    k => format!(" with {k} link{}", if k == 1 { "" } else { "s" }),
+                };
                 print(&format!(
-                    "found: true{partial}, length {}, cost {}, {n} point{}: {}",
+                    "found: true{partial}, length {}, cost {}{links}, {n} point{}: {}",
                     path.length,
                     path.cost,
                     if n == 1 { "" } else { "s" },

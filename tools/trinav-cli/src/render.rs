@@ -219,11 +219,39 @@ pub fn svg(mesh: &NavMesh, title: &str, path: Option<&PathDrawing>) -> String {
         );
     }
 
+    draw_links(&mut s, &view, mesh);
     if let Some(p) = path {
         draw_path(&mut s, &view, p);
     }
     let _ = writeln!(s, "</svg>");
     s
+}
+
+/// The off-mesh links: an arrow from each link's start to its end (a head at both ends when it
+/// goes both ways), dashed, with its cost as a tooltip.
+fn draw_links(s: &mut String, view: &View, mesh: &NavMesh) {
+    if mesh.link_count() == 0 {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "<defs><marker id=\"link-head\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" \
+         markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#7b2cbf\"/></marker></defs>\n\
+         <g id=\"links\" stroke=\"#7b2cbf\" stroke-width=\"2\" stroke-dasharray=\"6 3\" fill=\"none\">"
+    );
+    for (id, link) in mesh.links() {
+        let (x1, y1) = view.map(link.from);
+        let (x2, y2) = view.map(link.to);
+        let start = if link.bidirectional { " marker-start=\"url(#link-head)\"" } else { "" };
+        let _ = writeln!(
+            s,
+            "<line class=\"link\" data-link=\"{id}\" x1=\"{x1:.2}\" y1=\"{y1:.2}\" x2=\"{x2:.2}\" y2=\"{y2:.2}\" \
+             marker-end=\"url(#link-head)\"{start}><title>link {id}: cost {}{}</title></line>",
+            link.cost,
+            if link.bidirectional { ", both ways" } else { "" }
+        );
+    }
+    let _ = writeln!(s, "</g>");
 }
 
 /// The path (white halo under a red line), markers at its ends, and for a snapped end a dashed

@@ -132,6 +132,20 @@ impl Fixture {
         let end = nan_vertex.len() - 4;
         let crc = crc32(&nan_vertex[..end]);
         nan_vertex[end..].copy_from_slice(&crc.to_le_bytes());
+        // A link whose end is off the mesh, in a file whose frame and checksum are valid: the
+        // links block (version 3) ends the payload, its count in the last 4 bytes before the
+        // checksum.
+        let mut bad_link = town[..town.len() - 8].to_vec();
+        assert_eq!(town[town.len() - 8..town.len() - 4], 0u32.to_le_bytes(), "town.nav has no links");
+        bad_link.extend_from_slice(&1u32.to_le_bytes());
+        for v in [5.0f64, 5.0, 1e6, 1e6, 1.0] {
+            bad_link.extend_from_slice(&v.to_le_bytes());
+        }
+        bad_link.push(0);
+        let payload = (bad_link.len() - 28) as u64;
+        bad_link[20..28].copy_from_slice(&payload.to_le_bytes());
+        let crc = crc32(&bad_link);
+        bad_link.extend_from_slice(&crc.to_le_bytes());
         // Deterministic bytes, not valid UTF-8.
         let garbage: Vec<u8> =
             (0..512u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 | 0x80).collect();
@@ -158,6 +172,7 @@ impl Fixture {
             ("truncated.nav", town[..town.len() / 2].to_vec()),
             ("flipped.nav", flipped),
             ("nan_vertex.nav", nan_vertex),
+            ("bad_link.nav", bad_link),
             ("empty.json", Vec::new()),
             ("garbage.json", garbage.clone()),
             ("huge_1e400.json", br#"{"walkable": [{"outer": [[0,0],[1e400,0],[1,1]]}]}"#.to_vec()),
@@ -183,6 +198,31 @@ impl Fixture {
             ("area_name_number.json", br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9]]}], "area_names": {"7": 7}}"#.to_vec()),
             ("area_name_twice.json", br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9]]}], "area_names": {"mud": 2, "swamp": 2}}"#.to_vec()),
             ("area_name_range.json", br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9]]}], "area_names": {"lava": 99}}"#.to_vec()),
+            (
+                "link_off.json",
+                br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}], "links": [{"from": [1,1], "to": [50,50]}]}"#.to_vec(),
+            ),
+            (
+                "link_in_obstacle.json",
+                br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}], "obstacles": [{"outer": [[4,4],[6,4],[6,6],[4,6]]}],
+                  "links": [{"from": [1,1], "to": [2,2]}, {"from": [5,5], "to": [1,1], "bidirectional": true}]}"#.to_vec(),
+            ),
+            (
+                "link_negative.json",
+                br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}], "links": [{"from": [1,1], "to": [2,2], "cost": -1}]}"#.to_vec(),
+            ),
+            (
+                "link_cost_1e400.json",
+                br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}], "links": [{"from": [1,1], "to": [2,2], "cost": 1e400}]}"#.to_vec(),
+            ),
+            (
+                "link_unknown_field.json",
+                br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}], "links": [{"from": [1,1], "to": [2,2], "speed": 3}]}"#.to_vec(),
+            ),
+            (
+                "link_short_point.json",
+                br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}], "links": [{"from": [1], "to": [2,2]}]}"#.to_vec(),
+            ),
             ("short_row.map", b"type octile\nheight 3\nwidth 4\nmap\n....\n...\n....\n".to_vec()),
             ("long_row.map", b"type octile\nheight 2\nwidth 2\nmap\n..\n...\n".to_vec()),
             ("few_rows.map", b"type octile\nheight 3\nwidth 4\nmap\n....\n....\n".to_vec()),
@@ -293,6 +333,7 @@ fn cases(f: &Fixture) -> Vec<Case> {
         (p("truncated.nav"), "truncated"),
         (p("flipped.nav"), "checksum mismatch"),
         (p("nan_vertex.nav"), "vertex 0 has a NaN, infinite or out-of-range"),
+        (p("bad_link.nav"), "off-mesh link 0: link to point (1000000, 1000000) is not on the walkable area"),
         (data("levels/town.json"), "bad magic"),
     ];
     let scen = data("maps/tiny.map.scen");
@@ -339,6 +380,18 @@ fn cases(f: &Fixture) -> Vec<Case> {
         (p("area_name_number.json"), "area_names: \"7\": a name must not be a number"),
         (p("area_name_twice.json"), "area_names: \"swamp\": area type 2 is named \"mud\" already"),
         (p("area_name_range.json"), "area_names: \"lava\": area type 99 is outside 1..=63"),
+        (
+            p("link_off.json"),
+            "link 0 (from [1, 1] to [50, 50]): link to point (50, 50) is not on the walkable area",
+        ),
+        (
+            p("link_in_obstacle.json"),
+            "link 1 (from [5, 5] to [1, 1]): link from point (5, 5) is not on the walkable area",
+        ),
+        (p("link_negative.json"), "link 0 (from [1, 1] to [2, 2]): link cost -1 must be finite and >= 0"),
+        (p("link_cost_1e400.json"), "number out of range"),
+        (p("link_unknown_field.json"), "unknown field `speed`"),
+        (p("link_short_point.json"), "invalid length 1"),
         (p("short_row.map"), "line 6: row 1 has 3 cells, the header declares 4"),
         (p("long_row.map"), "line 6: row 1 has 3 cells, the header declares 2"),
         (p("few_rows.map"), "2 rows, the header declares 3"),

@@ -86,11 +86,13 @@ fn town_path_between_two_streets() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let report = json(&out);
     let keys: Vec<&str> = report.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys.len(), 4, "{report}");
-    for key in ["found", "length", "cost", "points"] {
+    assert_eq!(keys.len(), 5, "{report}");
+    for key in ["found", "length", "cost", "points", "links"] {
         assert!(keys.contains(&key), "missing {key}: {report}");
     }
     assert_eq!(report["found"], true);
+    // No off-mesh links: the cost is the length, no link is taken.
+    assert_eq!((&report["cost"], &report["links"]), (&report["length"], &serde_json::json!([])));
     let points = points_of(&report);
     assert_eq!(points.first(), Some(&[5.0, 5.0]));
     assert_eq!(points.last(), Some(&[120.0, 40.0]));

@@ -29,6 +29,7 @@ use std::collections::BinaryHeap;
 use crate::clearance::ClearanceScratch;
 use crate::geometry::{Aabb, Point, closest_point_on_triangle};
 use crate::ids::{AreaId, HalfEdge, TriangleId};
+use crate::links::LinkId;
 use crate::mesh::NavMesh;
 use crate::settings::UnknownName;
 use crate::topology::Pocket;
@@ -41,23 +42,41 @@ use optimal::OptimalScratch;
 pub(crate) use optimal::{search_flags, vertex_turning};
 use search::OpenNode;
 
-/// A path: the points from start to goal (turns at mesh vertices in between), and its length.
+/// A path: the points from start to goal (turns at mesh vertices in between, and the ends of
+/// the off-mesh links it takes), its length and its cost.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Path {
     /// Start, turning points, goal (or, for a partial path, the point it gets to). A single
     /// point when start and end coincide.
     pub points: Vec<Point>,
-    /// Sum of the segment lengths.
+    /// The walked length: the sum of the segment lengths, leaving out the links taken.
     pub length: f64,
-    /// Sum of the segment lengths times the cost of the area each crosses
-    /// ([`PathOptions::area_costs`]); equal to `length` when every cost is 1.
+    /// What the path minimises: the sum of its pieces' lengths times the cost of the area
+    /// each crosses ([`PathOptions::area_costs`]), plus the costs of the off-mesh links taken;
+    /// equal to `length` when every cost is 1 and no link is taken.
     pub cost: f64,
+    /// The off-mesh links taken, in order: each from `points[step.point]` to the next point.
+    pub links: Vec<LinkStep>,
     /// `None` when the path ends at the goal. With [`PathOptions::partial`] on, why it ends
     /// short of the goal, at its last point ([`Path::end`]).
     pub partial: Option<PartialReason>,
 }
 
+/// One off-mesh link taken by a [`Path`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkStep {
+    /// The index of the point the link is taken from (the link arrives at the next point).
+    pub point: usize,
+    /// The link.
+    pub link: LinkId,
+}
+
 impl Path {
+    /// Whether the segment from point `k` to point `k + 1` is a link taken, not walked.
+    pub fn is_link_step(&self, k: usize) -> bool {
+        self.links.iter().any(|step| step.point == k)
+    }
+
     /// The last point: the goal, or where a partial path gets to. `None` for an empty path.
     pub fn end(&self) -> Option<Point> {
         self.points.last().copied()
@@ -155,8 +174,9 @@ pub enum PathError {
     #[error("agent radius {0} must be finite and >= 0")]
     BadRadius(f64),
     /// The fast mode's disc funnel did not find a path keeping the agent radius from every
-    /// wall through the corridor it chose (a known limitation on corridors with short, oblique
-    /// portals; see the README). No unverified path is ever returned.
+    /// wall through the corridor it chose, and no edge of that corridor was found closed to
+    /// the disc (a known limitation at passages within a few percent of the disc's diameter;
+    /// see the README). No unverified path is ever returned.
     #[error(
         "the fast mode found a corridor for the agent radius but no path through it that it could verify keeps the radius from every wall (a known limitation): try a mesh baked with that agent radius"
     )]
@@ -194,6 +214,16 @@ pub enum PathError {
     /// which the searches do not combine yet.
     #[error("area costs and exclusions do not combine with an agent radius yet")]
     CostsWithRadius,
+    /// A radius above 0 was asked on a mesh with off-mesh links: the fast mode's search for
+    /// a disc does not take links yet.
+    #[error(
+        "the search for an agent radius does not take off-mesh links yet: use radius 0 on a mesh baked with the agent radius"
+    )]
+    RadiusWithLinks,
+    /// Area costs other than 1, or exclusions, were asked on a mesh with off-mesh links: the
+    /// searches do not combine them yet.
+    #[error("area costs and exclusions do not combine with off-mesh links yet")]
+    CostsWithLinks,
     /// The search expanded [`PathOptions::node_budget`] nodes without finishing (and partial
     /// paths are off).
     #[error("no path found within the search budget of {budget} nodes")]
@@ -396,6 +426,17 @@ pub struct PathScratch {
     optimal: OptimalScratch,
     /// The pocket triangles this query may enter.
     pass: PocketPass,
+    /// The islands reached through links, for the reachability test.
+    islands: IslandReach,
+    /// With links, the fast search's way: where the corridor is left by a link (the index of
+    /// the next crossing, the directed link), and the pulled piece between links.
+    hops: Vec<(usize, u32)>,
+    piece: Vec<Point>,
+    /// With links, the fast search's [`NavMesh::link_estimates`].
+    link_estimates: Vec<(Point, f64)>,
+    /// With links, the node the fast search reached the goal by ([`search::START`]: a start
+    /// triangle holds the goal).
+    goal_node: u32,
     /// Nodes the last query expanded.
     expanded: u32,
     /// The wall-distance searches' memory.
@@ -411,6 +452,9 @@ pub struct PathScratch {
     per_entry: bool,
     /// The weighted search's state (area costs other than 1).
     weighted: weighted::WeightedScratch,
+    /// Edges the disc of this query cannot cross (both half-edges of each), found when a
+    /// corridor failed verification; the disc search does not cross them.
+    uncrossable: Vec<HalfEdge>,
 }
 
 /// The triangles a query may enter: not of an excluded area type, and in the core or in a
@@ -443,10 +487,11 @@ impl PocketPass {
         }
     }
 
-    /// Whether a search may enter triangle `t`.
+    /// Whether a search may enter triangle `t` (a pocket on the way to a link end too).
     #[inline]
     pub(crate) fn allows(&self, mesh: &NavMesh, t: TriangleId) -> bool {
-        (mesh.pocket(t) == Pocket::Core || self.marks.contains(t.index())) && !self.excludes(mesh, t)
+        (mesh.pocket(t) == Pocket::Core || self.marks.contains(t.index()) || mesh.links.opens_pocket(t))
+            && !self.excludes(mesh, t)
     }
 
     /// Whether triangle `t` is of an excluded type (a wall to this query).
@@ -460,6 +505,56 @@ impl PocketPass {
     pub(crate) fn has_exclusions(&self) -> bool {
         self.excluded != 0
     }
+}
+
+/// The islands a query reaches from its start through links (a breadth-first search over the
+/// directed island graph: islands, and the links leaving each).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct IslandReach {
+    reached: GenerationSet,
+    queue: Vec<u32>,
+}
+
+/// Tidies a path whose `steps` mark the points links are taken from: drops repeated points
+/// and points lying exactly on the way straight on between their neighbours, but never the
+/// ends of a link (the indices in `steps` follow the points).
+pub(crate) fn tidy_path(points: &mut Vec<Point>, steps: &mut [LinkStep]) {
+    use crate::geometry::{Orientation, orient};
+    let n = points.len();
+    if n == 0 {
+        return;
+    }
+    let (mut kept, mut pinned) = (1, 0);
+    let mut next_step = usize::from(steps.first().is_some_and(|s| s.point == 0));
+    let mut after_link = next_step == 1;
+    for k in 1..n {
+        let p = points[k];
+        let is_start = steps.get(next_step).is_some_and(|s| s.point == k);
+        if after_link {
+            // The end of a link: kept where it is.
+            points[kept] = p;
+            pinned = kept;
+            kept += 1;
+        } else if p == points[kept - 1] {
+            // Repeated.
+        } else if kept >= 2
+            && pinned < kept - 1
+            && orient(points[kept - 2], points[kept - 1], p) == Orientation::Collinear
+        {
+            // The previous point lies on the way straight on: drop it.
+            points[kept - 1] = p;
+        } else {
+            points[kept] = p;
+            kept += 1;
+        }
+        if is_start {
+            steps[next_step].point = kept - 1;
+            pinned = kept - 1;
+            next_step += 1;
+        }
+        after_link = is_start;
+    }
+    points.truncate(kept);
 }
 
 /// How a search ended.
@@ -503,6 +598,37 @@ impl PathScratch {
 }
 
 impl NavMesh {
+    /// Whether a path may lead from a triangle of `starts` to one of `goals`: their islands,
+    /// joined by the links (one-way ones one way).
+    fn links_reach(&self, starts: &[TriangleId], goals: &[TriangleId], reach: &mut IslandReach) -> bool {
+        reach.reached.clear(self.island_count() as usize);
+        reach.queue.clear();
+        for &s in starts {
+            let i = self.island(s).0;
+            if !reach.reached.contains(i as usize) {
+                reach.reached.insert(i as usize);
+                reach.queue.push(i);
+            }
+        }
+        let mut k = 0;
+        while let Some(&i) = reach.queue.get(k) {
+            k += 1;
+            if goals.iter().any(|&g| self.island(g).0 == i) {
+                return true;
+            }
+            for d in self.links.leaving_island(i) {
+                for &t in self.links.end_triangles(d) {
+                    let j = self.island(t).0;
+                    if !reach.reached.contains(j as usize) {
+                        reach.reached.insert(j as usize);
+                        reach.queue.push(j);
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// The path from `from` to `to` with default options (fast mode, no snapping).
     ///
     /// ```
@@ -566,6 +692,7 @@ impl NavMesh {
         out: &mut Path,
     ) -> Result<(), PathError> {
         out.points.clear();
+        out.links.clear();
         out.length = 0.0;
         out.cost = 0.0;
         out.partial = None;
@@ -573,11 +700,17 @@ impl NavMesh {
         if !(options.radius.is_finite() && options.radius >= 0.0) {
             return Err(PathError::BadRadius(options.radius));
         }
+        if options.radius > 0.0 && self.has_links() {
+            return Err(PathError::RadiusWithLinks);
+        }
         if options.radius > 0.0 && options.mode == PathMode::Optimal {
             return Err(PathError::RadiusInOptimalMode);
         }
         if options.radius > 0.0 && !options.area_costs.is_uniform() {
             return Err(PathError::CostsWithRadius);
+        }
+        if self.has_links() && !options.area_costs.is_uniform() {
+            return Err(PathError::CostsWithLinks);
         }
         let (from, from_snapped) = self.path_endpoint(from, Endpoint::Start, options, scratch)?;
         let goal = match self.path_endpoint(to, Endpoint::Goal, options, scratch) {
@@ -666,9 +799,17 @@ impl NavMesh {
             let island = self.island_bounds(self.island(s));
             b.grown(island.min).grown(island.max)
         });
-        let Some((target, triangle)) = self.nearest_point_where(goal, on_start_island, region) else {
+        let Some((mut target, mut triangle)) = self.nearest_point_where(goal, on_start_island, region) else {
             return Err(PathError::Unreachable);
         };
+        let radius = options.radius;
+        if radius > 0.0 {
+            // A disc stops where it fits: the nearest point with room for it.
+            match self.nearest_clear_point(target, radius, &mut scratch.clearance) {
+                Some((clear, t)) if on_start_island(t) => (target, triangle) = (clear, t),
+                _ => return stay_at(from, reason, out),
+            }
+        }
         self.end_triangles(targets, target, Some(triangle), None);
         // The nearest point may be a pinch shared with another island: stay on the start's.
         // (With exclusions, the nearest point of an excluded triangle is not a target: the
@@ -678,9 +819,59 @@ impl NavMesh {
         if targets.is_empty() {
             return Err(PathError::Unreachable);
         }
-        self.route((from, starts), (target, targets), options, scratch, out)?;
+        scratch.best_reached = None;
+        match self.route((from, starts), (target, targets), options, scratch, out) {
+            Err(PathError::Unreachable | PathError::DiscPathUnverified) if radius > 0.0 => {
+                // The disc cannot get there (a passage too narrow on the way): head for the
+                // place nearest the target that its search reached.
+                return self.route_to_disc_reach(
+                    (from, starts),
+                    target,
+                    reason,
+                    options,
+                    scratch,
+                    targets,
+                    out,
+                );
+            }
+            result => result?,
+        }
         out.partial.get_or_insert(reason);
         Ok(())
+    }
+
+    /// After a disc search for `target` failed: the partial path to the point with room for
+    /// the disc nearest `target` in the triangle of that search nearest it, or the start alone
+    /// when that is no nearer or cannot be reached either.
+    #[allow(clippy::too_many_arguments)]
+    fn route_to_disc_reach(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        target: Point,
+        reason: PartialReason,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        ends: &mut Vec<TriangleId>,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        let Some((_, reached)) = scratch.best_reached else { return stay_at(from, reason, out) };
+        let near = closest_point_on_triangle(target, self.triangle_points(reached));
+        let Some((end, triangle)) = self.nearest_clear_point(near, options.radius, &mut scratch.clearance)
+        else {
+            return stay_at(from, reason, out);
+        };
+        if end.distance(target) >= from.distance(target) {
+            return stay_at(from, reason, out);
+        }
+        self.end_triangles(ends, end, Some(triangle), None);
+        match self.route((from, starts), (end, ends), options, scratch, out) {
+            Ok(()) => {
+                out.partial.get_or_insert(reason);
+                Ok(())
+            }
+            Err(PathError::Unreachable | PathError::DiscPathUnverified) => stay_at(from, reason, out),
+            Err(e) => Err(e),
+        }
     }
 
     /// Finds the path between two points, each given with the triangles it lies in.
@@ -709,7 +900,12 @@ impl NavMesh {
                 && self.locate_towards(to, from).is_some_and(|t| goals.contains(&t))
                 && (radius == 0.0 || self.segment_keeps_clear(from, to, radius, &mut scratch.clearance))
         };
-        let straight = if radius == 0.0 {
+        // With links, a way through them can still be cheaper, unless every such way costs
+        // more than the straight segment.
+        let links_beat = |d: f64| self.has_links() && self.link_bound(to) < d;
+        let straight = if links_beat(from.distance(to)) {
+            false
+        } else if radius == 0.0 {
             shared || (!excluding && in_sight(scratch))
         } else {
             (shared || in_sight(scratch))
@@ -724,7 +920,11 @@ impl NavMesh {
             out.cost = out.length;
             return Ok(());
         }
-        let connected = starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)));
+        let connected = if self.has_links() {
+            self.links_reach(starts, goals, &mut scratch.islands)
+        } else {
+            starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)))
+        };
         if !connected {
             return Err(PathError::Unreachable);
         }
@@ -734,25 +934,77 @@ impl NavMesh {
             PathMode::Optimal => {
                 let state = (&mut scratch.optimal, &scratch.pass);
                 let limits = (budget, options.partial);
-                let end = self.search_optimal((from, starts), (to, goals), limits, state, &mut out.points);
+                let end = self.search_optimal((from, starts), (to, goals), limits, state, out);
                 scratch.expanded = scratch.optimal.expanded;
                 end
             }
-            PathMode::Fast => {
-                let end = self.search_corridor(from, starts, to, goals, budget, radius, scratch);
-                let end_point = match end {
-                    SearchEnd::Found => Some(to),
-                    SearchEnd::Exhausted if options.partial => {
-                        Some(self.partial_corridor(from, starts, to, scratch))
+            PathMode::Fast if self.has_links() => {
+                let mut end = self.search_link_corridor(from, starts, to, goals, budget, scratch);
+                match end {
+                    SearchEnd::Found => {
+                        self.pull_link_corridor(from, to, scratch, out);
+                        self.measure(out);
                     }
-                    _ => None,
-                };
-                if let Some(end_point) = end_point
-                    && !self.pull_corridor(from, end_point, radius, scratch, &mut out.points)
-                {
-                    out.points.clear();
-                    return Err(PathError::DiscPathUnverified);
+                    SearchEnd::Exhausted if options.partial => {
+                        self.partial_link_corridor(from, starts, to, scratch, out)
+                    }
+                    _ => {}
                 }
+                // The link search's nodes sit at edge midpoints, which can make a link look
+                // cheaper than walking through long triangles: the walking path of the cone
+                // search competes, and the cheaper path wins.
+                let same_island =
+                    starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)));
+                if same_island
+                    && self.search_corridor(from, starts, to, goals, budget, 0.0, scratch) == SearchEnd::Found
+                {
+                    let mut walked = std::mem::take(&mut scratch.piece);
+                    self.pull_corridor(from, to, 0.0, scratch, &mut walked);
+                    let length: f64 = walked.windows(2).map(|w| w[0].distance(w[1])).sum();
+                    if end != SearchEnd::Found || length < out.cost {
+                        out.points.clear();
+                        out.points.extend_from_slice(&walked);
+                        out.links.clear();
+                        out.partial = None;
+                        end = SearchEnd::Found;
+                    }
+                    scratch.piece = walked;
+                }
+                end
+            }
+            PathMode::Fast => {
+                scratch.uncrossable.clear();
+                // Searching again spends what is left of the same budget.
+                let mut left = budget;
+                let end = loop {
+                    let end = self.search_corridor(from, starts, to, goals, left, radius, scratch);
+                    left -= scratch.expanded;
+                    let end_point = match end {
+                        SearchEnd::Found => Some(to),
+                        SearchEnd::Exhausted if options.partial => {
+                            Some(self.partial_corridor(from, starts, to, radius, scratch))
+                        }
+                        _ => None,
+                    };
+                    let Some(end_point) = end_point else { break end };
+                    if self.pull_corridor(from, end_point, radius, scratch, &mut out.points) {
+                        break end;
+                    }
+                    if end == SearchEnd::Exhausted {
+                        // A partial disc path that could not be verified: the disc stays.
+                        stay_at(from, PartialReason::BudgetExhausted, out)?;
+                        break end;
+                    }
+                    // The corridor holds an edge the disc cannot cross (a wall at a narrow
+                    // angle to it, which the traversal widths do not see): search again
+                    // without it; if none is found, the failure is the funnel's.
+                    out.points.clear();
+                    if scratch.uncrossable.len() >= MAX_UNCROSSABLE || !self.find_uncrossable(radius, scratch)
+                    {
+                        return Err(PathError::DiscPathUnverified);
+                    }
+                };
+                scratch.expanded = budget - left;
                 end
             }
         };
@@ -762,9 +1014,29 @@ impl NavMesh {
             SearchEnd::Exhausted if options.partial => out.partial = Some(PartialReason::BudgetExhausted),
             SearchEnd::Exhausted => return Err(PathError::BudgetExhausted { budget }),
         }
-        out.length = out.points.windows(2).map(|w| w[0].distance(w[1])).sum();
-        out.cost = out.length;
+        self.measure(out);
         Ok(())
+    }
+
+    /// Sets the path's length (the walked segments) and cost (plus the links taken).
+    fn measure(&self, out: &mut Path) {
+        if out.links.is_empty() {
+            out.length = out.points.windows(2).map(|w| w[0].distance(w[1])).sum();
+            out.cost = out.length;
+            return;
+        }
+        let mut length = 0.0;
+        let mut links = out.links.iter().peekable();
+        let mut link_costs = 0.0;
+        for (k, w) in out.points.windows(2).enumerate() {
+            if let Some(step) = links.next_if(|step| step.point == k) {
+                link_costs += self.link(step.link).map_or(0.0, |link| link.cost);
+            } else {
+                length += w[0].distance(w[1]);
+            }
+        }
+        out.length = length;
+        out.cost = length + link_costs;
     }
 
     /// String-pulls `scratch.corridor` from `from` to `to` (a point of the last triangle), for
@@ -805,6 +1077,22 @@ impl NavMesh {
             insert_disturbance(&mut scratch.portals, points, k, wall);
         }
         false
+    }
+
+    /// Adds to `scratch.uncrossable` (both sides) every edge of `scratch.corridor` that a disc
+    /// of `radius` cannot cross; returns whether there was one.
+    fn find_uncrossable(&self, radius: f64, scratch: &mut PathScratch) -> bool {
+        let before = scratch.uncrossable.len();
+        for k in 0..scratch.corridor.len() {
+            let crossing = scratch.corridor[k];
+            let (t, e) = (crossing.triangle(), crossing.edge());
+            if self.disc_cannot_cross(t, e, radius, &mut scratch.clearance) {
+                let next = self.neighbours(t)[e];
+                let back = self.neighbours(next).iter().position(|&n| n == t).expect("neighbours link back");
+                scratch.uncrossable.extend([crossing, HalfEdge::new(next, back)]);
+            }
+        }
+        scratch.uncrossable.len() > before
     }
 
     /// The first segment of `points` (its index) that a wall comes closer to than `radius`
@@ -852,6 +1140,7 @@ impl NavMesh {
         from: Point,
         starts: &[TriangleId],
         to: Point,
+        radius: f64,
         scratch: &mut PathScratch,
     ) -> Point {
         let nearest = |t: TriangleId| closest_point_on_triangle(to, self.triangle_points(t));
@@ -866,10 +1155,18 @@ impl NavMesh {
             scratch.best_reached.filter(|&(_, t)| nearest(t).distance(to) < end.distance(to))
         {
             self.corridor_to(node as usize, scratch);
-            return nearest(best);
+            if radius == 0.0 {
+                return nearest(best);
+            }
+            // A disc ends where it fits (a point off the corridor fails verification, and
+            // the disc then stays at its start).
+            return match self.nearest_clear_point(nearest(best), radius, &mut scratch.clearance) {
+                Some((clear, _)) if clear.distance(to) < from.distance(to) => clear,
+                _ => from,
+            };
         }
         scratch.corridor.clear();
-        end
+        if radius > 0.0 { from } else { end }
     }
 
     /// `triangles` all contain `point`. Where they form several fans around it (a pinch: pieces
@@ -961,6 +1258,19 @@ impl NavMesh {
 /// more pull of the corridor); past that the query fails with
 /// [`PathError::DiscPathUnverified`].
 const MAX_DISTURBANCES: usize = 16;
+
+/// Makes `out` the partial path that stays at `from` (marked with `reason`).
+fn stay_at(from: Point, reason: PartialReason, out: &mut Path) -> Result<(), PathError> {
+    out.points.clear();
+    out.points.push(from);
+    out.length = 0.0;
+    out.partial = Some(reason);
+    Ok(())
+}
+
+/// How many uncrossable edges (counting both sides) one disc query may find and search again
+/// without; past that it fails with [`PathError::DiscPathUnverified`].
+const MAX_UNCROSSABLE: usize = 32;
 
 /// A wall closer to the path than `radius (1 - DISTURBANCE_TOLERANCE)` disturbs it: tangent
 /// segments touch their circles at exactly the radius, up to rounding.

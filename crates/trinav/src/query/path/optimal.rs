@@ -29,6 +29,17 @@
 //! is a final node whose f is the exact length: when it leaves the open list, no shorter path
 //! exists.
 //!
+//! Off-mesh links (when the mesh has any; the search is compiled apart for meshes without):
+//! both ends of each direction of a link are points of their own, numbered after the vertices.
+//! A link's start is reached like the goal (seen from a node's root through its interval, or
+//! round a turning corner the interval ends at, or from the start or a link end in the same
+//! triangle); its end is then a new root, `g` plus the link's cost, put on the open list as a
+//! node of its own that, expanded, searches from the end as from the start. The heuristic is
+//! the smaller of the straight way to the goal and the least that a way through a link can cost
+//! from the node's root (over the links, the straight way to its start, its cost, and the
+//! least the rest can cost: computed once per root), so it stays a lower bound, and the goal
+//! test (a final node leaving the open list) stays exact.
+//!
 //! A node budget bounds the expansions (each node of a single-successor chain counts); when it
 //! runs out, a partial path can be written from the nodes made so far.
 
@@ -38,12 +49,14 @@ use crate::geometry::{Orientation, Point, orient};
 use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
 use crate::query::path::search::OpenNode;
-use crate::query::path::{GenerationSet, PocketPass, SearchEnd};
+use crate::query::path::{GenerationSet, LinkStep, Path, PocketPass, SearchEnd, tidy_path};
 
 /// The start as a root or a point of a line (mesh vertices are their ids).
 const START: u32 = u32::MAX;
 /// The `crossing` of a final node: its root sees the goal.
 const FINAL: HalfEdge = HalfEdge::NONE;
+/// The `crossing` of a node whose root is a link's end, reached through the link.
+const LINK: HalfEdge = HalfEdge::LINK;
 /// Relative slack when comparing two distances to the same root: routes of equal length can
 /// differ in their last bits, and both must survive (each covers the region behind the corner
 /// on its own side). Only the amount of work depends on it, never the path.
@@ -54,13 +67,13 @@ const ROOT_SLACK: f64 = 1e-9;
 struct Node {
     /// Distance from the start to the root.
     g: f64,
-    /// The root: [`START`] or a vertex id.
+    /// The root: [`START`], a vertex id, or a link end's id (see [`Search::point`]).
     root: u32,
     /// The line bounding the interval on the left as seen from the root (two point ids).
     left: [u32; 2],
     /// The line bounding it on the right.
     right: [u32; 2],
-    /// The half-edge crossed (named by the triangle left behind), or [`FINAL`].
+    /// The half-edge crossed (named by the triangle left behind), [`FINAL`] or [`LINK`].
     crossing: HalfEdge,
 }
 
@@ -79,6 +92,13 @@ pub(crate) struct OptimalScratch {
     open: BinaryHeap<OpenNode>,
     /// Successors of the node being expanded.
     successors: Vec<Node>,
+    /// With links: per directed link, the estimate of [`NavMesh::link_estimates`]; per root
+    /// (the start in the last slot), the bound on a way through a link from it, once computed.
+    link_estimates: Vec<(Point, f64)>,
+    link_bound_seen: GenerationSet,
+    root_link_bound: Vec<f64>,
+    /// The slot of the start in `root_link_bound`.
+    start_slot: usize,
     /// Nodes the last query expanded.
     pub(crate) expanded: u32,
 }
@@ -105,8 +125,9 @@ enum Side {
     Right,
 }
 
-/// One query's search.
-struct Search<'a> {
+/// One query's search; `LINKS`: whether the mesh has links (the search without is compiled
+/// apart, so that links cost nothing where there are none).
+struct Search<'a, const LINKS: bool> {
     mesh: &'a NavMesh,
     from: Point,
     to: Point,
@@ -119,6 +140,9 @@ struct Search<'a> {
     best_length: f64,
     /// The most nodes the search may expand.
     budget: u32,
+    /// The number of vertices: ids from here on are link ends (`vertices + 2 d` the start of
+    /// directed link `d`, `+ 1` its end).
+    vertices: u32,
 }
 
 impl NavMesh {
@@ -139,11 +163,70 @@ impl NavMesh {
         (to, goals): (Point, &[TriangleId]),
         (budget, partial): (u32, bool),
         (scratch, pass): (&mut OptimalScratch, &PocketPass),
-        points: &mut Vec<Point>,
+        out: &mut Path,
     ) -> SearchEnd {
-        scratch.begin(self.vertices().len());
-        let mut search =
-            Search { mesh: self, from, to, goals, scratch, pass, best_length: f64::INFINITY, budget };
+        if self.has_links() {
+            self.search_optimal_with::<true>(
+                (from, starts),
+                (to, goals),
+                (budget, partial),
+                (scratch, pass),
+                out,
+            )
+        } else {
+            self.search_optimal_with::<false>(
+                (from, starts),
+                (to, goals),
+                (budget, partial),
+                (scratch, pass),
+                out,
+            )
+        }
+    }
+
+    /// [`NavMesh::search_optimal`], with or without links.
+    fn search_optimal_with<const LINKS: bool>(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        (budget, partial): (u32, bool),
+        (scratch, pass): (&mut OptimalScratch, &PocketPass),
+        out: &mut Path,
+    ) -> SearchEnd {
+        let vertices = self.vertices().len();
+        scratch.begin(vertices + if LINKS { 2 * self.links.directed.len() } else { 0 });
+        if LINKS {
+            self.link_estimates(to, &mut scratch.link_estimates);
+            let slots = vertices + 2 * self.links.directed.len() + 1;
+            scratch.link_bound_seen.clear(slots);
+            scratch.start_slot = slots - 1;
+            if scratch.root_link_bound.len() < slots {
+                scratch.root_link_bound.resize(slots, 0.0);
+            }
+        }
+        let mut search: Search<'_, LINKS> = Search {
+            mesh: self,
+            from,
+            to,
+            goals,
+            scratch,
+            pass,
+            best_length: f64::INFINITY,
+            budget,
+            vertices: vertices as u32,
+        };
+        if LINKS {
+            // With links, start and goal may share a triangle and still be joined by a
+            // cheaper way through links.
+            if starts.iter().any(|t| goals.contains(t)) {
+                search.push_final(START, from.distance(to));
+            }
+            for &start in starts {
+                for d in self.links.starting_in(start) {
+                    search.take_link(START, 0.0, d);
+                }
+            }
+        }
         for &start in starts {
             let tri = self.triangles()[start.index()];
             for e in 0..3 {
@@ -166,12 +249,20 @@ impl NavMesh {
         while let Some(entry) = search.scratch.open.pop() {
             let node = search.scratch.nodes[entry.item as usize];
             if node.crossing == FINAL {
-                search.write_path(node.root, to, points);
+                search.write_path(node.root, to, out);
                 return SearchEnd::Found;
             }
-            if !search.is_stale(&node) && !search.expand_chain(node) {
+            if search.is_stale(&node) {
+                continue;
+            }
+            let expanded = if LINKS && node.crossing == LINK {
+                search.expand_link_end(node)
+            } else {
+                search.expand_chain(node)
+            };
+            if !expanded {
                 if partial {
-                    search.write_partial_path(points);
+                    search.write_partial_path(out);
                 }
                 return SearchEnd::Exhausted;
             }
@@ -180,11 +271,119 @@ impl NavMesh {
     }
 }
 
-impl Search<'_> {
-    /// The position of a root or line point.
+impl<const LINKS: bool> Search<'_, LINKS> {
+    /// The position of a root or line point: the start, a vertex, or (with links) a link end.
     #[inline]
     fn point(&self, id: u32) -> Point {
-        if id == START { self.from } else { self.mesh.vertices()[id as usize] }
+        if id == START {
+            self.from
+        } else if LINKS && id >= self.vertices {
+            let k = id - self.vertices;
+            let link = &self.mesh.links.directed[(k / 2) as usize];
+            if k.is_multiple_of(2) { link.from } else { link.to }
+        } else {
+            self.mesh.vertices()[id as usize]
+        }
+    }
+
+    /// A lower bound on the cost from root `root` to the goal: the straight way, or with links
+    /// the least a way through a link costs from there, whichever is smaller.
+    #[inline]
+    fn bound_from(&mut self, root: u32) -> f64 {
+        let straight = self.point(root).distance(self.to);
+        if LINKS { straight.min(self.link_bound_from(root)) } else { straight }
+    }
+
+    /// The least a way through a link costs from root `root` (computed once per root).
+    fn link_bound_from(&mut self, root: u32) -> f64 {
+        let slot = if root == START { self.scratch.start_slot } else { root as usize };
+        if self.scratch.link_bound_seen.contains(slot) {
+            return self.scratch.root_link_bound[slot];
+        }
+        let bound = self.mesh.through_links(self.point(root), &self.scratch.link_estimates);
+        self.scratch.link_bound_seen.insert(slot);
+        self.scratch.root_link_bound[slot] = bound;
+        bound
+    }
+
+    /// Takes directed link `d`, whose start `root` (at distance `g`) sees: records the start
+    /// and the end as roots when this is the cheapest way to them found so far, and puts the
+    /// end on the open list.
+    fn take_link(&mut self, root: u32, g: f64, d: u32) {
+        let link = self.mesh.links.directed[d as usize];
+        let start_id = self.vertices + 2 * d;
+        let g_start = g + self.point(root).distance(link.from);
+        if !self.improve(start_id, g_start, root) {
+            return;
+        }
+        let g_end = g_start + link.cost;
+        if !self.improve(start_id + 1, g_end, start_id) {
+            return;
+        }
+        let f = g_end + self.bound_from(start_id + 1);
+        if f < self.best_length {
+            let node =
+                Node { g: g_end, root: start_id + 1, left: [START; 2], right: [START; 2], crossing: LINK };
+            self.push(node, f);
+        }
+    }
+
+    /// Records `g` as the distance to link point `id`, reached from `parent`, if it is less
+    /// than the one known.
+    fn improve(&mut self, id: u32, g: f64, parent: u32) -> bool {
+        let s = &mut *self.scratch;
+        let k = id as usize;
+        if s.root_seen.contains(k) && s.root_g[k] <= g {
+            return false;
+        }
+        s.root_seen.insert(k);
+        s.root_g[k] = g;
+        s.root_parent[k] = parent;
+        true
+    }
+
+    /// Expands a node whose root is a link's end: searches from the end as from the start
+    /// (the goal or further links in its triangles, the nodes through their edges). False
+    /// when the budget ran out first.
+    fn expand_link_end(&mut self, node: Node) -> bool {
+        if self.scratch.expanded == self.budget {
+            self.scratch.nodes.push(node);
+            return false;
+        }
+        self.scratch.expanded += 1;
+        let mesh = self.mesh;
+        let end = node.root;
+        let d = (end - self.vertices) / 2;
+        let at = self.point(end);
+        for &t in mesh.links.end_triangles(d) {
+            if self.goals.contains(&t) {
+                self.push_final(end, node.g + at.distance(self.to));
+            }
+            for next_link in mesh.links.starting_in(t) {
+                self.take_link(end, node.g, next_link);
+            }
+            let tri = mesh.triangles()[t.index()];
+            for e in 0..3 {
+                let (a, b) = (tri[e].0, tri[(e + 1) % 3].0);
+                let next = mesh.neighbours(t)[e];
+                if next.is_none()
+                    || !self.pass.allows(mesh, next)
+                    || orient(self.point(a), self.point(b), at) == Orientation::Collinear
+                {
+                    continue;
+                }
+                let crossing = HalfEdge::new(t, e);
+                self.scratch.successors.push(Node {
+                    g: node.g,
+                    root: end,
+                    left: [end, b],
+                    right: [end, a],
+                    crossing,
+                });
+            }
+        }
+        self.push_successors();
+        true
     }
 
     /// Which side of `line` the point `p` lies on (exact).
@@ -235,7 +434,7 @@ impl Search<'_> {
             match self.scratch.successors[..] {
                 [next] if next.root == node.root => {
                     // Cheap bound: the straight distance from the root to the goal.
-                    if next.g + self.point(next.root).distance(self.to) >= self.best_length {
+                    if next.g + self.bound_from(next.root) >= self.best_length {
                         self.scratch.successors.clear();
                         break;
                     }
@@ -252,7 +451,8 @@ impl Search<'_> {
     fn push_successors(&mut self) {
         for k in 0..self.scratch.successors.len() {
             let node = self.scratch.successors[k];
-            let f = node.g + self.heuristic(&node);
+            let h = self.heuristic(&node);
+            let f = node.g + if LINKS { h.min(self.link_bound_from(node.root)) } else { h };
             if f < self.best_length {
                 self.push(node, f);
             }
@@ -295,6 +495,14 @@ impl Search<'_> {
             self.corner_turns(here, qi) && self.side(node.right, q_at) == Orientation::Collinear;
         if self.goals.contains(&here) {
             self.reach_goal(node, (p, left_corner), (q, right_corner));
+        }
+        if LINKS {
+            for d in mesh.links.starting_in(here) {
+                let from = mesh.links.directed[d as usize].from;
+                if let Some((root, g)) = self.sight(node, from, (p, left_corner), (q, right_corner)) {
+                    self.take_link(root, g, d);
+                }
+            }
         }
         let v_left = self.side(node.left, v_at);
         let v_right = self.side(node.right, v_at);
@@ -422,6 +630,11 @@ impl Search<'_> {
             if self.goals.contains(&next) {
                 self.push_final(corner, g + corner_at.distance(self.to));
             }
+            if LINKS {
+                for d in mesh.links.starting_in(next) {
+                    self.take_link(corner, g, d);
+                }
+            }
             self.successor(corner, g, [corner, y], [corner, x], next, (j + 1) % 3);
             (t, edge) = (next, if side == Side::Left { (j + 2) % 3 } else { j });
         }
@@ -429,22 +642,34 @@ impl Search<'_> {
 
     /// The node enters a triangle holding the goal: the goal is reached straight from the root
     /// when the interval's cone holds it, or around a turning corner the interval ends at.
-    fn reach_goal(&mut self, node: &Node, (p, left_corner): (u32, bool), (q, right_corner): (u32, bool)) {
-        let left = self.side(node.left, self.to);
-        let right = self.side(node.right, self.to);
+    fn reach_goal(&mut self, node: &Node, corners: (u32, bool), corners_right: (u32, bool)) {
+        if let Some((root, g)) = self.sight(node, self.to, corners, corners_right) {
+            self.push_final(root, g + self.point(root).distance(self.to));
+        }
+    }
+
+    /// The root that sees `target` (a point of the triangle the node enters), with its
+    /// distance from the start: the node's root when the interval's cone holds the target,
+    /// or a turning corner the interval ends at, made a root, when the target is behind it.
+    fn sight(
+        &mut self,
+        node: &Node,
+        target: Point,
+        (p, left_corner): (u32, bool),
+        (q, right_corner): (u32, bool),
+    ) -> Option<(u32, f64)> {
+        let left = self.side(node.left, target);
+        let right = self.side(node.right, target);
         let via = if left != Orientation::CounterClockwise && right != Orientation::Clockwise {
-            self.push_final(node.root, node.g + self.point(node.root).distance(self.to));
-            return;
+            return Some((node.root, node.g));
         } else if left == Orientation::CounterClockwise && left_corner {
             p
         } else if right == Orientation::Clockwise && right_corner {
             q
         } else {
-            return;
+            return None;
         };
-        if let Some(g) = self.reach_root(node, via) {
-            self.push_final(via, g + self.point(via).distance(self.to));
-        }
+        self.reach_root(node, via).map(|g| (via, g))
     }
 
     /// A lower bound on the length of any path through `node` to the goal, minus its g: from
@@ -519,14 +744,22 @@ impl Search<'_> {
     /// nowhere, when no interval comes nearer the goal than the start). The
     /// interval's ends are rounded inwards here, so that its root sees the point; when the
     /// rounding leaves nothing, the path ends at the root.
-    fn write_partial_path(&self, points: &mut Vec<Point>) {
+    fn write_partial_path(&self, out: &mut Path) {
         let nodes = &self.scratch.nodes;
         if let Some(last) = nodes.iter().filter(|n| n.crossing == FINAL).min_by(|a, b| a.g.total_cmp(&b.g)) {
-            return self.write_path(last.root, self.to, points);
+            return self.write_path(last.root, self.to, out);
         }
         // Never farther from the goal than the start.
         let mut best = (self.from.distance(self.to), START, self.from);
         for node in nodes {
+            if node.crossing == LINK {
+                // A link's end, reached: a point the path can end at.
+                let d = self.point(node.root).distance(self.to);
+                if d < best.0 {
+                    best = (d, node.root, self.point(node.root));
+                }
+                continue;
+            }
             let ends = self.crossing_ends(node.crossing);
             // Inwards: the left line's crossing towards the right end, and the other way round.
             let left = self.crossing_point(node.left, ends, Side::Right);
@@ -542,36 +775,36 @@ impl Search<'_> {
                 best = (d, node.root, end);
             }
         }
-        self.write_path(best.1, best.2, points);
+        self.write_path(best.1, best.2, out);
     }
 
     /// Writes the path from the start through `root` and the chain of its best parents to
-    /// `end`, which `root` sees, without repeated points or turns of exactly zero.
-    fn write_path(&self, root: u32, end: Point, points: &mut Vec<Point>) {
+    /// `end`, which `root` sees, without repeated points or turns of exactly zero (see
+    /// [`tidy_path`]), marking the links taken.
+    fn write_path(&self, root: u32, end: Point, out: &mut Path) {
+        let (points, steps) = (&mut out.points, &mut out.links);
         points.clear();
+        steps.clear();
         points.push(end);
         let mut r = root;
         while r != START {
             points.push(self.point(r));
-            r = self.scratch.root_parent[r as usize];
+            let parent = self.scratch.root_parent[r as usize];
+            if LINKS && r >= self.vertices && (r - self.vertices) % 2 == 1 {
+                // A link's end, reached from its start (the next point, counted from the end).
+                let link = self.mesh.links.directed[((r - self.vertices) / 2) as usize].link;
+                steps.push(LinkStep { point: points.len(), link });
+            }
+            r = parent;
         }
         points.push(self.from);
         points.reverse();
-        let mut kept = 1;
-        for k in 1..points.len() {
-            let p = points[k];
-            if p == points[kept - 1] {
-                continue;
-            }
-            if kept >= 2 && orient(points[kept - 2], points[kept - 1], p) == Orientation::Collinear {
-                // The previous point lies on the way straight on: drop it.
-                points[kept - 1] = p;
-                continue;
-            }
-            points[kept] = p;
-            kept += 1;
+        let n = points.len();
+        steps.reverse();
+        for step in steps.iter_mut() {
+            step.point = n - 1 - step.point;
         }
-        points.truncate(kept);
+        tidy_path(points, steps);
     }
 }
 

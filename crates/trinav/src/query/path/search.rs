@@ -13,11 +13,12 @@
 
 use std::cmp::Ordering;
 
-use crate::geometry::Point;
+use crate::geometry::{Point, closest_point_on_triangle};
 use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
 use crate::query::path::cone::{Cone, Cones};
-use crate::query::path::{PathScratch, SearchEnd};
+use crate::query::path::funnel::string_pull;
+use crate::query::path::{LinkStep, Path, PathScratch, SearchEnd, tidy_path};
 
 /// The weight of the way left beyond an edge (weighted A*): slightly above 1, so that among
 /// nearly equal ways the search follows the one it is on instead of widening in all of them.
@@ -199,7 +200,7 @@ impl NavMesh {
         vertices[tri[i].index()].midpoint(vertices[tri[(i + 1) % 3].index()])
     }
 
-    /// The fast search for a disc of `radius`: only ways through triangles at least `2 radius`
+    /// The fast search for a disc of `radius`: only ways through triangles wider than `2 radius`
     /// wide are taken (see [`crate::clearance`]), and a triangle is a node per edge it is
     /// entered by (which ways out are wide enough depends on the way in), placed at that
     /// edge's midpoint (a cone's taut distance would not know the disc's detours).
@@ -223,7 +224,10 @@ impl NavMesh {
         // with a lower f, or in a pocket the query has no business in.
         let enter = |scratch: &mut PathScratch, previous: u32, entry: HalfEdge, into: TriangleId, g: f64| {
             let node = entry.index();
-            if scratch.closed.contains(node) || !scratch.pass.allows(self, into) {
+            if scratch.closed.contains(node)
+                || !scratch.pass.allows(self, into)
+                || scratch.uncrossable.contains(&entry)
+            {
                 return;
             }
             let f = g + HEURISTIC_WEIGHT * self.half_edge_midpoint(entry).distance(to);
@@ -240,8 +244,8 @@ impl NavMesh {
         for &start in starts {
             let corners = self.triangle_points(start);
             for (i, &next) in self.neighbours(start).iter().enumerate() {
-                // A disc leaves through an edge at least its diameter long.
-                if !next.is_none() && corners[i].distance(corners[(i + 1) % 3]) >= diameter {
+                // A disc leaves through an edge longer than its diameter.
+                if !next.is_none() && corners[i].distance(corners[(i + 1) % 3]) > diameter {
                     let entry = HalfEdge::new(start, i);
                     enter(scratch, START, entry, next, from.distance(self.half_edge_midpoint(entry)));
                 }
@@ -288,7 +292,9 @@ impl NavMesh {
                     continue;
                 }
                 // The way from edge i to edge j goes round their shared corner.
-                if f64::from(widths[here.index()][shared_corner(i, j)]) < diameter {
+                // A passage exactly as wide as the disc is closed: the disc would touch both
+                // sides, which rounding cannot prove it clears.
+                if f64::from(widths[here.index()][shared_corner(i, j)]) <= diameter {
                     continue;
                 }
                 let k = 3 - i - j;
@@ -316,4 +322,271 @@ pub(crate) const START: u32 = u32::MAX;
 #[inline]
 fn shared_corner(i: usize, j: usize) -> usize {
     if j == (i + 1) % 3 { j } else { i }
+}
+
+/// The fast search on a mesh with off-mesh links (module [`crate::links`]): a node per way into
+/// a triangle, through an edge (placed at its midpoint) or by a link (at the link's end), as in
+/// the search for a disc; a link is a step from a triangle holding its start, costing the way
+/// to the start plus the link's cost. The estimate is the straight way to the goal or the least
+/// any way through a link costs, whichever is smaller (weighted as elsewhere). The corridor is
+/// then pulled piece by piece between the links taken.
+impl NavMesh {
+    /// Runs the search; when found, [`NavMesh::pull_link_corridor`] writes the path.
+    pub(crate) fn search_link_corridor(
+        &self,
+        from: Point,
+        starts: &[TriangleId],
+        to: Point,
+        goals: &[TriangleId],
+        budget: u32,
+        scratch: &mut PathScratch,
+    ) -> SearchEnd {
+        let base = 3 * self.triangle_count();
+        scratch.begin(base + self.links.directed.len());
+        scratch.per_entry = true;
+        let mut estimates = std::mem::take(&mut scratch.link_estimates);
+        self.link_estimates(to, &mut estimates);
+        let walk = LinkWalk { mesh: self, base, to, estimates };
+        // The node the goal is reached from ([`START`]: a start triangle holds it).
+        let (mut goal_g, mut goal) = (f64::INFINITY, None);
+        if starts.iter().any(|t| goals.contains(t)) {
+            (goal_g, goal) = (from.distance(to), Some(START));
+        }
+        for &start in starts {
+            walk.leave(scratch, START, start, from, 0.0, None);
+        }
+        let (mut expanded, mut exhausted) = (0u32, false);
+        let (mut best_estimate, mut best_reached) = (f64::INFINITY, None);
+        while let Some(open) = scratch.open.pop() {
+            if f64::from_bits(open.f_bits) >= goal_g {
+                break;
+            }
+            let node = open.item as usize;
+            if scratch.closed.contains(node) || open.f_bits != scratch.f_bits[node] {
+                continue;
+            }
+            if expanded == budget {
+                exhausted = true;
+                break;
+            }
+            expanded += 1;
+            scratch.closed.insert(node);
+            let g = scratch.g[node];
+            let at = walk.position(scratch, node);
+            let estimate = f64::from_bits(open.f_bits) - g;
+            if estimate < best_estimate {
+                (best_estimate, best_reached) = (estimate, Some((node as u32, TriangleId::NONE)));
+            }
+            let entry = scratch.parent[node];
+            if entry == HalfEdge::LINK {
+                let d = (node - base) as u32;
+                for &t in self.links.end_triangles(d) {
+                    if goals.contains(&t) && g + at.distance(to) < goal_g {
+                        (goal_g, goal) = (g + at.distance(to), Some(node as u32));
+                    }
+                    walk.leave(scratch, node as u32, t, at, g, None);
+                }
+                continue;
+            }
+            let here = self.neighbours(entry.triangle())[entry.edge()];
+            if goals.contains(&here) && g + at.distance(to) < goal_g {
+                (goal_g, goal) = (g + at.distance(to), Some(node as u32));
+            }
+            let came_from = entry.triangle();
+            let i =
+                self.neighbours(here).iter().position(|&n| n == came_from).expect("entered from a neighbour");
+            walk.leave(scratch, node as u32, here, at, g, Some(i));
+        }
+        scratch.expanded = expanded;
+        scratch.best_reached = best_reached;
+        scratch.link_estimates = walk.estimates;
+        if let Some(goal) = goal {
+            scratch.goal_node = goal;
+            SearchEnd::Found
+        } else if exhausted {
+            SearchEnd::Exhausted
+        } else {
+            SearchEnd::Unreachable
+        }
+    }
+
+    /// Writes the path the link search found: the corridor of each piece between links pulled
+    /// taut, the links marked.
+    pub(crate) fn pull_link_corridor(
+        &self,
+        from: Point,
+        to: Point,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) {
+        self.pull_link_pieces(from, scratch.goal_node, to, scratch, out);
+    }
+
+    /// After the link search ran out of budget: the path to the most promising node reached
+    /// (its midpoint or link end), or none beyond the start.
+    pub(crate) fn partial_link_corridor(
+        &self,
+        from: Point,
+        starts: &[TriangleId],
+        to: Point,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) {
+        let walk = LinkWalk { mesh: self, base: 3 * self.triangle_count(), to, estimates: Vec::new() };
+        let start_best = starts
+            .iter()
+            .map(|&t| closest_point_on_triangle(to, self.triangle_points(t)))
+            .fold(from, |best, q| if q.distance(to) < best.distance(to) { q } else { best });
+        match scratch.best_reached {
+            Some((node, _))
+                if walk.position(scratch, node as usize).distance(to) < start_best.distance(to) =>
+            {
+                let end = walk.position(scratch, node as usize);
+                self.pull_link_pieces(from, node, end, scratch, out);
+            }
+            _ => {
+                out.points.clear();
+                out.links.clear();
+                out.points.push(from);
+                if start_best != from {
+                    out.points.push(start_best);
+                }
+            }
+        }
+    }
+
+    /// Writes the path from `from` through the chain of nodes ending at `node` to `end`.
+    fn pull_link_pieces(
+        &self,
+        from: Point,
+        node: u32,
+        end: Point,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) {
+        let base = 3 * self.triangle_count();
+        // The chain, backwards: crossings, and the links between them.
+        scratch.corridor.clear();
+        scratch.hops.clear();
+        let mut n = node;
+        while n != START {
+            let entry = scratch.parent[n as usize];
+            if entry == HalfEdge::LINK {
+                scratch.hops.push((scratch.corridor.len(), n - base as u32));
+            } else {
+                scratch.corridor.push(entry);
+            }
+            n = scratch.parent_node[n as usize];
+        }
+        scratch.corridor.reverse();
+        let crossings = scratch.corridor.len();
+        for hop in scratch.hops.iter_mut() {
+            hop.0 = crossings - hop.0;
+        }
+        scratch.hops.reverse();
+        out.points.clear();
+        out.links.clear();
+        let (mut piece_from, mut first) = (from, 0);
+        for k in 0..=scratch.hops.len() {
+            let (last, piece_to) = match scratch.hops.get(k) {
+                Some(&(at, d)) => (at, self.links.directed[d as usize].from),
+                None => (crossings, end),
+            };
+            scratch.portals.clear();
+            scratch.portals.push((piece_from, piece_from));
+            for &crossing in &scratch.corridor[first..last] {
+                let (corners, i) = (self.triangle_points(crossing.triangle()), crossing.edge());
+                scratch.portals.push((corners[(i + 1) % 3], corners[i]));
+            }
+            scratch.portals.push((piece_to, piece_to));
+            string_pull(&scratch.portals, &mut scratch.piece);
+            if scratch.piece.last() != Some(&piece_to) {
+                scratch.piece.push(piece_to);
+            }
+            out.points.extend_from_slice(&scratch.piece);
+            if let Some(&(_, d)) = scratch.hops.get(k) {
+                let link = &self.links.directed[d as usize];
+                out.links.push(LinkStep { point: out.points.len() - 1, link: link.link });
+                piece_from = link.to;
+                first = last;
+            }
+        }
+        tidy_path(&mut out.points, &mut out.links);
+    }
+}
+
+/// The geometry of the link search's steps.
+struct LinkWalk<'a> {
+    mesh: &'a NavMesh,
+    /// Nodes from here on arrive by a link (`base + d` for directed link `d`).
+    base: usize,
+    to: Point,
+    /// Per directed link, [`NavMesh::link_estimates`].
+    estimates: Vec<(Point, f64)>,
+}
+
+impl LinkWalk<'_> {
+    /// Where a node is: its entry edge's midpoint, or the end of its link.
+    fn position(&self, scratch: &PathScratch, node: usize) -> Point {
+        let entry = scratch.parent[node];
+        if entry == HalfEdge::LINK {
+            self.mesh.links.directed[node - self.base].to
+        } else {
+            self.mesh.half_edge_midpoint(entry)
+        }
+    }
+
+    /// Enters `node` (at `at`, by `entry`) from node `previous` at distance `g`, unless it is
+    /// closed or already entered with a lower f.
+    fn enter(
+        &self,
+        scratch: &mut PathScratch,
+        previous: u32,
+        node: usize,
+        entry: HalfEdge,
+        g: f64,
+        at: Point,
+    ) {
+        if scratch.closed.contains(node) {
+            return;
+        }
+        let h = at.distance(self.to).min(self.mesh.through_links(at, &self.estimates));
+        let f = g + HEURISTIC_WEIGHT * h;
+        if scratch.seen.contains(node) && f64::from_bits(scratch.f_bits[node]) <= f {
+            return;
+        }
+        scratch.seen.insert(node);
+        scratch.g[node] = g;
+        scratch.f_bits[node] = f.to_bits();
+        scratch.parent[node] = entry;
+        scratch.parent_node[node] = previous;
+        scratch.open.push(OpenNode { f_bits: f.to_bits(), item: node as u32 });
+    }
+
+    /// Leaves triangle `t` from `at` (node `previous`, distance `g`): through its edges but
+    /// `skip`, and by the links starting in it.
+    fn leave(
+        &self,
+        scratch: &mut PathScratch,
+        previous: u32,
+        t: TriangleId,
+        at: Point,
+        g: f64,
+        skip: Option<usize>,
+    ) {
+        let mesh = self.mesh;
+        for (j, &next) in mesh.neighbours(t).iter().enumerate() {
+            if Some(j) == skip || next.is_none() || !scratch.pass.allows(mesh, next) {
+                continue;
+            }
+            let entry = HalfEdge::new(t, j);
+            let mid = mesh.half_edge_midpoint(entry);
+            self.enter(scratch, previous, entry.index(), entry, g + at.distance(mid), mid);
+        }
+        for d in mesh.links.starting_in(t) {
+            let link = mesh.links.directed[d as usize];
+            let g = g + at.distance(link.from) + link.cost;
+            self.enter(scratch, previous, self.base + d as usize, HalfEdge::LINK, g, link.to);
+        }
+    }
 }
