@@ -25,7 +25,8 @@
 //!   once stops as soon as all but one have met or run out, so only a piece that split off is
 //!   walked whole; islands are then numbered again in order of their lowest triangle (a pass
 //!   over the island array). Bounds and island bounds are recomputed only when a removed
-//!   point lay on them.
+//!   point lay on them. Traversal widths (clearance) are dropped, to be derived again by the
+//!   next query with a radius.
 //!
 //! [`check_derived`] recomputes everything from the arrays and compares: the tests run it after
 //! every patch.
@@ -399,6 +400,8 @@ impl NavMesh {
         let n = self.parts.triangles.len();
         let new_count = n - removed.len() + patch.add.len();
         let old_bounds = self.bounds;
+        // Clearance data is derived again on the next query with a radius.
+        self.forget_widths();
 
         // What the removed triangles were, before their slots are reused.
         let removed_boxes: Vec<Aabb> = removed.iter().map(|&t| self.triangle_box(t)).collect();
@@ -845,7 +848,8 @@ fn racing_groups(groups: &[Group], parent: &mut [usize]) -> Vec<usize> {
 }
 
 /// Every difference between `mesh`'s derived data and what [`NavMesh::from_parts`] derives from
-/// its arrays: the check the tests of in-place changes run after every patch. The grid is
+/// its arrays (and the traversal widths, when derived): the check the tests of in-place changes
+/// run after every patch. The grid is
 /// compared by content (every triangle in exactly the cells its box overlaps, in ascending
 /// order), since its cells may be sized for another triangle count.
 pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
@@ -875,6 +879,12 @@ pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
             .push(format!("pocket of triangle {t}: {:?} (expected {:?})", mesh.pockets[t], fresh.pockets[t]));
     }
     let parts = &mesh.parts;
+    if let Some(widths) = mesh.derived_widths() {
+        let fresh = crate::clearance::traversal_widths(&parts.vertices, &parts.triangles, &parts.neighbours);
+        if widths != fresh.as_slice() {
+            wrong.push("traversal widths".to_string());
+        }
+    }
     if !mesh.grid.lists_match(parts.triangles.len(), |t| {
         Aabb::from_points(parts.triangles[t].map(|v| parts.vertices[v.index()]))
     }) {

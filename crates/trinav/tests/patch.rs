@@ -257,3 +257,17 @@ fn triangles_overlapping_a_box_are_those_a_scan_finds() {
         }
     }
 }
+
+#[test]
+fn traversal_widths_follow_a_patch() {
+    let mut mesh = fixture("town_cdt");
+    let mut rng = rng(5);
+    let mut cut = Vec::new();
+    for step in 0..20 {
+        mesh.prepare_clearance();
+        let Some(patch) = random_patch(&mut rng, &mesh, &mut cut) else { continue };
+        mesh.apply_patch(&patch).unwrap();
+        mesh.prepare_clearance();
+        check_derived(&mesh).unwrap_or_else(|e| panic!("step {step}: {e}"));
+    }
+}
