@@ -7,7 +7,7 @@ mod common;
 
 use common::{PLAIN_FIXTURES, fixture, random_point, rng};
 use rand::{Rng, RngExt};
-use trinav::build::{MeshPatch, PatchError, check_derived};
+use trinav::build::{MeshPatch, PatchError, PatchWrites, check_derived};
 use trinav::geometry::{Orientation, orient};
 use trinav::{NavMesh, PathMode, PathOptions, PathScratch, Point, TriangleId};
 
@@ -254,6 +254,33 @@ fn triangles_overlapping_a_box_are_those_a_scan_finds() {
             if let Some(patch) = random_patch(&mut rng, &mesh, &mut cut) {
                 mesh.apply_patch(&patch).unwrap();
             }
+        }
+    }
+}
+
+#[test]
+fn a_copy_catches_up_by_copying_what_the_patches_wrote() {
+    for (f, name) in PLAIN_FIXTURES.iter().chain(&["pinch_cdt", "generated_1k_cdt"]).enumerate() {
+        let mut mesh = fixture(name);
+        let mut copy = mesh.clone();
+        let mut rng = rng(70 + f as u64);
+        let mut cut = Vec::new();
+        let mut writes = PatchWrites::new();
+        for step in 0..60 {
+            let Some(patch) = random_patch(&mut rng, &mesh, &mut cut) else { continue };
+            mesh.apply_patch_recorded(&patch, &mut writes)
+                .unwrap_or_else(|e| panic!("{name} step {step}: {e}"));
+            // Sometimes two patches in one record.
+            if rng.random_bool(0.3) {
+                continue;
+            }
+            copy.catch_up(&mesh, &writes);
+            writes.clear();
+            assert_eq!(copy.parts(), mesh.parts(), "{name} step {step}: arrays");
+            check_derived(&copy).unwrap_or_else(|e| panic!("{name} step {step}: {e}"));
+            assert_eq!(copy.to_bytes().unwrap(), mesh.to_bytes().unwrap(), "{name} step {step}: bytes");
+            assert_eq!(copy.island_count(), mesh.island_count());
+            assert_eq!(copy.bounds(), mesh.bounds());
         }
     }
 }
