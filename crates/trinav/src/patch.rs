@@ -25,10 +25,9 @@
 //!   once stops as soon as all but one have met or run out, so only a piece that split off is
 //!   walked whole; islands are then numbered again in order of their lowest triangle. Each
 //!   island's lowest triangle is kept from patch to patch (found by the first patch), so the
-//!   island array is passed over only when islands merged or their order changed. An island
-//!   that lost its lowest triangle, or the last of its triangles at a point on its bounds, is
-//!   walked (or, when large, the island array scanned) to find them again. The mesh's bounds
-//!   are recomputed only when a removed point lay on them. Traversal
+//!   island array is passed over only when islands merged or their order changed, and
+//!   scanned only when an island lost its lowest triangle or a triangle on its bounds.
+//!   Bounds and island bounds are recomputed only when a removed point lay on them. Traversal
 //!   widths (clearance) are dropped, to be derived again by the
 //!   next query with a radius.
 //!
@@ -535,8 +534,7 @@ impl NavMesh {
         self.island_firsts.get_or_init(|| lowest_triangles(&self.parts.islands, self.island_count));
 
         // What the removed triangles were, before their slots are reused.
-        let removed_corners: Vec<[Point; 3]> = removed.iter().map(|&t| self.triangle_points(t)).collect();
-        let removed_boxes: Vec<Aabb> = removed_corners.iter().map(|&c| Aabb::from_points(c)).collect();
+        let removed_boxes: Vec<Aabb> = removed.iter().map(|&t| self.triangle_box(t)).collect();
         let removed_islands: Vec<IslandId> = removed.iter().map(|&t| self.parts.islands[t.index()]).collect();
         let mut affected_vertices: Vec<VertexId> =
             removed.iter().flat_map(|&t| self.parts.triangles[t.index()]).collect();
@@ -679,7 +677,7 @@ impl NavMesh {
         }
 
         let moved_to: Vec<TriangleId> = moves.iter().map(|&(_, to)| to).collect();
-        self.update_islands(&slots, &seeds, &removed_islands, &removed_corners, &moved_to, w);
+        self.update_islands(&slots, &seeds, &removed_islands, &removed_boxes, &moved_to, w);
         let mut roots =
             update_pockets(&self.parts.neighbours, &mut self.pockets, &slots, &seeds, &mut w.triangles);
         // An island that is all pocket takes its root from the order of its triangles, which a
@@ -769,38 +767,15 @@ impl NavMesh {
         all
     }
 
-    /// The lowest triangle and the bounds of the island holding `t`, by walking it, unless
-    /// that takes more than `budget` steps (the steps are taken from `budget` either way).
-    fn walk_island(&self, t: TriangleId, budget: &mut usize) -> Option<(u32, Aabb)> {
-        let mut seen: HashSet<TriangleId> = HashSet::new();
-        seen.insert(t);
-        let mut stack = vec![t];
-        let (mut lowest, mut bounds) = (t.0, Aabb::EMPTY);
-        while let Some(u) = stack.pop() {
-            *budget = budget.checked_sub(1)?;
-            lowest = lowest.min(u.0);
-            for p in self.triangle_points(u) {
-                bounds = bounds.grown(p);
-            }
-            for w in self.parts.neighbours[u.index()] {
-                if !w.is_none() && seen.insert(w) {
-                    stack.push(w);
-                }
-            }
-        }
-        Some((lowest, bounds))
-    }
-
     /// Islands after a patch (see the module documentation): `added` are the added triangles
     /// (island `NONE` so far), `seeds` the kept triangles that lost a neighbour,
-    /// `removed_islands` and `removed_corners` the islands and corners of the removed
-    /// triangles, `moved_to` the slots kept triangles moved into.
+    /// `removed_islands` and `removed_boxes` the islands and boxes of the removed triangles.
     fn update_islands(
         &mut self,
         added: &[TriangleId],
         seeds: &[TriangleId],
         removed_islands: &[IslandId],
-        removed_corners: &[[Point; 3]],
+        removed_boxes: &[Aabb],
         moved_to: &[TriangleId],
         w: &mut PatchWrites,
     ) {
@@ -894,14 +869,15 @@ impl NavMesh {
         let mut merged_into: Vec<u32> = (0..old_count).collect();
         let mut merged = false;
         let mut bounds: Vec<Aabb> = self.island_bounds.clone();
-        // Corners of removed triangles and of pieces that split off lying on the bounds of
-        // their old island: the bounds stay unless the island has no triangle left there.
-        let on_edge =
-            |b: &Aabb, p: Point| p.x == b.min.x || p.x == b.max.x || p.y == b.min.y || p.y == b.max.y;
-        let mut on_bounds: Vec<(Point, IslandId)> = Vec::new();
-        for (&island, corners) in removed_islands.iter().zip(removed_corners) {
+        let mut recompute: HashSet<IslandId> = HashSet::new();
+        // Old islands that lost triangles on their bounds must be measured again.
+        for (island, b) in removed_islands.iter().zip(removed_boxes) {
             if let Some(old) = self.island_bounds.get(island.index()) {
-                on_bounds.extend(corners.iter().filter(|&&p| on_edge(old, p)).map(|&p| (p, island)));
+                let edge =
+                    |p: Point| p.x == old.min.x || p.x == old.max.x || p.y == old.min.y || p.y == old.max.y;
+                if edge(b.min) || edge(b.max) {
+                    recompute.insert(*island);
+                }
             }
         }
         // The lowest triangle of each label, where known without a scan.
@@ -915,6 +891,9 @@ impl NavMesh {
                 merged_into.push(label.0);
                 first.push(u32::MAX);
                 bounds.push(Aabb::EMPTY);
+                for &l in &group.labels {
+                    recompute.insert(l);
+                }
                 label
             } else {
                 let keep = group.labels[0];
@@ -930,13 +909,6 @@ impl NavMesh {
             w.triangles.extend(group.members.iter().map(|t| t.0));
             let lowest = &mut first[label.index()];
             for &t in &group.members {
-                let old = self.parts.islands[t.index()];
-                if label.0 >= old_count && !old.is_none() {
-                    let old_bounds = &self.island_bounds[old.index()];
-                    for p in self.triangle_points(t).into_iter().filter(|&p| on_edge(old_bounds, p)) {
-                        on_bounds.push((p, old));
-                    }
-                }
                 self.parts.islands[t.index()] = label;
                 *lowest = (*lowest).min(t.0);
                 let b = &mut bounds[label.index()];
@@ -968,58 +940,24 @@ impl NavMesh {
             let l = label_of(to.index());
             first[l] = first[l].min(to.0);
         }
-        // The lowest triangles not known and the bounds to measure again (of the open islands
-        // whose bounds a removed or split-off triangle touched): small islands are walked from
-        // a triangle known to be theirs (a label without one is gone); the island array is
-        // scanned for the rest.
+        // One pass for the lowest triangles not known and the bounds to measure again (of the
+        // open islands whose bounds a removed or split-off triangle touched).
         let mut measure = vec![false; next_label as usize];
-        for (p, l) in on_bounds {
-            let target = merged_into[l.index()] as usize;
-            // Only points still on the bounds of what their island became can count.
-            if measure[target] || !on_edge(&bounds[target], p) {
-                continue;
-            }
-            let held = self.grid.candidates(p).iter().any(|&t| {
-                label_of(t.index()) == target
-                    && self.parts.triangles[t.index()].iter().any(|v| self.parts.vertices[v.index()] == p)
-            });
-            if !held {
-                measure[target] = true;
-                bounds[target] = Aabb::EMPTY;
-            }
-        }
-        let mut budget = count / 32 + 64;
-        for l in 0..next_label as usize {
-            if first[l] == u32::MAX {
-                // No triangle is known to be its own, so none is: the island is gone.
-                (unknown[l], measure[l]) = (false, false);
-                continue;
-            }
-            if !(unknown[l] || measure[l]) {
-                continue;
-            }
-            if let Some((lowest, b)) = self.walk_island(TriangleId(first[l]), &mut budget) {
-                first[l] = lowest;
-                bounds[l] = b;
-                unknown[l] = false;
-                measure[l] = false;
+        for l in recompute {
+            let l = merged_into[l.index()];
+            if l < old_count {
+                measure[l as usize] = true;
+                bounds[l as usize] = Aabb::EMPTY;
             }
         }
         if unknown.iter().chain(&measure).any(|&x| x) {
-            let mut looking = 0;
             for l in (0..next_label as usize).filter(|&l| unknown[l]) {
                 first[l] = u32::MAX;
-                looking += 1;
             }
-            let measuring = measure.iter().any(|&m| m);
             for t in 0..count {
-                if looking == 0 && !measuring {
-                    break;
-                }
                 let l = label_of(t);
                 if unknown[l] && first[l] == u32::MAX {
                     first[l] = t as u32;
-                    looking -= 1;
                 }
                 if measure[l] {
                     let b = &mut bounds[l];
