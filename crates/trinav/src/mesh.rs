@@ -478,9 +478,6 @@ pub struct NavMesh {
     /// Per triangle, the width of the way round each corner (see [`crate::clearance`]),
     /// derived on first use by a query with a radius.
     widths: std::sync::OnceLock<Vec<[f32; 3]>>,
-    /// Per island, its lowest triangle: derived by the first patch (see `crate::patch`), then
-    /// kept up to date by the patches.
-    pub(crate) island_firsts: std::sync::OnceLock<Vec<TriangleId>>,
 }
 
 /// Summary figures of a mesh.
@@ -541,7 +538,6 @@ impl NavMesh {
             search_flags,
             pockets,
             widths: std::sync::OnceLock::new(),
-            island_firsts: std::sync::OnceLock::new(),
         }
     }
 

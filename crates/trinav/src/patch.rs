@@ -23,12 +23,9 @@
 //!   triangles and the kept ones that lost a neighbour are grouped by the links between them;
 //!   where an island's border triangles fall into several groups, a search from each group at
 //!   once stops as soon as all but one have met or run out, so only a piece that split off is
-//!   walked whole; islands are then numbered again in order of their lowest triangle. Each
-//!   island's lowest triangle is kept from patch to patch (found by the first patch), so the
-//!   island array is passed over only when islands merged or their order changed, and
-//!   scanned only when an island lost its lowest triangle or a triangle on its bounds.
-//!   Bounds and island bounds are recomputed only when a removed point lay on them. Traversal
-//!   widths (clearance) are dropped, to be derived again by the
+//!   walked whole; islands are then numbered again in order of their lowest triangle (a pass
+//!   over the island array). Bounds and island bounds are recomputed only when a removed
+//!   point lay on them. Traversal widths (clearance) are dropped, to be derived again by the
 //!   next query with a radius.
 //!
 //! [`check_derived`] recomputes everything from the arrays and compares: the tests run it after
@@ -310,7 +307,6 @@ impl NavMesh {
         self.island_count = changed.island_count;
         self.bounds = changed.bounds;
         self.island_bounds.clone_from(&changed.island_bounds);
-        self.island_firsts = changed.island_firsts.clone();
         if writes.grid_rebuilt {
             self.grid.clone_from(&changed.grid);
         } else {
@@ -530,8 +526,6 @@ impl NavMesh {
         let old_bounds = self.bounds;
         // Clearance data is derived again on the next query with a radius.
         self.forget_widths();
-        // The islands' lowest triangles, kept from patch to patch.
-        self.island_firsts.get_or_init(|| lowest_triangles(&self.parts.islands, self.island_count));
 
         // What the removed triangles were, before their slots are reused.
         let removed_boxes: Vec<Aabb> = removed.iter().map(|&t| self.triangle_box(t)).collect();
@@ -676,8 +670,7 @@ impl NavMesh {
             }
         }
 
-        let moved_to: Vec<TriangleId> = moves.iter().map(|&(_, to)| to).collect();
-        self.update_islands(&slots, &seeds, &removed_islands, &removed_boxes, &moved_to, w);
+        self.update_islands(&slots, &seeds, &removed_islands, &removed_boxes, w);
         let mut roots =
             update_pockets(&self.parts.neighbours, &mut self.pockets, &slots, &seeds, &mut w.triangles);
         // An island that is all pocket takes its root from the order of its triangles, which a
@@ -776,7 +769,6 @@ impl NavMesh {
         seeds: &[TriangleId],
         removed_islands: &[IslandId],
         removed_boxes: &[Aabb],
-        moved_to: &[TriangleId],
         w: &mut PatchWrites,
     ) {
         let islands = &self.parts.islands;
@@ -861,13 +853,10 @@ impl NavMesh {
         }
 
         // Labels: a group that ran out is a whole island of its own; a group still open holds
-        // the rest of its old islands, which merge into the lowest of them (each old island has
-        // at most one open group left, so a merge is one step: `merged_into`).
+        // the rest of its old islands, which merge into the lowest of them.
         let old_count = self.island_count;
-        let old_firsts = self.island_firsts.take().expect("derived before the patch");
         let mut next_label = old_count;
-        let mut merged_into: Vec<u32> = (0..old_count).collect();
-        let mut merged = false;
+        let mut relabel: HashMap<IslandId, IslandId> = HashMap::new();
         let mut bounds: Vec<Aabb> = self.island_bounds.clone();
         let mut recompute: HashSet<IslandId> = HashSet::new();
         // Old islands that lost triangles on their bounds must be measured again.
@@ -880,16 +869,12 @@ impl NavMesh {
                 }
             }
         }
-        // The lowest triangle of each label, where known without a scan.
-        let mut first: Vec<u32> = vec![u32::MAX; old_count as usize];
         let representatives: Vec<usize> = (0..groups.len()).filter(|&g| find(&mut parent, g) == g).collect();
         for g in representatives {
             let group = std::mem::take(&mut groups[g]);
             let label = if group.done || group.labels.is_empty() {
                 let label = IslandId(next_label);
                 next_label += 1;
-                merged_into.push(label.0);
-                first.push(u32::MAX);
                 bounds.push(Aabb::EMPTY);
                 for &l in &group.labels {
                     recompute.insert(l);
@@ -898,8 +883,7 @@ impl NavMesh {
             } else {
                 let keep = group.labels[0];
                 for &l in &group.labels[1..] {
-                    merged_into[l.index()] = keep.0;
-                    merged = true;
+                    relabel.insert(l, keep);
                     let merged = bounds[l.index()];
                     let b = &mut bounds[keep.index()];
                     *b = b.grown(merged.min).grown(merged.max);
@@ -907,97 +891,63 @@ impl NavMesh {
                 keep
             };
             w.triangles.extend(group.members.iter().map(|t| t.0));
-            let lowest = &mut first[label.index()];
             for &t in &group.members {
                 self.parts.islands[t.index()] = label;
-                *lowest = (*lowest).min(t.0);
                 let b = &mut bounds[label.index()];
                 for p in self.triangle_points(t) {
                     *b = b.grown(p);
                 }
             }
         }
-        let count = self.parts.islands.len();
-        let islands = &self.parts.islands;
-        let label_of = |t: usize| merged_into[islands[t].index()] as usize;
-        // An old island's lowest triangle is still the lowest of its kept part if it is still
-        // there, under the label it went to: its other triangles kept their higher ids, or
-        // moved (counted below). If it went (or went to a piece that split off), the lowest
-        // of the rest is unknown. Lowest triangles in the tail moved with the whole island.
-        let mut unknown = vec![false; next_label as usize];
-        for (l, &f) in old_firsts.iter().enumerate() {
-            let target = merged_into[l] as usize;
-            if f.index() >= count {
-                continue;
-            }
-            if label_of(f.index()) == target {
-                first[target] = first[target].min(f.0);
-            } else {
-                unknown[target] = true;
-            }
-        }
-        for &to in moved_to {
-            let l = label_of(to.index());
-            first[l] = first[l].min(to.0);
-        }
-        // One pass for the lowest triangles not known and the bounds to measure again (of the
-        // open islands whose bounds a removed or split-off triangle touched).
-        let mut measure = vec![false; next_label as usize];
-        for l in recompute {
-            let l = merged_into[l.index()];
-            if l < old_count {
-                measure[l as usize] = true;
-                bounds[l as usize] = Aabb::EMPTY;
-            }
-        }
-        if unknown.iter().chain(&measure).any(|&x| x) {
-            for l in (0..next_label as usize).filter(|&l| unknown[l]) {
-                first[l] = u32::MAX;
-            }
-            for t in 0..count {
-                let l = label_of(t);
-                if unknown[l] && first[l] == u32::MAX {
-                    first[l] = t as u32;
+        if !relabel.is_empty() {
+            w.all_islands = true;
+            for island in &mut self.parts.islands {
+                if let Some(&to) = relabel.get(island) {
+                    *island = to;
                 }
-                if measure[l] {
-                    let b = &mut bounds[l];
+            }
+        }
+        // Measure again the open islands whose bounds a removed or split-off triangle touched.
+        let measure: HashSet<IslandId> = (recompute.into_iter())
+            .map(|l| relabel.get(&l).copied().unwrap_or(l))
+            .filter(|l| l.index() < old_count as usize)
+            .collect();
+        if !measure.is_empty() {
+            for &l in &measure {
+                bounds[l.index()] = Aabb::EMPTY;
+            }
+            for (t, island) in self.parts.islands.iter().enumerate() {
+                if measure.contains(island) {
+                    let b = &mut bounds[island.index()];
                     for v in self.parts.triangles[t] {
                         *b = b.grown(self.parts.vertices[v.index()]);
                     }
                 }
             }
         }
-        // Number the islands by their lowest triangle; labels without one are gone.
+        // Number the islands by their lowest triangle.
+        let mut first: Vec<u32> = vec![u32::MAX; next_label as usize];
+        for (t, island) in self.parts.islands.iter().enumerate() {
+            let f = &mut first[island.index()];
+            if *f == u32::MAX {
+                *f = t as u32;
+            }
+        }
         let mut order: Vec<u32> = (0..next_label).filter(|&l| first[l as usize] != u32::MAX).collect();
         order.sort_unstable_by_key(|&l| first[l as usize]);
         let mut number = vec![IslandId::NONE; next_label as usize];
         for (new, &old) in order.iter().enumerate() {
             number[old as usize] = IslandId(new as u32);
         }
-        let renumbered = order.iter().enumerate().any(|(new, &old)| new as u32 != old);
-        if merged || renumbered {
+        if order.iter().enumerate().any(|(new, &old)| new as u32 != old) {
             w.all_islands = true;
             for island in &mut self.parts.islands {
-                *island = number[merged_into[island.index()] as usize];
+                *island = number[island.index()];
             }
         }
-        let firsts: Vec<TriangleId> = order.iter().map(|&l| TriangleId(first[l as usize])).collect();
-        self.island_firsts = std::sync::OnceLock::from(firsts);
         self.island_bounds = order.iter().map(|&l| bounds[l as usize]).collect();
         self.island_count = order.len() as u32;
     }
-}
-
-/// The lowest triangle of each of `count` islands.
-fn lowest_triangles(islands: &[IslandId], count: u32) -> Vec<TriangleId> {
-    let mut first = vec![TriangleId::NONE; count as usize];
-    for (t, island) in islands.iter().enumerate() {
-        let f = &mut first[island.index()];
-        if f.is_none() {
-            *f = TriangleId::from_index(t);
-        }
-    }
-    first
 }
 
 /// A set of triangles known to be connected during [`NavMesh::update_islands`].
@@ -1070,11 +1020,6 @@ pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
             .push(format!("pocket of triangle {t}: {:?} (expected {:?})", mesh.pockets[t], fresh.pockets[t]));
     }
     let parts = &mesh.parts;
-    if let Some(firsts) = mesh.island_firsts.get()
-        && *firsts != lowest_triangles(&parts.islands, mesh.island_count)
-    {
-        wrong.push(format!("lowest triangles of the islands {firsts:?}"));
-    }
     if let Some(widths) = mesh.derived_widths() {
         let fresh = crate::clearance::traversal_widths(&parts.vertices, &parts.triangles, &parts.neighbours);
         if widths != fresh.as_slice() {
