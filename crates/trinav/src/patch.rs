@@ -279,6 +279,13 @@ impl NavMesh {
             to.islands.truncate(n);
             self.search_flags.truncate(n);
             self.pockets.truncate(n);
+            let grow = n - old_n;
+            reserve_headroom(&mut to.triangles, grow);
+            reserve_headroom(&mut to.neighbours, grow);
+            reserve_headroom(&mut to.areas, grow);
+            reserve_headroom(&mut to.islands, grow);
+            reserve_headroom(&mut self.search_flags, grow);
+            reserve_headroom(&mut self.pockets, grow);
             to.triangles.extend_from_slice(&from.triangles[old_n..]);
             to.neighbours.extend_from_slice(&from.neighbours[old_n..]);
             to.areas.extend_from_slice(&from.areas[old_n..]);
@@ -299,6 +306,7 @@ impl NavMesh {
             let m = from.vertices.len();
             let old_m = to.vertices.len().min(m);
             to.vertices.truncate(m);
+            reserve_headroom(&mut to.vertices, m - old_m);
             to.vertices.extend_from_slice(&from.vertices[old_m..]);
             for v in writes.vertices.iter().map(|&v| v as usize).filter(|&v| v < old_m) {
                 to.vertices[v] = from.vertices[v];
