@@ -785,6 +785,8 @@ impl NavMesh {
         // seed touching none.
         let mut group_of: HashMap<TriangleId, usize> = HashMap::new();
         let mut groups: Vec<Group> = Vec::new();
+        // Groups that meet at a seed (a seed joins the first group reaching it).
+        let mut meeting: Vec<(usize, usize)> = Vec::new();
         for &start in added.iter().chain(seeds) {
             if group_of.contains_key(&start) {
                 continue;
@@ -798,12 +800,16 @@ impl NavMesh {
                 group.frontier.push_back(t);
                 if islands[t.index()].is_none() {
                     for u in self.parts.neighbours[t.index()] {
-                        if !u.is_none()
-                            && !group_of.contains_key(&u)
-                            && (islands[u.index()].is_none() || seed_set.contains(&u))
-                        {
-                            group_of.insert(u, g);
-                            stack.push(u);
+                        if u.is_none() || !(islands[u.index()].is_none() || seed_set.contains(&u)) {
+                            continue;
+                        }
+                        match group_of.get(&u) {
+                            Some(&h) if h != g => meeting.push((g, h)),
+                            Some(_) => {}
+                            None => {
+                                group_of.insert(u, g);
+                                stack.push(u);
+                            }
                         }
                     }
                 } else {
@@ -817,6 +823,19 @@ impl NavMesh {
         // Race: while an old island has border triangles in two groups that may still be
         // apart, grow every such group by one triangle in turn.
         let mut parent: Vec<usize> = (0..groups.len()).collect();
+        for (g, h) in meeting {
+            let (g, h) = (find(&mut parent, g), find(&mut parent, h));
+            if g != h {
+                parent[h] = g;
+                let other = std::mem::take(&mut groups[h]);
+                let mine = &mut groups[g];
+                mine.members.extend(other.members);
+                mine.frontier.extend(other.frontier);
+                mine.labels.extend(other.labels);
+                mine.labels.sort_unstable();
+                mine.labels.dedup();
+            }
+        }
         loop {
             let racing = racing_groups(&groups, &mut parent);
             if racing.is_empty() {

@@ -298,3 +298,27 @@ fn traversal_widths_follow_a_patch() {
         check_derived(&mesh).unwrap_or_else(|e| panic!("step {step}: {e}"));
     }
 }
+
+#[test]
+fn added_triangles_meeting_only_at_a_kept_triangle_join_its_island() {
+    // A dead-end triangle `n` whose one neighbour is `s`, and another neighbour `m` of `s`:
+    // both put back as they were, `m` first, so the first group of added triangles takes `s`
+    // and `n`'s group meets it only there.
+    let mut checked = 0;
+    for name in PLAIN_FIXTURES.iter().chain(&["pinch_cdt", "generated_1k_cdt"]) {
+        let mesh = fixture(name);
+        for n in (0..mesh.triangle_count()).map(TriangleId::from_index) {
+            let links: Vec<TriangleId> = mesh.neighbours(n).into_iter().filter(|u| !u.is_none()).collect();
+            let [s] = links[..] else { continue };
+            let Some(m) = mesh.neighbours(s).into_iter().find(|&u| !u.is_none() && u != n) else { continue };
+            let mut changed = mesh.clone();
+            let add = vec![mesh.triangle_points(m), mesh.triangle_points(n)];
+            changed.apply_patch(&MeshPatch { remove: vec![n, m], add, ..MeshPatch::default() }).unwrap();
+            check_derived(&changed).unwrap_or_else(|e| panic!("{name}, triangles {n:?} {m:?}: {e}"));
+            assert_eq!(changed.island_count(), mesh.island_count(), "{name}");
+            checked += 1;
+            break;
+        }
+    }
+    assert!(checked > 0, "no fixture has a dead-end triangle");
+}
