@@ -355,7 +355,7 @@ impl EditableMesh {
     ) -> Result<(), EditError> {
         let plan = self.plan(removed, &added, base.as_ref())?;
         let copies = self.snapshots.copies;
-        let outcome = (self.snapshots.apply(vec![plan.patch.clone()]))
+        let outcome = (self.snapshots.apply(std::slice::from_ref(&plan.patch)))
             .map_err(|e| EditError::Internal(format!("patch refused: {e}")))?
             .pop()
             .expect("one outcome per patch");

@@ -3,14 +3,15 @@
 //! Readers hold an `Arc<NavMesh>` (a snapshot) and query it as long as they like. A change
 //! never touches a published mesh: it is applied to the other one, the *spare*, which is the
 //! mesh published before the current one, and which then becomes the current one. The spare
-//! is one change behind, so the patches of the previous change are applied to it first (the
-//! same patches on the same arrays give the same arrays, bit for bit). Only when a reader still
-//! holds the spare (it kept a snapshot across two changes) is the current mesh copied instead.
+//! is one change behind: it first catches up by copying what the previous change wrote
+//! ([`NavMesh::catch_up`] with the change's [`PatchWrites`]), without applying its patches
+//! again. Only when a reader still holds the spare (it kept a snapshot across two changes) is
+//! the current mesh copied instead.
 
 use std::sync::Arc;
 
 use trinav::NavMesh;
-use trinav::build::{MeshPatch, PatchError, PatchOutcome};
+use trinav::build::{MeshPatch, PatchError, PatchOutcome, PatchWrites};
 
 /// The published mesh and the spare.
 #[derive(Debug)]
@@ -19,8 +20,8 @@ pub(crate) struct Snapshots {
     current: Arc<NavMesh>,
     /// The mesh published before it, `pending` behind.
     spare: Option<Arc<NavMesh>>,
-    /// The patches that turned the spare into the current mesh.
-    pending: Vec<MeshPatch>,
+    /// Where the patches that turned the spare into the current mesh wrote.
+    pending: PatchWrites,
     /// How many changes had to copy the whole mesh.
     pub(crate) copies: u64,
 }
@@ -28,7 +29,7 @@ pub(crate) struct Snapshots {
 impl Snapshots {
     /// Publishes `mesh`.
     pub(crate) fn new(mesh: NavMesh) -> Snapshots {
-        Snapshots { current: Arc::new(mesh), spare: None, pending: Vec::new(), copies: 0 }
+        Snapshots { current: Arc::new(mesh), spare: None, pending: PatchWrites::new(), copies: 0 }
     }
 
     /// The published mesh.
@@ -38,7 +39,7 @@ impl Snapshots {
 
     /// Applies `patches` in order to a mesh equal to the current one and publishes it. On error
     /// nothing is published (and the spare is dropped).
-    pub(crate) fn apply(&mut self, patches: Vec<MeshPatch>) -> Result<Vec<PatchOutcome>, PatchError> {
+    pub(crate) fn apply(&mut self, patches: &[MeshPatch]) -> Result<Vec<PatchOutcome>, PatchError> {
         let mut mesh = match self.take_spare() {
             Some(mesh) => mesh,
             None => {
@@ -46,19 +47,20 @@ impl Snapshots {
                 NavMesh::clone(&self.current)
             }
         };
-        let outcomes = patches.iter().map(|patch| mesh.apply_patch(patch)).collect::<Result<Vec<_>, _>>()?;
+        let mut writes = std::mem::take(&mut self.pending);
+        writes.clear();
+        let outcomes = (patches.iter())
+            .map(|patch| mesh.apply_patch_recorded(patch, &mut writes))
+            .collect::<Result<Vec<_>, _>>()?;
         self.spare = Some(std::mem::replace(&mut self.current, Arc::new(mesh)));
-        self.pending = patches;
+        self.pending = writes;
         Ok(outcomes)
     }
 
     /// The spare brought up to date, unless a reader still holds it.
     fn take_spare(&mut self) -> Option<NavMesh> {
-        let pending = std::mem::take(&mut self.pending);
         let mut mesh = Arc::try_unwrap(self.spare.take()?).ok()?;
-        for patch in &pending {
-            mesh.apply_patch(patch).ok()?;
-        }
+        mesh.catch_up(&self.current, &self.pending);
         Some(mesh)
     }
 

@@ -110,7 +110,7 @@ pub use settings::{BakeSettings, SettingsError, Triangulation, UnknownName};
 /// changed mesh with one built from its arrays.
 pub mod build {
     pub use crate::mesh::{InvalidMesh, MeshParts, MeshProblem, position_key};
-    pub use crate::patch::{MeshPatch, PatchError, PatchOutcome, check_derived};
+    pub use crate::patch::{MeshPatch, PatchError, PatchOutcome, PatchWrites, check_derived};
     pub use crate::topology::{TopologyError, build_adjacency, find_islands};
 }
 

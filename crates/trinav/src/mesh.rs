@@ -580,6 +580,17 @@ impl NavMesh {
         }
     }
 
+    /// Drops the traversal widths (after a change of the triangles): the next query with a
+    /// radius derives them again.
+    pub(crate) fn forget_widths(&mut self) {
+        self.widths = std::sync::OnceLock::new();
+    }
+
+    /// The traversal widths, if derived already.
+    pub(crate) fn derived_widths(&self) -> Option<&[[f32; 3]]> {
+        self.widths.get().map(Vec::as_slice)
+    }
+
     /// Per triangle, the width of the way round each corner, derived on first use.
     pub(crate) fn traversal_widths(&self) -> &[[f32; 3]] {
         self.widths.get_or_init(|| {

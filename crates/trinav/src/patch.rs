@@ -25,7 +25,8 @@
 //!   once stops as soon as all but one have met or run out, so only a piece that split off is
 //!   walked whole; islands are then numbered again in order of their lowest triangle (a pass
 //!   over the island array). Bounds and island bounds are recomputed only when a removed
-//!   point lay on them.
+//!   point lay on them. Traversal widths (clearance) are dropped, to be derived again by the
+//!   next query with a radius.
 //!
 //! [`check_derived`] recomputes everything from the arrays and compares: the tests run it after
 //! every patch.
@@ -65,6 +66,45 @@ pub struct PatchOutcome {
     pub added: Vec<TriangleId>,
     /// Kept triangles that moved into slots left by removed ones, as (old id, new id).
     pub moved: Vec<(TriangleId, TriangleId)>,
+}
+
+/// Where applied patches wrote: what a copy of the mesh as it was before them needs to be
+/// brought up to date by copying instead of applying them again ([`NavMesh::catch_up`]).
+/// Filled by [`NavMesh::apply_patch_recorded`]; one record may cover several patches in a row.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PatchWrites {
+    /// Triangles whose entries (corners, links, area, island, turning corners, pocket) may
+    /// have changed, in any order, repeats allowed.
+    triangles: Vec<u32>,
+    /// Vertices whose position may have changed.
+    vertices: Vec<u32>,
+    /// Grid cells whose lists changed.
+    cells: Vec<u32>,
+    /// Whether every triangle's island may have changed (islands merged or numbered again).
+    all_islands: bool,
+    /// Whether the grid was built again.
+    grid_rebuilt: bool,
+}
+
+impl PatchWrites {
+    /// An empty record.
+    pub fn new() -> PatchWrites {
+        PatchWrites::default()
+    }
+
+    /// Whether nothing is recorded.
+    pub fn is_empty(&self) -> bool {
+        *self == PatchWrites::default()
+    }
+
+    /// Forgets everything recorded, keeping the memory.
+    pub fn clear(&mut self) {
+        self.triangles.clear();
+        self.vertices.clear();
+        self.cells.clear();
+        self.all_islands = false;
+        self.grid_rebuilt = false;
+    }
 }
 
 /// Why a patch was refused. The mesh is unchanged.
@@ -186,10 +226,104 @@ impl NavMesh {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn apply_patch(&mut self, patch: &MeshPatch) -> Result<PatchOutcome, PatchError> {
+        self.apply_patch_recorded(patch, &mut PatchWrites::new())
+    }
+
+    /// [`NavMesh::apply_patch`], adding to `writes` where it wrote, so that a copy of the mesh
+    /// as it was can catch up by copying ([`NavMesh::catch_up`]). On error nothing changes and
+    /// nothing is added.
+    pub fn apply_patch_recorded(
+        &mut self,
+        patch: &MeshPatch,
+        writes: &mut PatchWrites,
+    ) -> Result<PatchOutcome, PatchError> {
         let plan = self.plan(patch)?;
-        let outcome = self.commit(patch, plan);
+        let outcome = self.commit(patch, plan, writes);
         self.relocate_links();
         Ok(outcome)
+    }
+
+    /// Makes this mesh equal to `changed`, given that it was equal to `changed` before the
+    /// patches recorded in `writes` were applied to `changed`: copies what they wrote instead
+    /// of applying them again (the derived data included; the grid lists get the same content,
+    /// perhaps laid out otherwise in memory, which no answer depends on). With any other mesh
+    /// or record, the result is unspecified (but memory-safe).
+    ///
+    /// ```
+    /// use trinav::build::{MeshParts, MeshPatch, PatchWrites, build_adjacency, find_islands};
+    /// use trinav::{AreaId, BakeSettings, NavMesh, Point, TriangleId, VertexId};
+    /// let triangles = vec![[0, 1, 2].map(VertexId), [0, 2, 3].map(VertexId)];
+    /// let neighbours = build_adjacency(&triangles, 4)?;
+    /// let parts = MeshParts {
+    ///     settings: BakeSettings::default(),
+    ///     vertices: vec![Point::new(0., 0.), Point::new(1., 0.), Point::new(1., 1.), Point::new(0., 1.)],
+    ///     islands: find_islands(&neighbours).0,
+    ///     areas: vec![AreaId(0); 2],
+    ///     triangles,
+    ///     neighbours,
+    /// };
+    /// let mut mesh = NavMesh::from_parts(parts)?;
+    /// let mut copy = mesh.clone();
+    /// let mut writes = PatchWrites::new();
+    /// mesh.apply_patch_recorded(&MeshPatch { remove: vec![TriangleId(1)], ..MeshPatch::default() }, &mut writes)?;
+    /// copy.catch_up(&mesh, &writes);
+    /// assert_eq!(copy.parts(), mesh.parts());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn catch_up(&mut self, changed: &NavMesh, writes: &PatchWrites) {
+        let n = changed.parts.triangles.len();
+        let old_n = self.parts.triangles.len().min(n);
+        {
+            let (to, from) = (&mut self.parts, &changed.parts);
+            to.triangles.truncate(n);
+            to.neighbours.truncate(n);
+            to.areas.truncate(n);
+            to.islands.truncate(n);
+            self.search_flags.truncate(n);
+            self.pockets.truncate(n);
+            let grow = n - old_n;
+            reserve_headroom(&mut to.triangles, grow);
+            reserve_headroom(&mut to.neighbours, grow);
+            reserve_headroom(&mut to.areas, grow);
+            reserve_headroom(&mut to.islands, grow);
+            reserve_headroom(&mut self.search_flags, grow);
+            reserve_headroom(&mut self.pockets, grow);
+            to.triangles.extend_from_slice(&from.triangles[old_n..]);
+            to.neighbours.extend_from_slice(&from.neighbours[old_n..]);
+            to.areas.extend_from_slice(&from.areas[old_n..]);
+            to.islands.extend_from_slice(&from.islands[old_n..]);
+            self.search_flags.extend_from_slice(&changed.search_flags[old_n..]);
+            self.pockets.extend_from_slice(&changed.pockets[old_n..]);
+            for t in writes.triangles.iter().map(|&t| t as usize).filter(|&t| t < old_n) {
+                to.triangles[t] = from.triangles[t];
+                to.neighbours[t] = from.neighbours[t];
+                to.areas[t] = from.areas[t];
+                to.islands[t] = from.islands[t];
+                self.search_flags[t] = changed.search_flags[t];
+                self.pockets[t] = changed.pockets[t];
+            }
+            if writes.all_islands {
+                to.islands.copy_from_slice(&from.islands);
+            }
+            let m = from.vertices.len();
+            let old_m = to.vertices.len().min(m);
+            to.vertices.truncate(m);
+            reserve_headroom(&mut to.vertices, m - old_m);
+            to.vertices.extend_from_slice(&from.vertices[old_m..]);
+            for v in writes.vertices.iter().map(|&v| v as usize).filter(|&v| v < old_m) {
+                to.vertices[v] = from.vertices[v];
+            }
+        }
+        self.island_count = changed.island_count;
+        self.bounds = changed.bounds;
+        self.island_bounds.clone_from(&changed.island_bounds);
+        if writes.grid_rebuilt {
+            self.grid.clone_from(&changed.grid);
+        } else {
+            self.grid.copy_lists(&changed.grid, &writes.cells);
+        }
+        self.forget_widths();
+        self.links.clone_from(&changed.links);
     }
 
     /// The vertex at exactly `p`, if any (through the grid: a vertex lies in the box of every
@@ -396,11 +530,13 @@ impl NavMesh {
     }
 
     /// Applies a checked patch.
-    fn commit(&mut self, patch: &MeshPatch, plan: Plan) -> PatchOutcome {
+    fn commit(&mut self, patch: &MeshPatch, plan: Plan, w: &mut PatchWrites) -> PatchOutcome {
         let Plan { removed, corners, new_points, links, border, dead_vertices, slots, moves } = plan;
         let n = self.parts.triangles.len();
         let new_count = n - removed.len() + patch.add.len();
         let old_bounds = self.bounds;
+        // Clearance data is derived again on the next query with a radius.
+        self.forget_widths();
 
         // What the removed triangles were, before their slots are reused.
         let removed_boxes: Vec<Aabb> = removed.iter().map(|&t| self.triangle_box(t)).collect();
@@ -411,7 +547,10 @@ impl NavMesh {
 
         // New vertices, then links from the kept side of the border.
         reserve_headroom(&mut self.parts.vertices, new_points.len());
+        w.vertices.extend((self.parts.vertices.len()..).take(new_points.len()).map(|v| v as u32));
         self.parts.vertices.extend_from_slice(&new_points);
+        w.triangles.extend(seeds.iter().map(|t| t.0));
+        w.triangles.extend(slots.iter().map(|t| t.0));
         for &(kept, j, added) in &border {
             self.parts.neighbours[kept.index()][j as usize] =
                 added.map_or(TriangleId::NONE, |i| slots[i as usize]);
@@ -449,6 +588,9 @@ impl NavMesh {
         // Kept triangles moving down into leftover slots.
         for &(from, to) in &moves {
             self.move_triangle(from, to);
+            w.triangles.push(to.0);
+            w.triangles
+                .extend(self.parts.neighbours[to.index()].iter().filter(|u| !u.is_none()).map(|u| u.0));
         }
         self.truncate_triangles(new_count);
         let moved_to: HashMap<TriangleId, TriangleId> = moves.iter().copied().collect();
@@ -469,6 +611,7 @@ impl NavMesh {
             changes.extend(self.grid.cells_of_box(b).map(|cell| (cell, from, false)));
             changes.extend(self.grid.cells_of_box(b).map(|cell| (cell, to, true)));
         }
+        w.cells.extend(changes.iter().map(|&(cell, _, _)| cell));
         self.grid.update(&mut changes);
 
         // Vertices nothing uses: the last vertex moves into each hole.
@@ -479,7 +622,9 @@ impl NavMesh {
             if hole != last {
                 for (t, k) in self.incident(last) {
                     self.parts.triangles[t.index()][k as usize] = hole;
+                    w.triangles.push(t.0);
                 }
+                w.vertices.push(hole.0);
                 self.parts.vertices[hole.index()] = self.parts.vertices[last.index()];
                 renamed.insert(last, hole);
             }
@@ -516,6 +661,7 @@ impl NavMesh {
             self.grid = SpatialGrid::build(self.bounds, new_count, |t| {
                 Aabb::from_points(parts.triangles[t].map(|v| parts.vertices[v.index()]))
             });
+            w.grid_rebuilt = true;
         }
 
         // Turning corners at every vertex whose fan changed.
@@ -529,13 +675,15 @@ impl NavMesh {
                 &incident,
             );
             for (&(t, k), bit) in incident.iter().zip(bits) {
+                w.triangles.push(t.0);
                 let flags = &mut self.search_flags[t.index()];
                 *flags = (*flags & !(1 << k)) | (u8::from(bit) << k);
             }
         }
 
-        self.update_islands(&slots, &seeds, &removed_islands, &removed_boxes);
-        let mut roots = update_pockets(&self.parts.neighbours, &mut self.pockets, &slots, &seeds);
+        self.update_islands(&slots, &seeds, &removed_islands, &removed_boxes, w);
+        let mut roots =
+            update_pockets(&self.parts.neighbours, &mut self.pockets, &slots, &seeds, &mut w.triangles);
         // An island that is all pocket takes its root from the order of its triangles, which a
         // moved triangle changes.
         roots.extend(moves.iter().map(|&(_, to)| to).filter(|&t| self.ends_at_root(t)));
@@ -548,6 +696,7 @@ impl NavMesh {
             for (t, pocket) in island.iter().zip(find_pockets_of(&self.parts.neighbours, &island)) {
                 self.pockets[t.index()] = pocket;
             }
+            w.triangles.extend(island.iter().map(|t| t.0));
             done.extend(island);
         }
         PatchOutcome { added: slots, moved: moves }
@@ -631,6 +780,7 @@ impl NavMesh {
         seeds: &[TriangleId],
         removed_islands: &[IslandId],
         removed_boxes: &[Aabb],
+        w: &mut PatchWrites,
     ) {
         let islands = &self.parts.islands;
         let seed_set: HashSet<TriangleId> = seeds.iter().copied().collect();
@@ -638,6 +788,8 @@ impl NavMesh {
         // seed touching none.
         let mut group_of: HashMap<TriangleId, usize> = HashMap::new();
         let mut groups: Vec<Group> = Vec::new();
+        // Groups that meet at a seed (a seed joins the first group reaching it).
+        let mut meeting: Vec<(usize, usize)> = Vec::new();
         for &start in added.iter().chain(seeds) {
             if group_of.contains_key(&start) {
                 continue;
@@ -651,12 +803,16 @@ impl NavMesh {
                 group.frontier.push_back(t);
                 if islands[t.index()].is_none() {
                     for u in self.parts.neighbours[t.index()] {
-                        if !u.is_none()
-                            && !group_of.contains_key(&u)
-                            && (islands[u.index()].is_none() || seed_set.contains(&u))
-                        {
-                            group_of.insert(u, g);
-                            stack.push(u);
+                        if u.is_none() || !(islands[u.index()].is_none() || seed_set.contains(&u)) {
+                            continue;
+                        }
+                        match group_of.get(&u) {
+                            Some(&h) if h != g => meeting.push((g, h)),
+                            Some(_) => {}
+                            None => {
+                                group_of.insert(u, g);
+                                stack.push(u);
+                            }
                         }
                     }
                 } else {
@@ -670,6 +826,19 @@ impl NavMesh {
         // Race: while an old island has border triangles in two groups that may still be
         // apart, grow every such group by one triangle in turn.
         let mut parent: Vec<usize> = (0..groups.len()).collect();
+        for (g, h) in meeting {
+            let (g, h) = (find(&mut parent, g), find(&mut parent, h));
+            if g != h {
+                parent[h] = g;
+                let other = std::mem::take(&mut groups[h]);
+                let mine = &mut groups[g];
+                mine.members.extend(other.members);
+                mine.frontier.extend(other.frontier);
+                mine.labels.extend(other.labels);
+                mine.labels.sort_unstable();
+                mine.labels.dedup();
+            }
+        }
         loop {
             let racing = racing_groups(&groups, &mut parent);
             if racing.is_empty() {
@@ -751,6 +920,7 @@ impl NavMesh {
                 }
                 keep
             };
+            w.triangles.extend(group.members.iter().map(|t| t.0));
             for &t in &group.members {
                 self.parts.islands[t.index()] = label;
                 let b = &mut bounds[label.index()];
@@ -760,6 +930,7 @@ impl NavMesh {
             }
         }
         if !relabel.is_empty() {
+            w.all_islands = true;
             for island in &mut self.parts.islands {
                 if let Some(&to) = relabel.get(island) {
                     *island = to;
@@ -799,6 +970,7 @@ impl NavMesh {
             number[old as usize] = IslandId(new as u32);
         }
         if order.iter().enumerate().any(|(new, &old)| new as u32 != old) {
+            w.all_islands = true;
             for island in &mut self.parts.islands {
                 *island = number[island.index()];
             }
@@ -847,7 +1019,8 @@ fn racing_groups(groups: &[Group], parent: &mut [usize]) -> Vec<usize> {
 }
 
 /// Every difference between `mesh`'s derived data and what [`NavMesh::from_parts`] derives from
-/// its arrays: the check the tests of in-place changes run after every patch. The grid is
+/// its arrays (and the traversal widths, when derived): the check the tests of in-place changes
+/// run after every patch. The grid is
 /// compared by content (every triangle in exactly the cells its box overlaps, in ascending
 /// order), since its cells may be sized for another triangle count.
 pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
@@ -877,6 +1050,12 @@ pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
             .push(format!("pocket of triangle {t}: {:?} (expected {:?})", mesh.pockets[t], fresh.pockets[t]));
     }
     let parts = &mesh.parts;
+    if let Some(widths) = mesh.derived_widths() {
+        let fresh = crate::clearance::traversal_widths(&parts.vertices, &parts.triangles, &parts.neighbours);
+        if widths != fresh.as_slice() {
+            wrong.push("traversal widths".to_string());
+        }
+    }
     if !mesh.grid.lists_match(parts.triangles.len(), |t| {
         Aabb::from_points(parts.triangles[t].map(|v| parts.vertices[v.index()]))
     }) {

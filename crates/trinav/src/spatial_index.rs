@@ -254,19 +254,39 @@ impl SpatialGrid {
             );
             list.extend(group.iter().filter(|&&(_, _, added)| added).map(|&(_, t, _)| t));
             list.sort_unstable();
-            let old_len = (end - start) as usize;
-            if list.len() <= old_len {
-                self.items[start as usize..start as usize + list.len()].copy_from_slice(&list);
-                self.ranges[cell] = [start, start + list.len() as u32];
-                self.dead += old_len - list.len();
-            } else {
-                let new_start = self.items.len() as u32;
-                crate::patch::reserve_headroom(&mut self.items, list.len());
-                self.items.extend_from_slice(&list);
-                self.ranges[cell] = [new_start, self.items.len() as u32];
-                self.dead += old_len;
-            }
+            self.write_list(cell, &list);
         }
+        self.pack_if_sparse();
+    }
+
+    /// Makes the lists of `cells` those of `other` (a grid of the same cells): brings a copy
+    /// of a grid up to date after [`SpatialGrid::update`] changed those cells of `other`.
+    pub(crate) fn copy_lists(&mut self, other: &SpatialGrid, cells: &[u32]) {
+        for &cell in cells {
+            self.write_list(cell as usize, other.cell_items_at(cell));
+        }
+        self.pack_if_sparse();
+    }
+
+    /// Replaces the list of `cell` with `list`: in place when it fits, else at the end.
+    fn write_list(&mut self, cell: usize, list: &[TriangleId]) {
+        let [start, end] = self.ranges[cell];
+        let old_len = (end - start) as usize;
+        if list.len() <= old_len {
+            self.items[start as usize..start as usize + list.len()].copy_from_slice(list);
+            self.ranges[cell] = [start, start + list.len() as u32];
+            self.dead += old_len - list.len();
+        } else {
+            let new_start = self.items.len() as u32;
+            crate::patch::reserve_headroom(&mut self.items, list.len());
+            self.items.extend_from_slice(list);
+            self.ranges[cell] = [new_start, self.items.len() as u32];
+            self.dead += old_len;
+        }
+    }
+
+    /// Packs the lists when more than half the entries are dead.
+    fn pack_if_sparse(&mut self) {
         if self.dead > 1024 && self.dead > self.items.len() / 2 {
             self.pack();
         }

@@ -236,7 +236,8 @@ pub(crate) fn find_pockets_of(neighbours: &[[TriangleId; 3]], nodes: &[TriangleI
 /// Updates `pockets` after a local change of the mesh: `added` are new triangles (their pocket
 /// entries are placeholders), `seeds` the kept triangles that lost a neighbour. Returns one
 /// triangle of each island that is now a tree (its pockets depend on the order of the whole
-/// island, so the caller recomputes those with [`find_pockets_of`]).
+/// island, so the caller recomputes those with [`find_pockets_of`]). Pushes every triangle
+/// whose entry it writes onto `written`.
 ///
 /// Only the core (the 2-core of the adjacency graph) and the trees next to the change can
 /// differ: a pocket tree that no seed belongs to still hangs off the rest through its one edge,
@@ -250,6 +251,7 @@ pub(crate) fn update_pockets(
     pockets: &mut [Pocket],
     added: &[TriangleId],
     seeds: &[TriangleId],
+    written: &mut Vec<u32>,
 ) -> Vec<TriangleId> {
     use std::collections::{HashMap, HashSet};
     let added_set: HashSet<TriangleId> = added.iter().copied().collect();
@@ -327,10 +329,12 @@ pub(crate) fn update_pockets(
     for t in candidates {
         if (added_set.contains(&t) || trees.contains(&t)) && !peeled.contains(&t) {
             pockets[t.index()] = Pocket::Core;
+            written.push(t.0);
         }
     }
     for (t, pocket) in new_pockets {
         pockets[t.index()] = pocket;
+        written.push(t.0);
     }
     roots
 }

@@ -7,7 +7,7 @@ mod common;
 
 use common::{PLAIN_FIXTURES, fixture, random_point, rng};
 use rand::{Rng, RngExt};
-use trinav::build::{MeshPatch, PatchError, check_derived};
+use trinav::build::{MeshPatch, PatchError, PatchWrites, check_derived};
 use trinav::geometry::{Orientation, orient};
 use trinav::{NavMesh, PathMode, PathOptions, PathScratch, Point, TriangleId};
 
@@ -256,4 +256,69 @@ fn triangles_overlapping_a_box_are_those_a_scan_finds() {
             }
         }
     }
+}
+
+#[test]
+fn a_copy_catches_up_by_copying_what_the_patches_wrote() {
+    for (f, name) in PLAIN_FIXTURES.iter().chain(&["pinch_cdt", "generated_1k_cdt"]).enumerate() {
+        let mut mesh = fixture(name);
+        let mut copy = mesh.clone();
+        let mut rng = rng(70 + f as u64);
+        let mut cut = Vec::new();
+        let mut writes = PatchWrites::new();
+        for step in 0..60 {
+            let Some(patch) = random_patch(&mut rng, &mesh, &mut cut) else { continue };
+            mesh.apply_patch_recorded(&patch, &mut writes)
+                .unwrap_or_else(|e| panic!("{name} step {step}: {e}"));
+            // Sometimes two patches in one record.
+            if rng.random_bool(0.3) {
+                continue;
+            }
+            copy.catch_up(&mesh, &writes);
+            writes.clear();
+            assert_eq!(copy.parts(), mesh.parts(), "{name} step {step}: arrays");
+            check_derived(&copy).unwrap_or_else(|e| panic!("{name} step {step}: {e}"));
+            assert_eq!(copy.to_bytes().unwrap(), mesh.to_bytes().unwrap(), "{name} step {step}: bytes");
+            assert_eq!(copy.island_count(), mesh.island_count());
+            assert_eq!(copy.bounds(), mesh.bounds());
+        }
+    }
+}
+
+#[test]
+fn traversal_widths_follow_a_patch() {
+    let mut mesh = fixture("town_cdt");
+    let mut rng = rng(5);
+    let mut cut = Vec::new();
+    for step in 0..20 {
+        mesh.prepare_clearance();
+        let Some(patch) = random_patch(&mut rng, &mesh, &mut cut) else { continue };
+        mesh.apply_patch(&patch).unwrap();
+        mesh.prepare_clearance();
+        check_derived(&mesh).unwrap_or_else(|e| panic!("step {step}: {e}"));
+    }
+}
+
+#[test]
+fn added_triangles_meeting_only_at_a_kept_triangle_join_its_island() {
+    // A dead-end triangle `n` whose one neighbour is `s`, and another neighbour `m` of `s`:
+    // both put back as they were, `m` first, so the first group of added triangles takes `s`
+    // and `n`'s group meets it only there.
+    let mut checked = 0;
+    for name in PLAIN_FIXTURES.iter().chain(&["pinch_cdt", "generated_1k_cdt"]) {
+        let mesh = fixture(name);
+        for n in (0..mesh.triangle_count()).map(TriangleId::from_index) {
+            let links: Vec<TriangleId> = mesh.neighbours(n).into_iter().filter(|u| !u.is_none()).collect();
+            let [s] = links[..] else { continue };
+            let Some(m) = mesh.neighbours(s).into_iter().find(|&u| !u.is_none() && u != n) else { continue };
+            let mut changed = mesh.clone();
+            let add = vec![mesh.triangle_points(m), mesh.triangle_points(n)];
+            changed.apply_patch(&MeshPatch { remove: vec![n, m], add, ..MeshPatch::default() }).unwrap();
+            check_derived(&changed).unwrap_or_else(|e| panic!("{name}, triangles {n:?} {m:?}: {e}"));
+            assert_eq!(changed.island_count(), mesh.island_count(), "{name}");
+            checked += 1;
+            break;
+        }
+    }
+    assert!(checked > 0, "no fixture has a dead-end triangle");
 }
