@@ -530,13 +530,16 @@ impl<const LINKS: bool> Search<'_, LINKS> {
     /// triangle. Those are walls to the query, and the corners they make may turn; flagging
     /// every such corner (reflex or not) keeps the search exact, a corner that is not reflex
     /// only adding nodes that never lead to a shorter path.
-    #[inline]
+    #[inline(always)]
     fn corner_turns(&self, t: TriangleId, k: usize) -> bool {
         self.mesh.is_turning(t, k) || (self.pass.has_exclusions() && self.touches_excluded(t, k))
     }
 
     /// Whether the fan of corner `k` of triangle `t` (the triangles joined to `t` across edges
-    /// at that corner) holds an excluded triangle.
+    /// at that corner) holds an excluded triangle. (Kept out of line: only queries that exclude
+    /// a type call it, and inlined it slowed the plain search.)
+    #[cold]
+    #[inline(never)]
     fn touches_excluded(&self, t: TriangleId, k: usize) -> bool {
         let mesh = self.mesh;
         let v = mesh.triangles()[t.index()][k];
