@@ -9,7 +9,7 @@ use common::{PLAIN_FIXTURES, fixture, random_point, rng};
 use rand::{Rng, RngExt};
 use trinav::build::{MeshPatch, PatchError, PatchWrites, check_derived};
 use trinav::geometry::{Orientation, orient};
-use trinav::{NavMesh, PathMode, PathOptions, PathScratch, Point, TriangleId};
+use trinav::{LinkId, NavMesh, OffMeshLink, PathMode, PathOptions, PathScratch, Point, TriangleId};
 
 /// Up to `count` triangles connected to `start` (breadth first).
 fn region(mesh: &NavMesh, start: TriangleId, count: usize) -> Vec<TriangleId> {
@@ -262,6 +262,16 @@ fn triangles_overlapping_a_box_are_those_a_scan_finds() {
 fn a_copy_catches_up_by_copying_what_the_patches_wrote() {
     for (f, name) in PLAIN_FIXTURES.iter().chain(&["pinch_cdt", "generated_1k_cdt"]).enumerate() {
         let mut mesh = fixture(name);
+        // Links between triangle centroids: the copy must follow which ones the patches cover.
+        let centroid = |t: usize| {
+            let [a, b, c] = mesh.triangle_points(TriangleId(t as u32));
+            Point::new((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0)
+        };
+        let n = mesh.triangle_count();
+        let ends: Vec<(Point, Point)> =
+            (0..4).map(|k| (centroid(k * n / 4), centroid((k * n / 4 + n / 2) % n))).collect();
+        let links: Vec<LinkId> =
+            ends.into_iter().map(|(a, b)| mesh.add_link(OffMeshLink::new(a, b)).unwrap()).collect();
         let mut copy = mesh.clone();
         let mut rng = rng(70 + f as u64);
         let mut cut = Vec::new();
@@ -281,6 +291,13 @@ fn a_copy_catches_up_by_copying_what_the_patches_wrote() {
             assert_eq!(copy.to_bytes().unwrap(), mesh.to_bytes().unwrap(), "{name} step {step}: bytes");
             assert_eq!(copy.island_count(), mesh.island_count());
             assert_eq!(copy.bounds(), mesh.bounds());
+            for &link in &links {
+                assert_eq!(
+                    copy.link_is_usable(link),
+                    mesh.link_is_usable(link),
+                    "{name} step {step}: {link:?}"
+                );
+            }
         }
     }
 }
