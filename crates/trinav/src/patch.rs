@@ -829,14 +829,7 @@ impl NavMesh {
         for (g, h) in meeting {
             let (g, h) = (find(&mut parent, g), find(&mut parent, h));
             if g != h {
-                parent[h] = g;
-                let other = std::mem::take(&mut groups[h]);
-                let mine = &mut groups[g];
-                mine.members.extend(other.members);
-                mine.frontier.extend(other.frontier);
-                mine.labels.extend(other.labels);
-                mine.labels.sort_unstable();
-                mine.labels.dedup();
+                join(&mut groups, &mut parent, g, h);
             }
         }
         loop {
@@ -858,15 +851,8 @@ impl NavMesh {
                         Some(&h) => {
                             let h = find(&mut parent, h);
                             if h != g {
-                                parent[h] = g;
-                                let other = std::mem::take(&mut groups[h]);
-                                let mine = &mut groups[g];
-                                mine.members.extend(other.members);
-                                mine.frontier.extend(other.frontier);
-                                mine.labels.extend(other.labels);
-                                mine.labels.sort_unstable();
-                                mine.labels.dedup();
-                                mine.done = false;
+                                join(&mut groups, &mut parent, g, h);
+                                groups[g].done = false;
                             }
                         }
                         None => {
@@ -1000,6 +986,19 @@ fn find(parent: &mut [usize], mut g: usize) -> usize {
         g = parent[g];
     }
     g
+}
+
+/// Joins group `h` into group `g` (both their own representatives): its triangles, frontier
+/// and old islands move to `g`, and `h` points to `g` from now on.
+fn join(groups: &mut [Group], parent: &mut [usize], g: usize, h: usize) {
+    parent[h] = g;
+    let other = std::mem::take(&mut groups[h]);
+    let mine = &mut groups[g];
+    mine.members.extend(other.members);
+    mine.frontier.extend(other.frontier);
+    mine.labels.extend(other.labels);
+    mine.labels.sort_unstable();
+    mine.labels.dedup();
 }
 
 /// The groups still racing: those not done whose old island has another group not done.
