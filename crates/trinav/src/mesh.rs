@@ -505,6 +505,9 @@ pub struct NavMesh {
     widths: std::sync::OnceLock<Vec<[f32; 3]>>,
     /// The off-mesh links and the index the searches read (see [`crate::links`]).
     pub(crate) links: crate::links::Links,
+    /// Per island, its lowest triangle: derived by the first patch (see `crate::patch`), then
+    /// kept up to date by the patches.
+    pub(crate) island_firsts: std::sync::OnceLock<Vec<TriangleId>>,
 }
 
 /// Summary figures of a mesh.
@@ -577,6 +580,7 @@ impl NavMesh {
             pockets,
             widths: std::sync::OnceLock::new(),
             links: crate::links::Links::default(),
+            island_firsts: std::sync::OnceLock::new(),
         }
     }
 

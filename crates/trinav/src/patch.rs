@@ -23,10 +23,13 @@
 //!   triangles and the kept ones that lost a neighbour are grouped by the links between them;
 //!   where an island's border triangles fall into several groups, a search from each group at
 //!   once stops as soon as all but one have met or run out, so only a piece that split off is
-//!   walked whole; islands are then numbered again in order of their lowest triangle (a pass
-//!   over the island array). Bounds and island bounds are recomputed only when a removed
-//!   point lay on them. Traversal widths (clearance) are dropped, to be derived again by the
-//!   next query with a radius.
+//!   walked whole; islands are then numbered again in order of their lowest triangle. Each
+//!   island's lowest triangle is kept from patch to patch (found by the first patch), so the
+//!   island array is passed over only when islands merged or their order changed. An island
+//!   that lost its lowest triangle, or the last of its triangles at a point on its bounds, is
+//!   walked (or, when large, the island array scanned) to find them again. The mesh's bounds
+//!   are recomputed only when a removed point lay on them. Traversal widths (clearance) are
+//!   dropped, to be derived again by the next query with a radius.
 //!
 //! [`check_derived`] recomputes everything from the arrays and compares: the tests run it after
 //! every patch.
@@ -317,6 +320,7 @@ impl NavMesh {
         self.island_count = changed.island_count;
         self.bounds = changed.bounds;
         self.island_bounds.clone_from(&changed.island_bounds);
+        self.island_firsts = changed.island_firsts.clone();
         if writes.grid_rebuilt {
             self.grid.clone_from(&changed.grid);
         } else {
@@ -537,9 +541,12 @@ impl NavMesh {
         let old_bounds = self.bounds;
         // Clearance data is derived again on the next query with a radius.
         self.forget_widths();
+        // The islands' lowest triangles, kept from patch to patch.
+        self.island_firsts.get_or_init(|| lowest_triangles(&self.parts.islands, self.island_count));
 
         // What the removed triangles were, before their slots are reused.
-        let removed_boxes: Vec<Aabb> = removed.iter().map(|&t| self.triangle_box(t)).collect();
+        let removed_corners: Vec<[Point; 3]> = removed.iter().map(|&t| self.triangle_points(t)).collect();
+        let removed_boxes: Vec<Aabb> = removed_corners.iter().map(|&c| Aabb::from_points(c)).collect();
         let removed_islands: Vec<IslandId> = removed.iter().map(|&t| self.parts.islands[t.index()]).collect();
         let mut affected_vertices: Vec<VertexId> =
             removed.iter().flat_map(|&t| self.parts.triangles[t.index()]).collect();
@@ -681,7 +688,8 @@ impl NavMesh {
             }
         }
 
-        self.update_islands(&slots, &seeds, &removed_islands, &removed_boxes, w);
+        let moved_to: Vec<TriangleId> = moves.iter().map(|&(_, to)| to).collect();
+        self.update_islands(&slots, &seeds, &removed_islands, &removed_corners, &moved_to, w);
         let mut roots =
             update_pockets(&self.parts.neighbours, &mut self.pockets, &slots, &seeds, &mut w.triangles);
         // An island that is all pocket takes its root from the order of its triangles, which a
@@ -771,15 +779,39 @@ impl NavMesh {
         all
     }
 
+    /// The lowest triangle and the bounds of the island holding `t`, by walking it, unless
+    /// that takes more than `budget` steps (the steps are taken from `budget` either way).
+    fn walk_island(&self, t: TriangleId, budget: &mut usize) -> Option<(u32, Aabb)> {
+        let mut seen: HashSet<TriangleId> = HashSet::new();
+        seen.insert(t);
+        let mut stack = vec![t];
+        let (mut lowest, mut bounds) = (t.0, Aabb::EMPTY);
+        while let Some(u) = stack.pop() {
+            *budget = budget.checked_sub(1)?;
+            lowest = lowest.min(u.0);
+            for p in self.triangle_points(u) {
+                bounds = bounds.grown(p);
+            }
+            for w in self.parts.neighbours[u.index()] {
+                if !w.is_none() && seen.insert(w) {
+                    stack.push(w);
+                }
+            }
+        }
+        Some((lowest, bounds))
+    }
+
     /// Islands after a patch (see the module documentation): `added` are the added triangles
     /// (island `NONE` so far), `seeds` the kept triangles that lost a neighbour,
-    /// `removed_islands` and `removed_boxes` the islands and boxes of the removed triangles.
+    /// `removed_islands` and `removed_corners` the islands and corners of the removed
+    /// triangles, `moved_to` the slots kept triangles moved into.
     fn update_islands(
         &mut self,
         added: &[TriangleId],
         seeds: &[TriangleId],
         removed_islands: &[IslandId],
-        removed_boxes: &[Aabb],
+        removed_corners: &[[Point; 3]],
+        moved_to: &[TriangleId],
         w: &mut PatchWrites,
     ) {
         let islands = &self.parts.islands;
@@ -869,37 +901,41 @@ impl NavMesh {
         }
 
         // Labels: a group that ran out is a whole island of its own; a group still open holds
-        // the rest of its old islands, which merge into the lowest of them.
+        // the rest of its old islands, which merge into the lowest of them (each old island has
+        // at most one open group left, so a merge is one step: `merged_into`).
         let old_count = self.island_count;
+        let old_firsts = self.island_firsts.take().expect("derived before the patch");
         let mut next_label = old_count;
-        let mut relabel: HashMap<IslandId, IslandId> = HashMap::new();
+        let mut merged_into: Vec<u32> = (0..old_count).collect();
+        let mut merged = false;
         let mut bounds: Vec<Aabb> = self.island_bounds.clone();
-        let mut recompute: HashSet<IslandId> = HashSet::new();
-        // Old islands that lost triangles on their bounds must be measured again.
-        for (island, b) in removed_islands.iter().zip(removed_boxes) {
+        // Corners of removed triangles and of pieces that split off lying on the bounds of
+        // their old island: the bounds stay unless the island has no triangle left there.
+        let on_edge =
+            |b: &Aabb, p: Point| p.x == b.min.x || p.x == b.max.x || p.y == b.min.y || p.y == b.max.y;
+        let mut on_bounds: Vec<(Point, IslandId)> = Vec::new();
+        for (&island, corners) in removed_islands.iter().zip(removed_corners) {
             if let Some(old) = self.island_bounds.get(island.index()) {
-                let edge =
-                    |p: Point| p.x == old.min.x || p.x == old.max.x || p.y == old.min.y || p.y == old.max.y;
-                if edge(b.min) || edge(b.max) {
-                    recompute.insert(*island);
-                }
+                on_bounds.extend(corners.iter().filter(|&&p| on_edge(old, p)).map(|&p| (p, island)));
             }
         }
+        // The lowest triangle of each label, where known without a scan.
+        let mut first: Vec<u32> = vec![u32::MAX; old_count as usize];
         let representatives: Vec<usize> = (0..groups.len()).filter(|&g| find(&mut parent, g) == g).collect();
         for g in representatives {
             let group = std::mem::take(&mut groups[g]);
             let label = if group.done || group.labels.is_empty() {
                 let label = IslandId(next_label);
                 next_label += 1;
+                merged_into.push(label.0);
+                first.push(u32::MAX);
                 bounds.push(Aabb::EMPTY);
-                for &l in &group.labels {
-                    recompute.insert(l);
-                }
                 label
             } else {
                 let keep = group.labels[0];
                 for &l in &group.labels[1..] {
-                    relabel.insert(l, keep);
+                    merged_into[l.index()] = keep.0;
+                    merged = true;
                     let merged = bounds[l.index()];
                     let b = &mut bounds[keep.index()];
                     *b = b.grown(merged.min).grown(merged.max);
@@ -907,63 +943,138 @@ impl NavMesh {
                 keep
             };
             w.triangles.extend(group.members.iter().map(|t| t.0));
+            let lowest = &mut first[label.index()];
             for &t in &group.members {
+                let old = self.parts.islands[t.index()];
+                if label.0 >= old_count && !old.is_none() {
+                    let old_bounds = &self.island_bounds[old.index()];
+                    for p in self.triangle_points(t).into_iter().filter(|&p| on_edge(old_bounds, p)) {
+                        on_bounds.push((p, old));
+                    }
+                }
                 self.parts.islands[t.index()] = label;
+                *lowest = (*lowest).min(t.0);
                 let b = &mut bounds[label.index()];
                 for p in self.triangle_points(t) {
                     *b = b.grown(p);
                 }
             }
         }
-        if !relabel.is_empty() {
-            w.all_islands = true;
-            for island in &mut self.parts.islands {
-                if let Some(&to) = relabel.get(island) {
-                    *island = to;
-                }
+        let count = self.parts.islands.len();
+        let islands = &self.parts.islands;
+        let label_of = |t: usize| merged_into[islands[t].index()] as usize;
+        // An old island's lowest triangle is still the lowest of its kept part if it is still
+        // there, under the label it went to: its other triangles kept their higher ids, or
+        // moved (counted below). If it went (or went to a piece that split off), the lowest
+        // of the rest is unknown. Lowest triangles in the tail moved with the whole island.
+        let mut unknown = vec![false; next_label as usize];
+        for (l, &f) in old_firsts.iter().enumerate() {
+            let target = merged_into[l] as usize;
+            if f.index() >= count {
+                continue;
+            }
+            if label_of(f.index()) == target {
+                first[target] = first[target].min(f.0);
+            } else {
+                unknown[target] = true;
             }
         }
-        // Measure again the open islands whose bounds a removed or split-off triangle touched.
-        let measure: HashSet<IslandId> = (recompute.into_iter())
-            .map(|l| relabel.get(&l).copied().unwrap_or(l))
-            .filter(|l| l.index() < old_count as usize)
-            .collect();
-        if !measure.is_empty() {
-            for &l in &measure {
-                bounds[l.index()] = Aabb::EMPTY;
+        for &to in moved_to {
+            let l = label_of(to.index());
+            first[l] = first[l].min(to.0);
+        }
+        // The lowest triangles not known and the bounds to measure again (of the open islands
+        // whose bounds a removed or split-off triangle touched): small islands are walked from
+        // a triangle known to be theirs (a label without one is gone); the island array is
+        // scanned for the rest.
+        let mut measure = vec![false; next_label as usize];
+        for (p, l) in on_bounds {
+            let target = merged_into[l.index()] as usize;
+            // Only points still on the bounds of what their island became can count.
+            if measure[target] || !on_edge(&bounds[target], p) {
+                continue;
             }
-            for (t, island) in self.parts.islands.iter().enumerate() {
-                if measure.contains(island) {
-                    let b = &mut bounds[island.index()];
+            let held = self.grid.candidates(p).iter().any(|&t| {
+                label_of(t.index()) == target
+                    && self.parts.triangles[t.index()].iter().any(|v| self.parts.vertices[v.index()] == p)
+            });
+            if !held {
+                measure[target] = true;
+                bounds[target] = Aabb::EMPTY;
+            }
+        }
+        let mut budget = count / 32 + 64;
+        for l in 0..next_label as usize {
+            if first[l] == u32::MAX {
+                // No triangle is known to be its own, so none is: the island is gone.
+                (unknown[l], measure[l]) = (false, false);
+                continue;
+            }
+            if !(unknown[l] || measure[l]) {
+                continue;
+            }
+            if let Some((lowest, b)) = self.walk_island(TriangleId(first[l]), &mut budget) {
+                first[l] = lowest;
+                bounds[l] = b;
+                unknown[l] = false;
+                measure[l] = false;
+            }
+        }
+        if unknown.iter().chain(&measure).any(|&x| x) {
+            let mut looking = 0;
+            for l in (0..next_label as usize).filter(|&l| unknown[l]) {
+                first[l] = u32::MAX;
+                looking += 1;
+            }
+            let measuring = measure.iter().any(|&m| m);
+            for t in 0..count {
+                if looking == 0 && !measuring {
+                    break;
+                }
+                let l = label_of(t);
+                if unknown[l] && first[l] == u32::MAX {
+                    first[l] = t as u32;
+                    looking -= 1;
+                }
+                if measure[l] {
+                    let b = &mut bounds[l];
                     for v in self.parts.triangles[t] {
                         *b = b.grown(self.parts.vertices[v.index()]);
                     }
                 }
             }
         }
-        // Number the islands by their lowest triangle.
-        let mut first: Vec<u32> = vec![u32::MAX; next_label as usize];
-        for (t, island) in self.parts.islands.iter().enumerate() {
-            let f = &mut first[island.index()];
-            if *f == u32::MAX {
-                *f = t as u32;
-            }
-        }
+        // Number the islands by their lowest triangle; labels without one are gone.
         let mut order: Vec<u32> = (0..next_label).filter(|&l| first[l as usize] != u32::MAX).collect();
         order.sort_unstable_by_key(|&l| first[l as usize]);
         let mut number = vec![IslandId::NONE; next_label as usize];
         for (new, &old) in order.iter().enumerate() {
             number[old as usize] = IslandId(new as u32);
         }
-        if order.iter().enumerate().any(|(new, &old)| new as u32 != old) {
+        let renumbered = order.iter().enumerate().any(|(new, &old)| new as u32 != old);
+        if merged || renumbered {
             w.all_islands = true;
             for island in &mut self.parts.islands {
-                *island = number[island.index()];
+                *island = number[merged_into[island.index()] as usize];
             }
         }
+        let firsts: Vec<TriangleId> = order.iter().map(|&l| TriangleId(first[l as usize])).collect();
+        self.island_firsts = std::sync::OnceLock::from(firsts);
         self.island_bounds = order.iter().map(|&l| bounds[l as usize]).collect();
         self.island_count = order.len() as u32;
     }
+}
+
+/// The lowest triangle of each of `count` islands.
+fn lowest_triangles(islands: &[IslandId], count: u32) -> Vec<TriangleId> {
+    let mut first = vec![TriangleId::NONE; count as usize];
+    for (t, island) in islands.iter().enumerate() {
+        let f = &mut first[island.index()];
+        if f.is_none() {
+            *f = TriangleId::from_index(t);
+        }
+    }
+    first
 }
 
 /// A set of triangles known to be connected during [`NavMesh::update_islands`].
@@ -1049,6 +1160,11 @@ pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
             .push(format!("pocket of triangle {t}: {:?} (expected {:?})", mesh.pockets[t], fresh.pockets[t]));
     }
     let parts = &mesh.parts;
+    if let Some(firsts) = mesh.island_firsts.get()
+        && *firsts != lowest_triangles(&parts.islands, mesh.island_count)
+    {
+        wrong.push(format!("lowest triangles of the islands {firsts:?}"));
+    }
     if let Some(widths) = mesh.derived_widths() {
         let fresh = crate::clearance::traversal_widths(&parts.vertices, &parts.triangles, &parts.neighbours);
         if widths != fresh.as_slice() {

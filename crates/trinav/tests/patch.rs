@@ -339,3 +339,125 @@ fn added_triangles_meeting_only_at_a_kept_triangle_join_its_island() {
     }
     assert!(checked > 0, "no fixture has a dead-end triangle");
 }
+
+/// A strip of 400 unit squares (cells) along x, two triangles each: first cell 9, then cell 0,
+/// then the others left to right; then a flap under cell 5: triangle 800 on the strip's edge
+/// from (5, 0) to (6, 0), and triangle 801 on its left side, reaching down to (5, -3).
+fn strip_with_flap() -> NavMesh {
+    use trinav::build::{MeshParts, build_adjacency, find_islands};
+    use trinav::{AreaId, BakeSettings, VertexId};
+    let cells = 400;
+    let mut vertices: Vec<Point> =
+        (0..=cells).flat_map(|i| [Point::new(f64::from(i), 0.0), Point::new(f64::from(i), 1.0)]).collect();
+    // Cell i: bottom corners 2i, 2i + 2, top corners 2i + 1, 2i + 3.
+    let mut triangles: Vec<[u32; 3]> = [9, 0]
+        .into_iter()
+        .chain((1..cells).filter(|&i| i != 9))
+        .flat_map(|i| [[2 * i, 2 * i + 2, 2 * i + 3], [2 * i, 2 * i + 3, 2 * i + 1]])
+        .collect();
+    let (tip, foot) = (vertices.len() as u32, vertices.len() as u32 + 1);
+    vertices.extend([Point::new(5.5, -1.0), Point::new(5.0, -3.0)]);
+    triangles.extend([[10, tip, 12], [tip, 10, foot]]);
+    let triangles: Vec<[VertexId; 3]> = triangles.into_iter().map(|t| t.map(VertexId)).collect();
+    let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
+    let islands = find_islands(&neighbours).0;
+    let areas = vec![AreaId(0); triangles.len()];
+    let parts =
+        MeshParts { settings: BakeSettings::default(), vertices, triangles, neighbours, islands, areas };
+    NavMesh::from_parts(parts).unwrap()
+}
+
+/// The two triangles of cell `x` of a strip, wherever patches moved them.
+fn cell(mesh: &NavMesh, x: u32) -> Vec<TriangleId> {
+    let at = |y: f64| mesh.locate(Point::new(f64::from(x) + 0.5, y)).expect("a cell of the strip");
+    vec![at(0.25), at(0.75)]
+}
+
+#[test]
+fn islands_that_lose_their_lowest_triangle_or_an_end_are_measured_again() {
+    // Each island is numbered by its lowest triangle and keeps it from patch to patch; its
+    // bounds stay unless a point on them goes. Cutting a strip of 400 cells makes the pieces
+    // that keep the old number lose their lowest triangle (to the piece that split off, or to
+    // a removal; removed slots are filled by the last triangles, so lowest triangles also
+    // move) or an end (removed, or split off). The big piece is longer than the walk that
+    // finds a small piece's lowest triangle and bounds, so both ways (walk, scan) are taken.
+    // First a flap under the strip is cut off, put back and removed.
+    let mut mesh = strip_with_flap();
+    let flap = |mesh: &NavMesh, y: f64| mesh.locate(Point::new(5.2, y)).expect("a triangle of the flap");
+    let island_box = |mesh: &NavMesh, t: TriangleId| {
+        let b = mesh.island_bounds(mesh.island(t));
+        [b.min, b.max].map(|p| (p.x, p.y))
+    };
+    // The flap's foot splits off: no removed corner was on the bounds, a corner of the piece
+    // that split off was.
+    let top = flap(&mesh, -0.2);
+    let add = vec![mesh.triangle_points(top)];
+    mesh.apply_patch(&MeshPatch { remove: vec![top], ..MeshPatch::default() }).unwrap();
+    check_derived(&mesh).unwrap_or_else(|e| panic!("flap cut: {e}"));
+    assert_eq!(mesh.island_count(), 2);
+    assert_eq!(island_box(&mesh, TriangleId(0)), [(0.0, 0.0), (400.0, 1.0)], "flap cut: the strip");
+    assert_eq!(island_box(&mesh, flap(&mesh, -2.0)), [(5.0, -3.0), (5.5, 0.0)], "flap cut: the foot");
+    // Put back: one island again; then the foot goes (a removed corner on the bounds), then
+    // the rest of the flap.
+    mesh.apply_patch(&MeshPatch { add, ..MeshPatch::default() }).unwrap();
+    check_derived(&mesh).unwrap_or_else(|e| panic!("flap put back: {e}"));
+    assert_eq!(island_box(&mesh, TriangleId(0)), [(0.0, -3.0), (400.0, 1.0)], "flap put back");
+    let foot = flap(&mesh, -2.0);
+    mesh.apply_patch(&MeshPatch { remove: vec![foot], ..MeshPatch::default() }).unwrap();
+    check_derived(&mesh).unwrap_or_else(|e| panic!("foot removed: {e}"));
+    assert_eq!(island_box(&mesh, TriangleId(0)), [(0.0, -1.0), (400.0, 1.0)], "foot removed");
+    let top = flap(&mesh, -0.2);
+    mesh.apply_patch(&MeshPatch { remove: vec![top], ..MeshPatch::default() }).unwrap();
+    let expect = |mesh: &NavMesh, pieces: &[(u32, u32)], step: &str| {
+        check_derived(mesh).unwrap_or_else(|e| panic!("{step}: {e}"));
+        assert_eq!(mesh.island_count() as usize, pieces.len(), "{step}");
+        // Islands in the order of their lowest triangle, each the box of its cells.
+        let mut lowest: Vec<(TriangleId, (u32, u32))> = (pieces.iter())
+            .map(|&(a, b)| {
+                let t = (a..b).flat_map(|x| cell(mesh, x)).min().unwrap();
+                (t, (a, b))
+            })
+            .collect();
+        lowest.sort_unstable();
+        for (i, &(t, (a, b))) in lowest.iter().enumerate() {
+            let island = mesh.island(t);
+            assert_eq!(island.0 as usize, i, "{step}: the piece from {a} to {b}");
+            let bounds = mesh.island_bounds(island);
+            assert_eq!(
+                [bounds.min, bounds.max],
+                [Point::new(f64::from(a), 0.0), Point::new(f64::from(b), 1.0)],
+                "{step}: bounds of the piece from {a} to {b}"
+            );
+            for x in a..b {
+                assert!(cell(mesh, x).iter().all(|&u| mesh.island(u) == island), "{step}: cell {x}");
+            }
+        }
+    };
+    // Cells removed one by one, and the pieces left after each. Cell 10: the small left
+    // piece holds the lowest triangle, and the rest's lowest triangle is one that moved down
+    // into a hole. Cell 8: the piece that splits off holds the lowest triangle, and the other
+    // piece's lowest is at its far end (cell 0), found by walking it. Cell 399: the big
+    // piece's bounds shrink. Cell 390: a small piece splits off the right end, and the big
+    // piece's bounds shrink again. Cell 3: another split, then every cell is put back in
+    // reverse order, merging the pieces again.
+    let steps: [(u32, &[(u32, u32)]); 5] = [
+        (10, &[(0, 10), (11, 400)]),
+        (8, &[(0, 8), (9, 10), (11, 400)]),
+        (399, &[(0, 8), (9, 10), (11, 399)]),
+        (390, &[(0, 8), (9, 10), (11, 390), (391, 399)]),
+        (3, &[(0, 3), (4, 8), (9, 10), (11, 390), (391, 399)]),
+    ];
+    let mut cut = Vec::new();
+    for (x, pieces) in steps {
+        let remove = cell(&mesh, x);
+        cut.push(remove.iter().map(|&t| mesh.triangle_points(t)).collect::<Vec<_>>());
+        mesh.apply_patch(&MeshPatch { remove, ..MeshPatch::default() }).unwrap();
+        expect(&mesh, pieces, &format!("cell {x} removed"));
+    }
+    for i in (0..steps.len()).rev() {
+        let add = cut.pop().unwrap();
+        mesh.apply_patch(&MeshPatch { add, ..MeshPatch::default() }).unwrap();
+        let pieces: &[(u32, u32)] = if i == 0 { &[(0, 400)] } else { steps[i - 1].1 };
+        expect(&mesh, pieces, &format!("cell {} put back", steps[i].0));
+    }
+}
