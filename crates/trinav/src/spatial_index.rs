@@ -246,14 +246,22 @@ impl SpatialGrid {
         for group in changes.chunk_by(|a, b| a.0 == b.0) {
             let cell = group[0].0 as usize;
             let [start, end] = self.ranges[cell];
+            // The group is sorted by triangle, so the leaving and the entering triangles come
+            // in ascending order, as the list does: one merge.
+            let mut leaving = group.iter().filter(|c| !c.2).map(|c| c.1).peekable();
+            let mut entering = group.iter().filter(|c| c.2).map(|c| c.1).peekable();
             list.clear();
-            list.extend(
-                self.items[start as usize..end as usize]
-                    .iter()
-                    .filter(|&&t| !group.iter().any(|&(_, u, added)| !added && u == t)),
-            );
-            list.extend(group.iter().filter(|&&(_, _, added)| added).map(|&(_, t, _)| t));
-            list.sort_unstable();
+            for &t in &self.items[start as usize..end as usize] {
+                while leaving.next_if(|&u| u < t).is_some() {}
+                if leaving.next_if_eq(&t).is_some() {
+                    continue;
+                }
+                while let Some(u) = entering.next_if(|&u| u < t) {
+                    list.push(u);
+                }
+                list.push(t);
+            }
+            list.extend(entering);
             self.write_list(cell, &list);
         }
         self.pack_if_sparse();
