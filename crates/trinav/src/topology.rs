@@ -220,7 +220,7 @@ pub(crate) fn find_pockets(neighbours: &[[TriangleId; 3]]) -> Vec<Pocket> {
 /// a node is a node): the same answer the whole-mesh pass gives there, since peeling one island
 /// visits its triangles in the same order whatever else the mesh holds.
 pub(crate) fn find_pockets_of(neighbours: &[[TriangleId; 3]], nodes: &[TriangleId]) -> Vec<Pocket> {
-    let local: std::collections::HashMap<TriangleId, u32> =
+    let local: foldhash::HashMap<TriangleId, u32> =
         nodes.iter().enumerate().map(|(i, &t)| (t, i as u32)).collect();
     let links: Vec<[TriangleId; 3]> = (nodes.iter())
         .map(|t| neighbours[t.index()].map(|u| local.get(&u).map_or(TriangleId::NONE, |&i| TriangleId(i))))
@@ -253,7 +253,7 @@ pub(crate) fn update_pockets(
     seeds: &[TriangleId],
     written: &mut Vec<u32>,
 ) -> Vec<TriangleId> {
-    use std::collections::{HashMap, HashSet};
+    use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
     let added_set: HashSet<TriangleId> = added.iter().copied().collect();
     // The pocket trees holding a seed.
     let mut trees: HashSet<TriangleId> = HashSet::new();
