@@ -289,7 +289,7 @@ struct DynamicReport {
     update_p50_us: f64,
     update_p99_us: f64,
     update_max_us: f64,
-    /// One full bake of the final grid, in the same run.
+    /// The median of five full bakes of the final grid, in the same run.
     full_bake_ms: f64,
     /// The median update over the full bake.
     update_p50_over_full_bake: Option<f64>,
@@ -394,7 +394,7 @@ fn run_dynamic(args: &BenchArgs, text: &str) -> Result<ExitCode> {
             "{} ({} x {} grid, dynamic): {} queries, {} found, {} not found\n\
              time per query: p50 {:.2} us, p99 {:.2} us, mean {:.2} us; {:.1} nodes expanded per query\n\
              length / octile reference: mean {}, max {}, min {}; {} longer than the reference, {} connectivity mismatches\n\
-             {} updates: p50 {:.1} us, p99 {:.1} us, max {:.1} us; full bake of the final grid {:.2} ms (median update = {} of it)",
+             {} updates: p50 {:.1} us, p99 {:.1} us, max {:.1} us; full bake of the final grid {:.2} ms (median of 5 bakes; median update = {} of it)",
             report.scenario,
             report.width,
             report.height,

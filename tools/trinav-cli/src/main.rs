@@ -53,7 +53,7 @@ enum Command {
     /// all free, each `P` line overwrites cells (re-triangulating the tiles around them), each
     /// `Q` line is a query from cell centre to cell centre against its octile length. Also
     /// reports the updates (`updates`, `update_p50_us`, `update_p99_us`, `update_max_us`) and
-    /// one full bake of the final grid in the same run (`full_bake_ms`).
+    /// the median of five full bakes of the final grid in the same run (`full_bake_ms`).
     ///
     /// Exit status: 0 the run completed (whatever it found), 2 any error.
     Bench(bench::BenchArgs),
