@@ -1054,8 +1054,14 @@ impl NavMesh {
         let renumbered = order.iter().enumerate().any(|(new, &old)| new as u32 != old);
         if merged || renumbered {
             w.all_islands = true;
+            // Each label's final number in one step (labels are at most the old count plus
+            // the groups, so the map is small), written only where it differs.
+            let final_number: Vec<IslandId> = merged_into.iter().map(|&l| number[l as usize]).collect();
             for island in &mut self.parts.islands {
-                *island = number[merged_into[island.index()] as usize];
+                let to = final_number[island.index()];
+                if *island != to {
+                    *island = to;
+                }
             }
         }
         let firsts: Vec<TriangleId> = order.iter().map(|&l| TriangleId(first[l as usize])).collect();
