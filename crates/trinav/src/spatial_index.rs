@@ -241,7 +241,10 @@ impl SpatialGrid {
     /// Applies `changes`, each `(cell, triangle, added)`: the triangle enters the cell's list
     /// (`added`) or leaves it. Sorts `changes`. Every list stays in ascending id order.
     pub(crate) fn update(&mut self, changes: &mut [(u32, TriangleId, bool)]) {
-        changes.sort_unstable();
+        // Sorted as tuples, compared as one number (triangle ids are below 2^31).
+        changes.sort_unstable_by_key(|&(cell, t, added)| {
+            (u64::from(cell) << 32) | (u64::from(t.0) << 1) | u64::from(added)
+        });
         let mut list: Vec<TriangleId> = Vec::new();
         for group in changes.chunk_by(|a, b| a.0 == b.0) {
             let cell = group[0].0 as usize;
