@@ -860,31 +860,27 @@ pub(crate) fn search_flags(
         }
     }
     // A vertex with one boundary edge leaving it turns when its fan spans more than a half
-    // turn; `turning` holds the flag (`PINCH` also marks the pinch points for below).
-    let turning: Vec<u32> = ends[..spare]
-        .iter()
-        .enumerate()
-        .map(|(v, &[out, last])| match out {
-            NONE => NONE,
-            PINCH => PINCH,
-            out => {
-                let [pa, pf, pl] = [v, out as usize, last as usize].map(|i| vertices[i]);
-                u32::from(orient(pa, pf, pl) == Orientation::Clockwise)
-            }
-        })
-        .collect();
-    drop(ends);
+    // turn; the first slot of each vertex now holds the flag (`PINCH` also marks the pinch
+    // points for below), in place: fresh memory is slow to fault in.
+    for (v, slot) in ends[..spare].iter_mut().enumerate() {
+        let [out, last] = *slot;
+        if out != NONE && out != PINCH {
+            let [pa, pf, pl] = [v, out as usize, last as usize].map(|i| vertices[i]);
+            slot[0] = u32::from(orient(pa, pf, pl) == Orientation::Clockwise);
+        }
+    }
+    let turning = |v: crate::ids::VertexId| ends[v.index()][0];
     let mut flags: Vec<u8> = triangles
         .iter()
         .map(|tri| {
-            let bit = |k: usize| u8::from(turning[tri[k].index()] == 1) << k;
+            let bit = |k: usize| u8::from(turning(tri[k]) == 1) << k;
             bit(0) | bit(1) | bit(2)
         })
         .collect();
     let mut fan: Vec<(u32, u8)> = Vec::new();
     for (t, (tri, links)) in triangles.iter().zip(neighbours).enumerate() {
         for e in 0..3 {
-            if !(links[e].is_none() & (turning[tri[e].index()] == PINCH)) {
+            if !(links[e].is_none() & (turning(tri[e]) == PINCH)) {
                 continue;
             }
             // Boundary edge a -> b leaving a pinch point: triangle t is the clockwise-most of
