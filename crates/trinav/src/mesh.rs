@@ -590,6 +590,11 @@ impl NavMesh {
         self.disc_corners = std::sync::OnceLock::new();
     }
 
+    /// The disc corners, if derived already.
+    pub(crate) fn derived_disc_corners(&self) -> Option<&[crate::query::path::DiscCorner]> {
+        self.disc_corners.get().map(Vec::as_slice)
+    }
+
     /// The traversal widths, if derived already.
     pub(crate) fn derived_widths(&self) -> Option<&[[f32; 3]]> {
         self.widths.get().map(Vec::as_slice)
