@@ -593,6 +593,8 @@ pub struct NavMesh {
     /// Per triangle, the width of the way round each corner (see [`crate::clearance`]),
     /// derived on first use by a query with a radius.
     widths: std::sync::OnceLock<Vec<[f32; 3]>>,
+    /// The turning corners as a disc's optimal search reads them, derived on first use.
+    disc_corners: std::sync::OnceLock<Vec<crate::query::path::DiscCorner>>,
     /// The off-mesh links and the index the searches read (see [`crate::links`]).
     pub(crate) links: crate::links::Links,
 }
@@ -666,14 +668,21 @@ impl NavMesh {
             search_flags,
             pockets,
             widths: std::sync::OnceLock::new(),
+            disc_corners: std::sync::OnceLock::new(),
             links: crate::links::Links::default(),
         }
     }
 
-    /// Drops the traversal widths (after a change of the triangles): the next query with a
-    /// radius derives them again.
+    /// Drops the clearance data (traversal widths, disc corners) after a change of the
+    /// triangles: the next query with a radius derives them again.
     pub(crate) fn forget_widths(&mut self) {
         self.widths = std::sync::OnceLock::new();
+        self.disc_corners = std::sync::OnceLock::new();
+    }
+
+    /// The disc corners, if derived already.
+    pub(crate) fn derived_disc_corners(&self) -> Option<&[crate::query::path::DiscCorner]> {
+        self.disc_corners.get().map(Vec::as_slice)
     }
 
     /// The traversal widths, if derived already.
@@ -692,11 +701,23 @@ impl NavMesh {
         })
     }
 
+    /// The turning corners a disc may bend round, derived on first use.
+    pub(crate) fn disc_corners(&self) -> &[crate::query::path::DiscCorner] {
+        self.disc_corners.get_or_init(|| {
+            crate::query::path::disc_corners(
+                &self.parts.vertices,
+                &self.parts.triangles,
+                &self.parts.neighbours,
+            )
+        })
+    }
+
     /// Derives now the clearance data that queries with an agent radius need (otherwise the
     /// first such query does: about 1 ms per 15,000 triangles), so that no frame pays for it.
     /// Idempotent and thread-safe.
     pub fn prepare_clearance(&self) {
         self.traversal_widths();
+        self.disc_corners();
     }
 
     /// The stored arrays.
