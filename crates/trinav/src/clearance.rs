@@ -351,6 +351,56 @@ impl NavMesh {
         wall.map(|w| (nearest, w))
     }
 
+    /// Whether some wall comes nearer than `reach` to the segment `a -> b` (`a` must be on the
+    /// mesh; `true` when it is not). Stops at the first such wall.
+    pub(crate) fn segment_meets_wall(
+        &self,
+        a: Point,
+        b: Point,
+        reach: f64,
+        scratch: &mut ClearanceScratch,
+    ) -> bool {
+        let Some(start) = self.locate(a) else { return true };
+        let mut met = f64::INFINITY;
+        self.walls_near(
+            start,
+            scratch,
+            |p, q, _| {
+                (!boxes_apart([a, b], [p, q], reach) && segments_distance(a, b, p, q) < reach).then_some(0.0)
+            },
+            &mut met,
+            |p, q, met| {
+                met > 0.0 && !boxes_apart([a, b], [p, q], reach) && segments_distance(a, b, p, q) < reach
+            },
+        );
+        met == 0.0
+    }
+
+    /// Appends to `out` every wall nearer than `reach` to `centre`, a point of triangle
+    /// `start`.
+    pub(crate) fn walls_within(
+        &self,
+        start: TriangleId,
+        centre: Point,
+        reach: f64,
+        scratch: &mut ClearanceScratch,
+        out: &mut Vec<(Point, Point)>,
+    ) {
+        let mut none = f64::INFINITY;
+        self.walls_near(
+            start,
+            scratch,
+            |p, q, _| {
+                if segment_distance(centre, p, q) < reach {
+                    out.push((p, q));
+                }
+                None
+            },
+            &mut none,
+            |p, q, _| segment_distance(centre, p, q) < reach,
+        );
+    }
+
     /// The first chord of the polyline `chords` (its index) that a wall comes closer to than
     /// `reach`, with that wall: `chords` stay within `outer` of `centre` (an arc round it), so
     /// every wall that close is within `outer + reach` of the centre, gathered by one search

@@ -181,7 +181,8 @@ struct SearchFlags {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     node_budget: Option<u32>,
     /// The agent's radius (a disc, world units): the path keeps this far from every wall, on
-    /// a mesh baked without a radius (fast mode; the optimal mode refuses a radius for now).
+    /// a mesh baked without a radius (both modes; the optimal mode gives the disc's exact
+    /// shortest path).
     /// A start or goal nearer a wall is no path (exit 1) unless --snap moves it.
     #[arg(long, value_name = "R", default_value_t = 0.0, allow_negative_numbers = true)]
     radius: f64,

@@ -559,8 +559,7 @@ fn cases(f: &Fixture) -> Vec<Case> {
             &["--node-budget"],
         ));
     }
-    // Agent radii: negative, not a number, infinite or missing are refused naming the radius;
-    // the optimal mode refuses any radius above 0 (not implemented yet).
+    // Agent radii: negative, not a number, infinite or missing are refused naming the radius.
     for radius in ["-1", "NaN", "inf", "x", ""] {
         let expect: &[&str] = if ["x", ""].contains(&radius) { &["--radius"] } else { &["radius", "finite"] };
         let args = ["path", &town, "--from", "5,5", "--to", "120,40", "--radius", radius];
@@ -570,8 +569,6 @@ fn cases(f: &Fixture) -> Vec<Case> {
         let args = ["bench", &tiny_nav, "--scen", &scen, "--radius", radius, "--paths", "{OUT}"];
         cases.push(case(format!("bench --radius {radius:?}"), &args, Out::File("out.jsonl"), expect));
     }
-    let args = ["path", &town, "--from", "5,5", "--to", "120,40", "--radius", "0.5", "--mode", "optimal"];
-    cases.push(case("path --radius in optimal mode", &args, Out::Nothing, &["optimal mode", "radius"]));
     // Area costs: bad costs, types and names are refused naming the flag; a start on an
     // excluded type names the point.
     let missing_names = p("missing.json");
