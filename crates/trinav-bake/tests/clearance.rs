@@ -563,6 +563,19 @@ fn bench_data_grid_maps_agree_with_a_bake_at_that_radius() {
     }
 }
 
+/// A 20 x 20 room with a block at x 7 to 10, y 9 to 13: the widest disc touches the bottom
+/// wall, the right wall and the block's corner (10, 9): centre (20 - R, R) at distance R from
+/// the corner, R² - 38 R + 181 = 0. (The climb of the clearance used to stall on the ridge
+/// between two walls, at 5.26: found by the random test below.)
+#[test]
+fn the_widest_point_of_a_room_with_a_block_touches_two_walls_and_its_corner() {
+    let base = bake_at(&rect_level(&[(7, 9, 3, 4)]), 0.0).unwrap();
+    let (at, radius) = base.widest_point().unwrap();
+    let exact = (38.0 - 720f64.sqrt()) / 2.0;
+    assert!((radius - exact).abs() < 1e-6, "{radius} at {at:?}, expected {exact}");
+    assert!(at.distance(Point::new(20.0 - exact, exact)) < 1e-5, "{at:?}");
+}
+
 #[test]
 fn the_widest_point_of_a_square_room_is_its_centre() {
     let base = bake_at(&framed(10.0, vec![]), 0.0).unwrap();
@@ -573,9 +586,9 @@ fn the_widest_point_of_a_square_room_is_its_centre() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, failure_persistence: None, ..ProptestConfig::default() })]
 
-    /// The widest point found is within 5% of the widest of a dense grid of points (the
-    /// oracle; the search can stall on a ridge of the clearance), and its clearance is real:
-    /// the disc of that radius there touches no wall.
+    /// The widest point found is at least as wide as the widest of a dense grid of points
+    /// (the oracle), within the search's thousandth, and its clearance is real: the disc of
+    /// that radius there touches no wall.
     #[test]
     fn the_widest_point_is_at_least_as_wide_as_a_dense_grid_finds(
         obstacles in prop::collection::vec((0i32..18, 0i32..18, 1i32..5, 1i32..5), 1..12),
@@ -590,7 +603,7 @@ proptest! {
                 }
             }
         }
-        prop_assert!(radius >= 0.95 * sampled, "{radius} at {at:?} < grid {sampled}");
+        prop_assert!(radius * (1.0 + 1e-3) >= sampled, "{radius} at {at:?} < grid {sampled}");
         let walls = walls(&base);
         let nearest = walls.iter().map(|&(c, d)| point_segment(at, c, d)).fold(f64::INFINITY, f64::min);
         prop_assert!((nearest - radius).abs() <= 1e-9 * radius.max(1.0), "{nearest} vs {radius}");
