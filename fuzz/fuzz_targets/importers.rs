@@ -1,14 +1,16 @@
 //! Every text importer on arbitrary text: Moving AI maps, mazes, Polyanya meshes and polygon
 //! maps, scenario and maze problem files. Ok or Err, never a panic. A small file that parses
-//! is baked too (Ok, then valid with the area conserved, or Err).
+//! is baked too (Ok, then valid with the area conserved, or Err); a map also with its letters
+//! `S`, `W`, `T` as ground of area types.
 //!
 //! With `TRINAV_FUZZ_LOG` set, every bake error is printed to stderr as `bake error: ...`.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use trinav::{BakeSettings, Triangulation};
+use trinav::{AreaId, BakeSettings, Triangulation};
 use trinav_bake::import::grid::Grid;
+use trinav_bake::import::terrain::{GridTerrain, TerrainGrid};
 use trinav_bake::import::{Source, bake_source, poly::parse_poly, polyanya::parse_mesh};
 
 /// Larger files are parsed but not baked (keeps one run well under a second).
@@ -53,6 +55,22 @@ fuzz_target!(|data: &[u8]| {
         bake(what, &source, &default.with_triangulation(Triangulation::EarClipping));
         if text.len() < MAX_RADIUS_BAKE_LEN {
             bake(what, &source, &default.with_agent_radius(0.3));
+        }
+    }
+    // The map again with swamp, water and trees walkable ground of three types.
+    let terrain = (GridTerrain::default().with_letter('S', AreaId(1)))
+        .and_then(|t| t.with_letter('W', AreaId(2)))
+        .and_then(|t| t.with_letter('T', AreaId(3)))
+        .expect("valid terrain");
+    if let Ok(grid) = TerrainGrid::parse_map(&text, "fuzz.map", &terrain)
+        && small
+        && grid.has_types()
+    {
+        let source = Source::Terrain(grid);
+        bake("terrain map", &source, &default);
+        bake("terrain map", &source, &default.with_triangulation(Triangulation::EarClipping));
+        if text.len() < MAX_RADIUS_BAKE_LEN {
+            bake("terrain map", &source, &default.with_agent_radius(0.3));
         }
     }
     let regions = [("mesh", parse_mesh(&text, "fuzz.mesh")), ("poly", parse_poly(&text, "fuzz.poly"))];

@@ -288,6 +288,8 @@ fn check_path_in(
                 assert_eq!(path.points.len(), if pa == pb { 1 } else { 2 }, "clear line of sight, bent path");
             }
         }
+        // This target asks for no radius, costs or links: none of their errors may come.
+        Err(e) => panic!("{a:?} -> {b:?}: unexpected error {e:?}"),
     }
     result
 }

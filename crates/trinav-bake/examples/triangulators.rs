@@ -84,6 +84,7 @@ fn regions(data: &Path) -> Vec<(String, MergedRegion)> {
         };
         let region = match source {
             Source::Grid(grid) => grid.walkable_region().expect("traces"),
+            Source::Terrain(grid) => grid.walkable_region().expect("traces"),
             Source::Region(mut region) => {
                 // As `bake_region` does: ring points on other rings' edges become vertices.
                 merge::node_rings(&mut region.polygons);

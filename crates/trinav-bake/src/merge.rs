@@ -11,7 +11,9 @@
 //! - With area entries, the walkable region is sliced by every entry's rings into pieces (one
 //!   operation: each crossing is computed once), each piece taking the type of the last entry
 //!   covering it (0 where none does). The pieces' rings are noded together, so neighbouring
-//!   pieces meet vertex to vertex and their triangles share edges.
+//!   pieces meet vertex to vertex and their triangles share edges. An entry's point that falls
+//!   on the engine grid point of a region point (a region corner the engine rounded) takes the
+//!   region's point: the region stays as merged, the type boundary moves by less than a step.
 //!
 //! All boolean work is geo's `BooleanOps` and `Buffer` (the i_overlay engine). That engine
 //! computes on a fixed-point grid of spacing `2^(k-29)` for a level whose half-extent is in
@@ -168,22 +170,30 @@ fn area_pieces(
         return Ok(Vec::new());
     };
     let adapter = FloatPointAdapter::<[f64; 2], i32>::new_conservative(rect);
-    let mut original: foldhash::HashMap<IntPoint<i32>, Point> = foldhash::HashMap::default();
-    let mut to_grid = |p: Point| -> Result<IntPoint<i32>, MergeError> {
+    // Each grid point's input point, and whether it is a point of the region's rings.
+    let mut original: foldhash::HashMap<IntPoint<i32>, (Point, bool)> = foldhash::HashMap::default();
+    let mut to_grid = |p: Point, of_region: bool| -> Result<IntPoint<i32>, MergeError> {
         let q = adapter.float_to_int(&[p.x, p.y]);
-        let first = *original.entry(q).or_insert(p);
-        if trinav::build::position_key(first) != trinav::build::position_key(p) {
+        let (first, first_of_region) = *original.entry(q).or_insert((p, of_region));
+        // An entry's point on the grid point of a region point (a region corner the boolean
+        // engine rounded, next to the integer corner of an entry) takes the region's point:
+        // the walkable region stays as it is, the type boundary moves by less than a grid
+        // step, as at the crossings. Two region points, or two entry points, on one grid
+        // point cannot be told apart.
+        if trinav::build::position_key(first) != trinav::build::position_key(p)
+            && (of_region || !first_of_region)
+        {
             return Err(MergeError::AreaPrecision { first, second: p });
         }
         Ok(q)
     };
     let mut shape: Vec<Vec<IntPoint<i32>>> = Vec::new();
     for ring in polygons.iter().flat_map(MergedPolygon::rings) {
-        shape.push(ring.iter().map(|&p| to_grid(p)).collect::<Result<_, _>>()?);
+        shape.push(ring.iter().map(|&p| to_grid(p, true)).collect::<Result<_, _>>()?);
     }
     let mut lines: Vec<Vec<IntPoint<i32>>> = Vec::new();
     for ring in area_rings() {
-        lines.push(ring.iter().map(|&p| to_grid(p)).collect::<Result<_, _>>()?);
+        lines.push(ring.iter().map(|&p| to_grid(p, false)).collect::<Result<_, _>>()?);
     }
     let options = IntOverlayOptions {
         preserve_input_collinear: true,
@@ -200,7 +210,7 @@ fn area_pieces(
         .unwrap_or_default();
 
     let back = |q: &IntPoint<i32>| {
-        original.get(q).copied().unwrap_or_else(|| {
+        original.get(q).map(|&(p, _)| p).unwrap_or_else(|| {
             let [x, y] = adapter.int_to_float(q);
             Point::new(x, y)
         })
@@ -237,7 +247,14 @@ fn area_pieces(
             .collect();
         pieces.push(MergedPolygon { outer, holes });
     }
-    insert_points(&mut pieces, inputs().copied());
+    // The input points the pieces keep (not an entry's point that gave way to a region point).
+    let kept = inputs().copied().filter(|p| {
+        let q = adapter.float_to_int(&[p.x, p.y]);
+        original
+            .get(&q)
+            .is_some_and(|&(first, _)| trinav::build::position_key(first) == trinav::build::position_key(*p))
+    });
+    insert_points(&mut pieces, kept);
     node_rings(&mut pieces);
     pieces
         .into_iter()

@@ -2,8 +2,10 @@
 //! against an independent oracle: the same level baked with that agent radius (round inflation
 //! at a fine arc error) and the optimal mode of a point on it. Reachability must agree (except
 //! across passages whose width is within the arc error of the diameter), every path must keep
-//! the radius from every wall, and the fast mode's mean length is at most 1.02x the oracle's.
-//! (The optimal mode does not take a radius yet: it refuses one, tested here too.)
+//! the radius from every wall, the fast mode's mean length is at most 1.02x the oracle's, and
+//! the optimal mode's length equals the oracle's within the two arc errors (ours: chords
+//! circumscribed about the circles, up to `ARC_TOLERANCE r` outside; the oracle's: inflated
+//! corners up to `ORACLE_ARC_ERROR r` inside).
 
 use proptest::prelude::*;
 use trinav::geometry::{Orientation, orient};
@@ -16,6 +18,9 @@ use trinav_bake::{Level, PolygonInput, bake};
 /// The oracle's arc error: its inflated corners stray at most this fraction of the radius
 /// inside the true circle.
 const ORACLE_ARC_ERROR: f64 = 0.0005;
+
+/// How far the chords of our arcs stray outside their circles (a fraction of the radius).
+const ARC_TOLERANCE: f64 = 1e-3;
 
 /// A square room `[0, size]²` walled in by a frame obstacle, so that baking with a radius
 /// shrinks its walls too (a level's walkable outline is not shrunk by the radius, its
@@ -88,6 +93,8 @@ struct Tally {
     /// Disagreements on reachability that flip within the oracle's arc error of the radius.
     knife_edges: usize,
     clearance_violations: usize,
+    /// Optimal-mode paths whose length is not the oracle's within the arc errors.
+    not_optimal: usize,
     /// Queries the fast mode refused with `DiscPathUnverified` (its funnel found no path it
     /// could verify: never an invalid path returned).
     unverified: usize,
@@ -102,8 +109,36 @@ impl Tally {
     }
 }
 
-/// Runs `pairs` for a disc of radius `r` on `base` and for a point on `oracle`.
-fn compare(base: &NavMesh, oracle: &NavMesh, r: f64, pairs: &[(Point, Point)], tally: &mut Tally) {
+/// The total turning of a path: the sum of the angles between its successive segments.
+fn turning(path: &Path) -> f64 {
+    path.points
+        .windows(3)
+        .map(|w| {
+            let (u, v) = ((w[1].x - w[0].x, w[1].y - w[0].y), (w[2].x - w[1].x, w[2].y - w[1].y));
+            (u.0 * v.1 - u.1 * v.0).atan2(u.0 * v.0 + u.1 * v.1).abs()
+        })
+        .sum()
+}
+
+/// Whether `ours`, a disc's optimal path, has the oracle's length within the arc errors: the
+/// oracle's free space holds the true one (its corners are inside the circles) and our chords
+/// are outside them, so ours is never shorter, and longer by at most the arcs' share: the
+/// radius times the total turning times the sum of the two errors.
+fn optimal_within_arc_errors(ours: &Path, reference: &Path, r: f64) -> bool {
+    let slack = r * turning(ours).max(turning(reference)) * (ARC_TOLERANCE + ORACLE_ARC_ERROR);
+    let rounding = 1e-9 * (1.0 + reference.length);
+    ours.length >= reference.length - rounding && ours.length <= reference.length + slack + rounding
+}
+
+/// Runs `pairs` for a disc of radius `r` on `base` (in `mode`) and for a point on `oracle`.
+fn compare(
+    base: &NavMesh,
+    oracle: &NavMesh,
+    r: f64,
+    mode: PathMode,
+    pairs: &[(Point, Point)],
+    tally: &mut Tally,
+) {
     let walls = walls(base);
     let mut scratch = PathScratch::new();
     for &(a, b) in pairs {
@@ -113,13 +148,13 @@ fn compare(base: &NavMesh, oracle: &NavMesh, r: f64, pairs: &[(Point, Point)], t
             continue;
         }
         tally.queries += 1;
-        let disc = PathOptions::default().with_radius(r);
+        let disc = PathOptions::default().with_mode(mode).with_radius(r);
         let fast = base.find_path_with(a, b, &disc, &mut scratch);
         let reference =
             oracle.find_path_with(a, b, &PathOptions::default().with_mode(PathMode::Optimal), &mut scratch);
         // A disagreement is a knife edge when our answer flips within the arc error.
         let flips = |factor: f64| {
-            let nudged = PathOptions::default().with_radius(r * factor);
+            let nudged = PathOptions::default().with_mode(mode).with_radius(r * factor);
             base.find_path_with(a, b, &nudged, &mut PathScratch::new()).is_ok() != fast.is_ok()
         };
         match (&fast, &reference) {
@@ -140,6 +175,26 @@ fn compare(base: &NavMesh, oracle: &NavMesh, r: f64, pairs: &[(Point, Point)], t
             }
         }
         if let (Ok(fast), Ok(reference)) = (&fast, &reference) {
+            // A passage of width 2r within the oracle's arc error is a knife edge for lengths
+            // too: the oracle (its corners inside the circles) may pass where we may not.
+            let nudged = || {
+                let narrower =
+                    PathOptions::default().with_mode(mode).with_radius(r * (1.0 - 2.0 * ORACLE_ARC_ERROR));
+                base.find_path_with(a, b, &narrower, &mut PathScratch::new()).is_ok_and(|p| {
+                    let slack =
+                        r * turning(&p).max(turning(reference)) * (ARC_TOLERANCE + 3.0 * ORACLE_ARC_ERROR);
+                    (p.length - reference.length).abs() <= slack + 1e-9 * (1.0 + reference.length)
+                })
+            };
+            if mode == PathMode::Optimal && !optimal_within_arc_errors(fast, reference, r) && nudged() {
+                tally.knife_edges += 1;
+            } else if mode == PathMode::Optimal && !optimal_within_arc_errors(fast, reference, r) {
+                tally.not_optimal += 1;
+                eprintln!(
+                    "{a:?} -> {b:?}: {} vs oracle {}: {:?}",
+                    fast.length, reference.length, fast.points
+                );
+            }
             let ratio = fast.length / reference.length.max(1e-12);
             tally.fast_ratio_sum += ratio;
             tally.worst_ratio = tally.worst_ratio.max(ratio);
@@ -168,8 +223,7 @@ fn a_corridor_too_narrow_for_the_disc_is_not_taken() {
         framed(20.0, vec![rect(9.0, 0.0, 2.0, 1.0), rect(9.0, 2.0, 2.0, 4.0), rect(9.0, 9.0, 2.0, 11.0)]);
     let base = bake_at(&level, 0.0).unwrap();
     let (a, b) = (Point::new(2.0, 1.5), Point::new(18.0, 1.5));
-    {
-        let mode = PathMode::Fast;
+    for mode in [PathMode::Fast, PathMode::Optimal] {
         let point = base
             .find_path_with(a, b, &PathOptions::default().with_mode(mode), &mut PathScratch::new())
             .unwrap();
@@ -196,19 +250,33 @@ fn a_corridor_too_narrow_for_the_disc_is_not_taken() {
     }
 }
 
+/// Round a 2 x 6 block in a 10 x 10 room, from (2, 5) to (8, 5), a disc of radius 0.5 takes
+/// the tangent from the start to the circle round the block's corner (4, 8), the arc to the top
+/// of that circle, the straight 2 along y = 8.5, and the mirror image down to the goal (or the
+/// same below the block): length 2 sqrt(3² + 2² - 0.5²) + 2 · 0.5 θ + 2, with θ the angle of
+/// the tangent, atan(3 / 2) + asin(0.5 / sqrt(13)). Our arcs are chords outside the circle, at
+/// most `ARC_TOLERANCE` of the radius farther. A radius of 0 gives the point's path.
 #[test]
-fn the_optimal_mode_refuses_a_radius_and_takes_zero() {
+fn the_optimal_mode_wraps_a_block_at_the_radius() {
     let level = framed(10.0, vec![rect(4.0, 2.0, 2.0, 6.0)]);
     let base = bake_at(&level, 0.0).unwrap();
     let (a, b) = (Point::new(2.0, 5.0), Point::new(8.0, 5.0));
     let optimal = PathOptions::default().with_mode(PathMode::Optimal);
     let mut scratch = PathScratch::new();
-    assert_eq!(
-        base.find_path_with(a, b, &optimal.with_radius(0.5), &mut scratch),
-        Err(PathError::RadiusInOptimalMode)
-    );
+    let r = 0.5;
+    let disc = base.find_path_with(a, b, &optimal.with_radius(r), &mut scratch).unwrap();
+    let theta = 1.5f64.atan() + (r / 13f64.sqrt()).asin();
+    let exact = 2.0 * (13.0 - r * r).sqrt() + 2.0 * r * theta + 2.0;
+    assert!(disc.length >= exact - 1e-12, "{} < {exact}: {:?}", disc.length, disc.points);
+    assert!(disc.length <= exact + 2.0 * r * theta * ARC_TOLERANCE, "{} vs {exact}", disc.length);
+    assert!(path_clearance(&disc, &walls(&base)) >= r * (1.0 - 1e-9));
+    // Over the block's top or under its bottom, never through it.
+    assert!(disc.points.iter().all(|p| !(p.x > 4.0 && p.x < 6.0 && p.y > 2.0 && p.y < 8.0)));
     let zero = base.find_path_with(a, b, &optimal.with_radius(0.0), &mut scratch).unwrap();
     assert_eq!(zero, base.find_path_with(a, b, &optimal, &mut scratch).unwrap());
+    // The fast mode finds the same path here (one corridor round the block each way).
+    let fast = base.find_path_with(a, b, &PathOptions::default().with_radius(r), &mut scratch).unwrap();
+    assert!((fast.length - disc.length).abs() < 1e-9, "{} vs {}", fast.length, disc.length);
 }
 
 #[test]
@@ -252,12 +320,14 @@ fn a_wall_at_a_narrow_angle_to_an_edge_closes_it_for_the_disc() {
     let (base, oracle) = (bake_at(&level, 0.0).unwrap(), bake_at(&level, r).unwrap());
     let (a, b) =
         (Point::new(10.7071765092164, 5.692159272883924), Point::new(3.3706612823872395, 11.064259856657541));
-    let mut tally = Tally::default();
-    compare(&base, &oracle, r, &[(a, b)], &mut tally);
-    assert_eq!((tally.queries, tally.both, tally.unverified), (1, 1, 0), "{tally:?}");
-    assert_eq!(tally.clearance_violations, 0);
-    // The arc error of both: within 0.1% of the oracle, never shorter than it by more.
-    assert!((tally.fast_ratio_sum - 1.0).abs() < 1e-3, "{tally:?}");
+    for mode in [PathMode::Fast, PathMode::Optimal] {
+        let mut tally = Tally::default();
+        compare(&base, &oracle, r, mode, &[(a, b)], &mut tally);
+        assert_eq!((tally.queries, tally.both, tally.unverified), (1, 1, 0), "{mode:?}: {tally:?}");
+        assert_eq!(tally.clearance_violations + tally.not_optimal, 0, "{mode:?}: {tally:?}");
+        // The arc error of both: within 0.1% of the oracle, never shorter than it by more.
+        assert!((tally.fast_ratio_sum - 1.0).abs() < 1e-3, "{mode:?}: {tally:?}");
+    }
 }
 
 /// Partial paths for a disc: two rooms joined by a gap 1 wide (y 9 to 10), too narrow for a
@@ -326,6 +396,7 @@ fn the_fast_modes_mean_length_is_within_two_percent_of_the_oracle() {
     let mut rng = trinav_bake::generate::SplitMix64::new(12);
     let mut int = |lo: i32, hi: i32| lo + rng.below((hi - lo) as u64) as i32;
     let mut total = Tally::default();
+    let mut optimal_paths = 0;
     for case in 0..48 {
         let level = if case % 2 == 0 {
             let n = int(1, 16);
@@ -339,12 +410,12 @@ fn the_fast_modes_mean_length_is_within_two_percent_of_the_oracle() {
             )
         };
         let r = [0.2, 0.35, 0.6, 1.0][case % 4];
-        let Some(tally) = tally_random_queries(&level, r, case as u64) else { continue };
-        assert_eq!(
-            tally.clearance_violations + tally.only_ours + tally.only_oracle,
-            0,
-            "case {case}: {tally:?}"
-        );
+        let Some([tally, optimal]) = tally_random_queries(&level, r, case as u64) else { continue };
+        for t in [&tally, &optimal] {
+            assert_eq!(t.clearance_violations + t.only_ours + t.only_oracle, 0, "case {case}: {t:?}");
+        }
+        assert_eq!(optimal.not_optimal + optimal.unverified, 0, "case {case}: {optimal:?}");
+        optimal_paths += optimal.both;
         total.unverified += tally.unverified;
         total.queries += tally.queries;
         total.both += tally.both;
@@ -352,7 +423,7 @@ fn the_fast_modes_mean_length_is_within_two_percent_of_the_oracle() {
         total.worst_ratio = total.worst_ratio.max(tally.worst_ratio);
     }
     eprintln!(
-        "fast mode over the oracle: mean {} worst {} ({} paths; {} of {} queries unverified)",
+        "fast mode over the oracle: mean {} worst {} ({} paths; {} of {} queries unverified); optimal mode: {optimal_paths} paths within the arc errors",
         total.fast_mean(),
         total.worst_ratio,
         total.both,
@@ -360,17 +431,22 @@ fn the_fast_modes_mean_length_is_within_two_percent_of_the_oracle() {
         total.queries
     );
     assert!(total.both > 1000 && total.fast_mean() <= 1.02, "{total:?}");
+    assert!(optimal_paths > 1000, "{optimal_paths} optimal paths");
     // The known limitation (README): refused, never wrong, and rare.
     assert!(total.unverified * 50 <= total.queries, "{total:?}");
 }
 
-/// The tally of 60 random queries for a disc of radius `r` on `level` baked without a radius,
-/// against the oracle (`None` when the level has nothing walkable at either bake).
-fn tally_random_queries(level: &Level, r: f64, seed: u64) -> Option<Tally> {
+/// The tallies (fast mode, optimal mode) of 60 random queries for a disc of radius `r` on
+/// `level` baked without a radius, against the oracle (`None` when the level has nothing
+/// walkable at either bake).
+fn tally_random_queries(level: &Level, r: f64, seed: u64) -> Option<[Tally; 2]> {
     let (Some(base), Some(oracle)) = (bake_at(level, 0.0), bake_at(level, r)) else { return None };
-    let mut tally = Tally::default();
-    compare(&base, &oracle, r, &random_pairs(seed, 60, 20.0), &mut tally);
-    Some(tally)
+    let pairs = random_pairs(seed, 60, 20.0);
+    Some([PathMode::Fast, PathMode::Optimal].map(|mode| {
+        let mut tally = Tally::default();
+        compare(&base, &oracle, r, mode, &pairs, &mut tally);
+        tally
+    }))
 }
 
 fn random_pairs(seed: u64, count: usize, size: f64) -> Vec<(Point, Point)> {
@@ -395,10 +471,13 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let level = rect_level(&obstacles);
-        let Some(tally) = tally_random_queries(&level, r, seed) else { return Ok(()) };
-        prop_assert_eq!(tally.clearance_violations, 0, "{:?}", tally);
-        prop_assert_eq!(tally.only_ours + tally.only_oracle, 0, "{:?}", tally);
-        eprintln!("{tally:?}");
+        let Some(tallies) = tally_random_queries(&level, r, seed) else { return Ok(()) };
+        for tally in &tallies {
+            prop_assert_eq!(tally.clearance_violations + tally.not_optimal, 0, "{:?}", tally);
+            prop_assert_eq!(tally.only_ours + tally.only_oracle, 0, "{:?}", tally);
+        }
+        prop_assert_eq!(tallies[1].unverified, 0, "{:?}", tallies[1]);
+        eprintln!("{tallies:?}");
     }
 }
 
@@ -415,10 +494,13 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let level = oblique_level(&obstacles);
-        let Some(tally) = tally_random_queries(&level, r, seed) else { return Ok(()) };
-        prop_assert_eq!(tally.clearance_violations, 0, "{:?}", tally);
-        prop_assert_eq!(tally.only_ours + tally.only_oracle, 0, "{:?}", tally);
-        eprintln!("{tally:?}");
+        let Some(tallies) = tally_random_queries(&level, r, seed) else { return Ok(()) };
+        for tally in &tallies {
+            prop_assert_eq!(tally.clearance_violations + tally.not_optimal, 0, "{:?}", tally);
+            prop_assert_eq!(tally.only_ours + tally.only_oracle, 0, "{:?}", tally);
+        }
+        prop_assert_eq!(tallies[1].unverified, 0, "{:?}", tallies[1]);
+        eprintln!("{tallies:?}");
     }
 }
 
@@ -462,7 +544,7 @@ fn bench_data_grid_maps_agree_with_a_bake_at_that_radius() {
         for r in [0.3, 0.45, 0.7] {
             let oracle = bake_at(&framed_level, r).unwrap();
             let mut tally = Tally::default();
-            compare(&base, &oracle, r, &pairs, &mut tally);
+            compare(&base, &oracle, r, PathMode::Fast, &pairs, &mut tally);
             eprintln!(
                 "{name} r {r}: {tally:?} fast mean {}",
                 tally.fast_ratio_sum / tally.both.max(1) as f64
@@ -470,8 +552,28 @@ fn bench_data_grid_maps_agree_with_a_bake_at_that_radius() {
             assert_eq!(tally.clearance_violations, 0, "{name} r {r}: {tally:?}");
             assert_eq!(tally.only_ours + tally.only_oracle + tally.unverified, 0, "{name} r {r}: {tally:?}");
             assert!(tally.fast_mean() <= 1.02, "{name} r {r}: {tally:?}");
+            // The optimal mode on a third of those queries (it is the slower mode).
+            let few: Vec<(Point, Point)> = pairs.iter().copied().step_by(3).collect();
+            let mut optimal = Tally::default();
+            compare(&base, &oracle, r, PathMode::Optimal, &few, &mut optimal);
+            eprintln!("{name} r {r}: optimal {optimal:?}");
+            let wrong = optimal.clearance_violations + optimal.not_optimal + optimal.unverified;
+            assert_eq!(wrong + optimal.only_ours + optimal.only_oracle, 0, "{name} r {r}: {optimal:?}");
         }
     }
+}
+
+/// A 20 x 20 room with a block at x 7 to 10, y 9 to 13: the widest disc touches the bottom
+/// wall, the right wall and the block's corner (10, 9): centre (20 - R, R) at distance R from
+/// the corner, R² - 38 R + 181 = 0. (The climb of the clearance used to stall on the ridge
+/// between two walls, at 5.26: found by the random test below.)
+#[test]
+fn the_widest_point_of_a_room_with_a_block_touches_two_walls_and_its_corner() {
+    let base = bake_at(&rect_level(&[(7, 9, 3, 4)]), 0.0).unwrap();
+    let (at, radius) = base.widest_point().unwrap();
+    let exact = (38.0 - 720f64.sqrt()) / 2.0;
+    assert!((radius - exact).abs() < 1e-6, "{radius} at {at:?}, expected {exact}");
+    assert!(at.distance(Point::new(20.0 - exact, exact)) < 1e-5, "{at:?}");
 }
 
 #[test]
@@ -484,9 +586,9 @@ fn the_widest_point_of_a_square_room_is_its_centre() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, failure_persistence: None, ..ProptestConfig::default() })]
 
-    /// The widest point found is within 5% of the widest of a dense grid of points (the
-    /// oracle; the search can stall on a ridge of the clearance), and its clearance is real:
-    /// the disc of that radius there touches no wall.
+    /// The widest point found is at least as wide as the widest of a dense grid of points
+    /// (the oracle), within the search's thousandth, and its clearance is real: the disc of
+    /// that radius there touches no wall.
     #[test]
     fn the_widest_point_is_at_least_as_wide_as_a_dense_grid_finds(
         obstacles in prop::collection::vec((0i32..18, 0i32..18, 1i32..5, 1i32..5), 1..12),
@@ -501,7 +603,7 @@ proptest! {
                 }
             }
         }
-        prop_assert!(radius >= 0.95 * sampled, "{radius} at {at:?} < grid {sampled}");
+        prop_assert!(radius * (1.0 + 1e-3) >= sampled, "{radius} at {at:?} < grid {sampled}");
         let walls = walls(&base);
         let nearest = walls.iter().map(|&(c, d)| point_segment(at, c, d)).fold(f64::INFINITY, f64::min);
         prop_assert!((nearest - radius).abs() <= 1e-9 * radius.max(1.0), "{nearest} vs {radius}");

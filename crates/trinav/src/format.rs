@@ -56,7 +56,7 @@ use std::time::{Duration, Instant};
 use crate::geometry::Point;
 use crate::ids::{AreaId, IslandId, TriangleId, VertexId};
 use crate::links::OffMeshLink;
-use crate::mesh::{InvalidMesh, MeshParts, NavMesh, Proven, find_problems_with, position_key};
+use crate::mesh::{InvalidMesh, MeshParts, NavMesh, Proven, find_problems_with, position_key, quick_check};
 use crate::settings::{BakeSettings, Triangulation};
 
 /// The 8 bytes every baked file starts with.
@@ -317,9 +317,11 @@ pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
 
 /// What a version 2 or 3 file holds beside the mesh parts: the derived arrays (see the
 /// module doc) and the links.
-struct Derived {
-    vertex_order: Vec<u32>,
-    edges: Vec<u32>,
+struct Derived<'a> {
+    /// The stored vertex order, read in place (little-endian `u32`s, never copied).
+    vertex_order: &'a [[u8; 4]],
+    /// The stored edge list, read in place.
+    edges: &'a [[u8; 4]],
     links: Vec<OffMeshLink>,
 }
 
@@ -371,19 +373,23 @@ fn load(bytes: &[u8], mut laps: Laps) -> Result<NavMesh, LoadError> {
     laps.lap(|t| &mut t.decode);
     let proven = match &derived {
         Some(derived) => Proven {
-            distinct_vertices: proves_distinct_vertices(&parts.vertices, &derived.vertex_order),
-            manifold_edges: proves_manifold_edges(&parts.triangles, &parts.neighbours, &derived.edges),
+            distinct_vertices: proves_distinct_vertices(&parts.vertices, derived.vertex_order),
+            manifold_edges: proves_manifold_edges(&parts.triangles, &parts.neighbours, derived.edges),
         },
         None => Proven::default(),
     };
-    let problems = find_problems_with(&parts, proven);
-    if !problems.is_empty() {
-        return Err(InvalidMesh { problems }.into());
-    }
-    if derived.is_some() && !(proven.distinct_vertices && proven.manifold_edges) {
-        // The slow checks passed: a valid mesh with wrong derived arrays was not written by
-        // `encode`.
-        return Err(LoadError::DerivedMismatch);
+    let proven_both = proven.distinct_vertices && proven.manifold_edges;
+    if !(proven_both && quick_check(&parts)) {
+        // The slow checks name the problems (or find none: then the derived arrays are wrong).
+        let problems = find_problems_with(&parts, proven);
+        if !problems.is_empty() {
+            return Err(InvalidMesh { problems }.into());
+        }
+        if derived.is_some() && !proven_both {
+            // The slow checks passed: a valid mesh with wrong derived arrays was not written by
+            // `encode`.
+            return Err(LoadError::DerivedMismatch);
+        }
     }
     laps.lap(|t| &mut t.checks);
     let mut mesh = NavMesh::derive(parts);
@@ -395,7 +401,10 @@ fn load(bytes: &[u8], mut laps: Laps) -> Result<NavMesh, LoadError> {
 }
 
 /// [`decode`], also returning the derived arrays of a version 2 file.
-fn decode_with_derived(bytes: &[u8], laps: &mut Laps) -> Result<(MeshParts, Option<Derived>), LoadError> {
+fn decode_with_derived<'a>(
+    bytes: &'a [u8],
+    laps: &mut Laps,
+) -> Result<(MeshParts, Option<Derived<'a>>), LoadError> {
     if bytes.len() < HEADER_LEN + TRAILER_LEN {
         return Err(LoadError::TooShort { len: bytes.len() });
     }
@@ -463,13 +472,13 @@ fn decode_with_derived(bytes: &[u8], laps: &mut Laps) -> Result<(MeshParts, Opti
         });
     let (v, t) = (vertices as usize, triangles as usize);
     let vertices = reader.array(v, |b: [u8; 16]| Point::new(le_f64(&b, 0), le_f64(&b, 8)));
-    let vertex_order = reader.array(v, u32::from_le_bytes);
+    let vertex_order = reader.words(v);
     let triangles = reader.array(t, |b: [u8; 12]| [0, 4, 8].map(|at| VertexId(le_u32(&b, at))));
     let neighbours = reader.array(t, |b: [u8; 12]| [0, 4, 8].map(|at| TriangleId(le_u32(&b, at))));
     let areas = reader.array(t, |[a]: [u8; 1]| AreaId(a));
     let islands = reader.array(t, |b| IslandId(u32::from_le_bytes(b)));
     reader.u32(); // the edge count, read above
-    let edges = reader.array(edge_count as usize, u32::from_le_bytes);
+    let edges = reader.words(edge_count as usize);
     let mut links = Vec::new();
     if version > VERSION_2 {
         reader.u32(); // the link count, read above
@@ -498,16 +507,26 @@ fn vertex_order(vertices: &[Point]) -> Vec<u32> {
 
 /// Whether `order` is a permutation of the vertex ids along which the positions strictly
 /// increase: then no two vertices coincide. Linear, for any input.
-fn proves_distinct_vertices(vertices: &[Point], order: &[u32]) -> bool {
-    let mut seen = vec![false; vertices.len()];
-    let mut previous = None;
-    order.len() == vertices.len()
-        && order.iter().all(|&v| {
-            let Some(p) = vertices.get(v as usize) else { return false };
-            let key = Some(position_key(*p));
-            let fresh = !std::mem::replace(&mut seen[v as usize], true);
-            fresh && std::mem::replace(&mut previous, key) < key
-        })
+fn proves_distinct_vertices(vertices: &[Point], order: &[[u8; 4]]) -> bool {
+    if order.len() != vertices.len() {
+        return false;
+    }
+    // One bit per vertex; the test below runs without a data-dependent branch.
+    let mut seen = vec![0u64; vertices.len().div_ceil(64)];
+    let mut previous = (0u64, 0u64);
+    let mut ok = true;
+    for (i, &word) in order.iter().enumerate() {
+        let v = u32::from_le_bytes(word) as usize;
+        let in_range = v < vertices.len();
+        let v = if in_range { v } else { 0 };
+        let key = position_key(vertices[v]);
+        let (slot, bit) = (&mut seen[v / 64], 1u64 << (v % 64));
+        let fresh = *slot & bit == 0;
+        *slot |= bit;
+        ok &= in_range & fresh & (i == 0 || previous < key);
+        previous = key;
+    }
+    ok
 }
 
 /// The two vertex ids of half edge `h`, lower first, packed (`None` when `h` is out of range).
@@ -538,16 +557,27 @@ fn edge_order(triangles: &[[VertexId; 3]], neighbours: &[[TriangleId; 3]]) -> Ve
 /// linked half edges are one) with strictly increasing vertex pairs. With every link checked
 /// symmetric, each edge is then named once and no two edges join the same two vertices (see the
 /// module doc). Linear, for any input.
-fn proves_manifold_edges(triangles: &[[VertexId; 3]], neighbours: &[[TriangleId; 3]], edges: &[u32]) -> bool {
-    let boundary = neighbours.iter().flatten().filter(|n| n.is_none()).count();
+fn proves_manifold_edges(
+    triangles: &[[VertexId; 3]],
+    neighbours: &[[TriangleId; 3]],
+    edges: &[[u8; 4]],
+) -> bool {
+    let boundary: usize = neighbours.iter().flatten().map(|n| usize::from(n.is_none())).sum();
     let interior = 3 * neighbours.len() - boundary;
-    let mut previous = None;
-    interior.is_multiple_of(2)
-        && edges.len() == boundary + interior / 2
-        && edges.iter().all(|&h| {
-            let key = edge_key(triangles, h);
-            key.is_some() && std::mem::replace(&mut previous, key) < key
-        })
+    if !(interior.is_multiple_of(2) && edges.len() == boundary + interior / 2) {
+        return false;
+    }
+    let half_edges = 3 * triangles.len() as u64;
+    let mut previous = 0u64;
+    let mut ok = true;
+    for (i, &word) in edges.iter().enumerate() {
+        let h = u32::from_le_bytes(word);
+        let in_range = u64::from(h) < half_edges;
+        let key = edge_key(triangles, if in_range { h } else { 0 }).unwrap_or(0);
+        ok &= in_range & (i == 0 || previous < key);
+        previous = key;
+    }
+    ok
 }
 
 /// Reads fixed-width little-endian values from the front of a slice whose length was checked
@@ -556,7 +586,7 @@ struct Reader<'a> {
     rest: &'a [u8],
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     #[inline]
     fn take<const N: usize>(&mut self) -> [u8; N] {
         let (head, rest) = self.rest.split_first_chunk::<N>().expect("payload length checked");
@@ -572,6 +602,14 @@ impl Reader<'_> {
     #[inline]
     fn u32(&mut self) -> u32 {
         u32::from_le_bytes(self.take())
+    }
+
+    /// The next `count` little-endian `u32`s, in place.
+    #[inline]
+    fn words(&mut self, count: usize) -> &'a [[u8; 4]] {
+        let (head, rest) = self.rest.split_at(count * 4);
+        self.rest = rest;
+        head.as_chunks::<4>().0
     }
 
     /// The next `count` values of `N` bytes each, as `decode` reads them (one pass over the

@@ -123,8 +123,10 @@ pub mod build {
 /// 12      4     vertex count, u32 LE
 /// 16      4     triangle count, u32 LE
 /// 20      8     payload length in bytes, u64 LE
-/// 28      n     payload: bincode 2 (standard config: little-endian, varint integers) of
-///               settings, vertices, triangles, neighbours, areas, islands
+/// 28      n     payload: fixed-width little-endian arrays: settings, vertices, the vertex
+///               order (derived), triangles, neighbours, areas, islands, the edge list
+///               (derived), then the off-mesh links (version 3); version 1 files held
+///               bincode 2 of the first six
 /// 28+n    4     CRC-32 (IEEE) of bytes 0..28+n, u32 LE
 /// ```
 ///

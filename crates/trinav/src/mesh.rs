@@ -389,6 +389,96 @@ pub(crate) fn find_problems_with(parts: &MeshParts, proven: Proven) -> Vec<MeshP
     check_islands(parts, problems)
 }
 
+/// Whether `parts` is valid, for a file whose derived arrays proved distinct vertices and
+/// manifold edges: the rules of [`find_problems_with`] in a few branch-free passes that name
+/// nothing. It accepts exactly the meshes that the slow checks find no problem in (the load
+/// falls back to them to name the problems when it says no). The islands are checked without a
+/// second island array: the stored island is the same across every link, the island numbers
+/// first appear in ascending order, and there are as many connected components as numbers.
+pub(crate) fn quick_check(parts: &MeshParts) -> bool {
+    let (v_count, t_count) = (parts.vertices.len(), parts.triangles.len());
+    if parts.settings.check().is_err()
+        || t_count > HalfEdge::MAX_TRIANGLES
+        || parts.per_triangle_lengths().iter().any(|&(_, len)| len != t_count)
+    {
+        return false;
+    }
+    let mut ok = parts.areas.iter().fold(true, |ok, &a| ok & (a <= AreaId::MAX));
+    ok &= parts.vertices.iter().fold(true, |ok, p| ok & p.in_range());
+    if !ok {
+        return false;
+    }
+    // Indices in range, every vertex used, every triangle counter-clockwise.
+    let mut used = vec![0u64; v_count.div_ceil(64)];
+    for tri in &parts.triangles {
+        let [a, b, c] = tri.map(VertexId::index);
+        if !((a < v_count) & (b < v_count) & (c < v_count)) {
+            return false;
+        }
+        for v in [a, b, c] {
+            used[v / 64] |= 1 << (v % 64);
+        }
+        let [pa, pb, pc] = [a, b, c].map(|v| parts.vertices[v]);
+        ok &= orient(pa, pb, pc) == Orientation::CounterClockwise;
+    }
+    let (full, rest) = (v_count / 64, v_count % 64);
+    ok &= used[..full].iter().all(|&w| w == u64::MAX);
+    ok &= rest == 0 || used[full] == (1u64 << rest) - 1;
+    if !ok {
+        return false;
+    }
+    // Every link returned across the same edge, and the same island on both sides.
+    let (triangles, neighbours, islands) = (&parts.triangles, &parts.neighbours, &parts.islands);
+    for (t, ((tri, links), island)) in triangles.iter().zip(neighbours).zip(islands).enumerate() {
+        let me = TriangleId::from_index(t);
+        for e in 0..3 {
+            let n = links[e];
+            let in_range = n.index() < t_count;
+            let other_index = if in_range { n.index() } else { 0 };
+            let (back, other) = (neighbours[other_index], triangles[other_index]);
+            let (from, to) = (tri[e], tri[(e + 1) % 3]);
+            let returns = (0..3)
+                .fold(false, |r, j| r | ((back[j] == me) & (other[j] == to) & (other[(j + 1) % 3] == from)));
+            ok &= n.is_none() | (in_range & returns & (islands[other_index] == *island));
+        }
+    }
+    // Island numbers in order of first appearance...
+    let mut numbers = 0u32;
+    for island in islands {
+        ok &= island.0 <= numbers;
+        numbers += u32::from(island.0 == numbers);
+    }
+    // ... and one connected component per number (union-find, linking to the lower root).
+    ok && component_count(neighbours) == numbers as usize
+}
+
+/// The number of connected components of the adjacency (`neighbours` in range and symmetric).
+fn component_count(neighbours: &[[TriangleId; 3]]) -> usize {
+    let mut parent: Vec<u32> = (0..neighbours.len() as u32).collect();
+    let find = |parent: &mut [u32], mut x: u32| {
+        while parent[x as usize] != x {
+            let up = parent[parent[x as usize] as usize];
+            parent[x as usize] = up;
+            x = up;
+        }
+        x
+    };
+    let mut components = neighbours.len();
+    for (t, links) in neighbours.iter().enumerate() {
+        for n in links {
+            // Each link once, from its higher end (boundary links are `u32::MAX`, never lower).
+            if n.0 < t as u32 {
+                let (a, b) = (find(&mut parent, t as u32), find(&mut parent, n.0));
+                if a != b {
+                    parent[a.max(b) as usize] = a.min(b);
+                    components -= 1;
+                }
+            }
+        }
+    }
+    components
+}
+
 /// The islands check, last of [`validate`]'s: appends to `problems` unless it holds some.
 /// Walks each connected component from its lowest triangle, as [`find_islands`](crate::find_islands) numbers them,
 /// comparing every stored island with the component's number on the way: one bit per triangle
@@ -503,6 +593,8 @@ pub struct NavMesh {
     /// Per triangle, the width of the way round each corner (see [`crate::clearance`]),
     /// derived on first use by a query with a radius.
     widths: std::sync::OnceLock<Vec<[f32; 3]>>,
+    /// The turning corners as a disc's optimal search reads them, derived on first use.
+    disc_corners: std::sync::OnceLock<Vec<crate::query::path::DiscCorner>>,
     /// The off-mesh links and the index the searches read (see [`crate::links`]).
     pub(crate) links: crate::links::Links,
     /// Per island, its lowest triangle: derived by the first patch (see `crate::patch`), then
@@ -579,15 +671,22 @@ impl NavMesh {
             search_flags,
             pockets,
             widths: std::sync::OnceLock::new(),
+            disc_corners: std::sync::OnceLock::new(),
             links: crate::links::Links::default(),
             island_firsts: std::sync::OnceLock::new(),
         }
     }
 
-    /// Drops the traversal widths (after a change of the triangles): the next query with a
-    /// radius derives them again.
+    /// Drops the clearance data (traversal widths, disc corners) after a change of the
+    /// triangles: the next query with a radius derives them again.
     pub(crate) fn forget_widths(&mut self) {
         self.widths = std::sync::OnceLock::new();
+        self.disc_corners = std::sync::OnceLock::new();
+    }
+
+    /// The disc corners, if derived already.
+    pub(crate) fn derived_disc_corners(&self) -> Option<&[crate::query::path::DiscCorner]> {
+        self.disc_corners.get().map(Vec::as_slice)
     }
 
     /// The traversal widths, if derived already.
@@ -606,11 +705,23 @@ impl NavMesh {
         })
     }
 
+    /// The turning corners a disc may bend round, derived on first use.
+    pub(crate) fn disc_corners(&self) -> &[crate::query::path::DiscCorner] {
+        self.disc_corners.get_or_init(|| {
+            crate::query::path::disc_corners(
+                &self.parts.vertices,
+                &self.parts.triangles,
+                &self.parts.neighbours,
+            )
+        })
+    }
+
     /// Derives now the clearance data that queries with an agent radius need (otherwise the
     /// first such query does: about 1 ms per 15,000 triangles), so that no frame pays for it.
     /// Idempotent and thread-safe.
     pub fn prepare_clearance(&self) {
         self.traversal_widths();
+        self.disc_corners();
     }
 
     /// The stored arrays.
@@ -899,6 +1010,84 @@ mod tests {
         let mut parts = sample_parts();
         parts.areas.pop();
         assert!(matches!(parts.find_problems()[0], MeshProblem::LengthMismatch { array: "areas", .. }));
+    }
+
+    /// A `cols x rows` grid of squares split into two triangles each (every other square the
+    /// other diagonal), plus a lone triangle: two islands.
+    fn grid_with_a_lone_triangle(cols: u32, rows: u32) -> MeshParts {
+        let id = |i: u32, j: u32| VertexId(j * (cols + 1) + i);
+        let mut vertices: Vec<Point> = (0..=rows)
+            .flat_map(|j| (0..=cols).map(move |i| Point::new(f64::from(i), f64::from(j))))
+            .collect();
+        let mut triangles = Vec::new();
+        for j in 0..rows {
+            for i in 0..cols {
+                let [a, b, c, d] = [id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1)];
+                if (i + j) % 2 == 0 {
+                    triangles.extend([[a, b, c], [a, c, d]]);
+                } else {
+                    triangles.extend([[a, b, d], [b, c, d]]);
+                }
+            }
+        }
+        let base = vertices.len() as u32;
+        vertices.extend([Point::new(-3., -3.), Point::new(-2., -3.), Point::new(-2., -2.)]);
+        triangles.push([base, base + 1, base + 2].map(VertexId));
+        let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
+        let (islands, _) = find_islands(&neighbours);
+        MeshParts {
+            settings: BakeSettings::default(),
+            areas: vec![AreaId(0); triangles.len()],
+            vertices,
+            triangles,
+            neighbours,
+            islands,
+        }
+    }
+
+    #[test]
+    fn quick_check_agrees_with_the_slow_checks_on_random_corruptions() {
+        let proven = Proven { distinct_vertices: true, manifold_edges: true };
+        let good = grid_with_a_lone_triangle(5, 4);
+        assert!(quick_check(&good));
+        assert!(find_problems_with(&good, proven).is_empty());
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut below = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let (v, t) = (good.vertices.len(), good.triangles.len());
+        let mut rejected = 0;
+        for round in 0..3000 {
+            let mut parts = good.clone();
+            for _ in 0..1 + round % 3 {
+                let (i, k) = (below(t), below(3));
+                match below(9) {
+                    0 => parts.vertices[below(v)] = Point::new(f64::NAN, 0.0),
+                    1 => parts.vertices[below(v)].x += 0.5,
+                    2 => parts.triangles[i][k] = VertexId(below(v + 2) as u32),
+                    3 => parts.triangles[i].swap(0, 1),
+                    4 => parts.neighbours[i][k] = TriangleId(below(t + 2) as u32),
+                    5 => parts.neighbours[i][k] = TriangleId::NONE,
+                    6 => parts.islands[i] = IslandId(below(3) as u32),
+                    7 => parts.areas[i] = AreaId(below(70) as u8),
+                    _ => {
+                        parts.islands.swap(i, t - 1);
+                    }
+                }
+            }
+            let slow_valid = find_problems_with(&parts, proven).is_empty();
+            assert_eq!(quick_check(&parts), slow_valid, "round {round}");
+            rejected += usize::from(!slow_valid);
+        }
+        // Most corruptions are caught (a few are harmless: a moved vertex, an island swapped
+        // with an equal one).
+        assert!(rejected > 2000, "{rejected}");
+        let mut short = good.clone();
+        short.islands.pop();
+        assert!(!quick_check(&short));
     }
 
     #[test]

@@ -1135,7 +1135,7 @@ fn racing_groups(groups: &[Group], parent: &mut [usize]) -> Vec<usize> {
 }
 
 /// Every difference between `mesh`'s derived data and what [`NavMesh::from_parts`] derives from
-/// its arrays (and the traversal widths, when derived): the check the tests of in-place changes
+/// its arrays (and the traversal widths and disc corners, when derived): the check the tests of in-place changes
 /// run after every patch. The grid is
 /// compared by content (every triangle in exactly the cells its box overlaps, in ascending
 /// order), since its cells may be sized for another triangle count.
@@ -1175,6 +1175,12 @@ pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
         let fresh = crate::clearance::traversal_widths(&parts.vertices, &parts.triangles, &parts.neighbours);
         if widths != fresh.as_slice() {
             wrong.push("traversal widths".to_string());
+        }
+    }
+    if let Some(corners) = mesh.derived_disc_corners() {
+        let fresh = crate::query::path::disc_corners(&parts.vertices, &parts.triangles, &parts.neighbours);
+        if corners != fresh.as_slice() {
+            wrong.push("disc corners".to_string());
         }
     }
     if !mesh.grid.lists_match(parts.triangles.len(), |t| {

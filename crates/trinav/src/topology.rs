@@ -189,9 +189,10 @@ pub(crate) enum Pocket {
 /// unless its start or goal lies inside, so searches skip them.
 pub(crate) fn find_pockets(neighbours: &[[TriangleId; 3]]) -> Vec<Pocket> {
     let n = neighbours.len();
-    let linked = |t: usize| neighbours[t].into_iter().filter(move |u| u.index() < n);
-    let mut degree: Vec<u8> = (0..n).map(|t| linked(t).count() as u8).collect();
-    let mut peeled = vec![false; n];
+    // Per triangle, its linked neighbours not peeled yet; `PEELED` once it is.
+    const PEELED: u8 = u8::MAX;
+    let mut degree: Vec<u8> =
+        neighbours.iter().map(|links| links.iter().map(|u| u8::from(u.index() < n)).sum()).collect();
     let mut pockets = vec![Pocket::Core; n];
     // First in, first out: trees peel from their leaves inwards, level by level. Every
     // triangle enters the queue at most once (when its degree drops to 1, or starts at <= 1).
@@ -200,8 +201,10 @@ pub(crate) fn find_pockets(neighbours: &[[TriangleId; 3]]) -> Vec<Pocket> {
     while let Some(&t) = queue.get(head) {
         head += 1;
         let t = t as usize;
-        peeled[t] = true;
-        pockets[t] = match linked(t).find(|u| !peeled[u.index()]) {
+        degree[t] = PEELED;
+        // The first linked neighbour not peeled, if any.
+        let next = neighbours[t].into_iter().find(|u| u.index() < n && degree[u.index()] != PEELED);
+        pockets[t] = match next {
             Some(u) => {
                 let k = u.index();
                 degree[k] -= 1;

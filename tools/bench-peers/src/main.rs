@@ -388,6 +388,7 @@ fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputRepo
         Source::Grid(grid) => grid.walkable_region().map_err(|e| with_sources(&e))?,
         Source::Region(region) => region.clone(),
         Source::Level(_) => return Err("native levels are not benchmarked".to_string()),
+        Source::Terrain(_) => return Err("grids with area types are not benchmarked".to_string()),
     };
     let mut region_times = Vec::new();
     for _ in 0..BAKE_REPEATS {

@@ -1,5 +1,7 @@
 //! `--cost AREA=C`, `--exclude AREA` and `--names LEVEL`: an agent's area costs from the
 //! command line. AREA is a type's number (0 to 63) or a name from the level's `area_names`.
+//! `--terrain LETTER=AREA,...` and `--area-color RRGGBB=AREA`: the area types of a grid's cells
+//! for `bake`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -7,6 +9,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use trinav::{AreaCosts, AreaId};
 use trinav_bake::Level;
+use trinav_bake::import::terrain::GridTerrain;
+use trinav_bake::import::{ImportError, TerrainOption};
 
 /// The area flags `path`, `render` and `bench` share.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -75,4 +79,82 @@ fn area_id(text: &str, names: &BTreeMap<String, u8>, names_file: Option<&Path>) 
         }
         (None, None) => bail!("unknown area name `{text}`: give a type's number, or the level with --names"),
     }
+}
+
+/// The terrain flags of `bake`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct TerrainFlags {
+    /// Moving AI maps: make letters S (swamp), W (water) and T (trees), blocked otherwise,
+    /// walkable ground of an area type: `S=2,W=3` (AREA 1-63 or a name from --names;
+    /// repeatable).
+    #[arg(long = "terrain", value_name = "LETTER=AREA,...")]
+    pub letters: Vec<String>,
+    /// Bitmaps: pixels of colour RRGGBB (hex) are walkable ground of area type AREA (1-63 or
+    /// a name from --names), whatever their brightness (repeatable).
+    #[arg(long = "area-color", value_name = "RRGGBB=AREA")]
+    pub colors: Vec<String>,
+    /// A level file whose `area_names` give the names --terrain and --area-color may use.
+    #[arg(long = "names", value_name = "LEVEL")]
+    pub names: Option<PathBuf>,
+}
+
+impl TerrainFlags {
+    /// The terrain the flags ask for; errors name the flag.
+    pub fn terrain(&self) -> Result<GridTerrain> {
+        let names = match &self.names {
+            Some(path) => load_names(path)?,
+            None => BTreeMap::new(),
+        };
+        let names_file = self.names.as_deref();
+        let mut terrain = GridTerrain::default();
+        for flag in &self.letters {
+            for item in flag.split(',') {
+                let context = || format!("--terrain {flag}");
+                let Some((letter, area)) = item.split_once('=') else {
+                    bail!("--terrain {flag}: `{item}`: expected LETTER=AREA (S, W or T, then a type)");
+                };
+                let mut chars = letter.trim().chars();
+                let (Some(letter), None) = (chars.next(), chars.next()) else {
+                    bail!("--terrain {flag}: `{letter}` is not one letter (S, W or T)");
+                };
+                let area = area_id(area, &names, names_file).with_context(context)?;
+                terrain = terrain.with_letter(letter, area).with_context(context)?;
+            }
+        }
+        for flag in &self.colors {
+            let context = || format!("--area-color {flag}");
+            let Some((color, area)) = flag.split_once('=') else {
+                bail!("--area-color {flag}: expected RRGGBB=AREA (a colour in hex, then a type)");
+            };
+            let color = parse_color(color.trim()).with_context(context)?;
+            let area = area_id(area, &names, names_file).with_context(context)?;
+            terrain = terrain.with_color(color, area).with_context(context)?;
+        }
+        Ok(terrain)
+    }
+
+    /// An import error, with the flag named when it is the flag's fault (given for a format
+    /// it does not apply to).
+    pub fn name_flag(&self, error: ImportError) -> anyhow::Error {
+        let flag = match &error {
+            ImportError::TerrainNotApplicable { option: TerrainOption::Letters, .. } => {
+                format!("--terrain {}", self.letters.join(" --terrain "))
+            }
+            ImportError::TerrainNotApplicable { option: TerrainOption::Colors, .. } => {
+                format!("--area-color {}", self.colors.join(" --area-color "))
+            }
+            _ => return error.into(),
+        };
+        anyhow::Error::new(error).context(flag)
+    }
+}
+
+/// A colour written `RRGGBB` (six hex digits, an optional leading `#`).
+fn parse_color(text: &str) -> Result<[u8; 3]> {
+    let hex = text.strip_prefix('#').unwrap_or(text);
+    if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        bail!("colour `{text}` is not RRGGBB (six hex digits)");
+    }
+    let channel = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).expect("checked hex digits");
+    Ok([channel(0), channel(2), channel(4)])
 }

@@ -32,7 +32,7 @@ pub(crate) struct BenchArgs {
     /// (`budget_exhausted` in the JSON).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     node_budget: Option<u32>,
-    /// The agent's radius (a disc; fast mode). Queries whose start or goal is nearer a wall
+    /// The agent's radius (a disc; both modes). Queries whose start or goal is nearer a wall
     /// count as `no_clearance` (not found, written to --paths with `"found": false`).
     #[arg(long, value_name = "R", default_value_t = 0.0, allow_negative_numbers = true)]
     radius: f64,
@@ -170,7 +170,6 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             Err(PathError::DiscPathUnverified) => unverified += 1,
             Err(
                 e @ (PathError::BadRadius(_)
-                | PathError::RadiusInOptimalMode
                 | PathError::CostsWithRadius
                 | PathError::RadiusWithLinks
                 | PathError::CostsWithLinks),

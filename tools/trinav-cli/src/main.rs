@@ -39,7 +39,9 @@ enum Command {
     ///
     /// The format comes from the extension (or --format): .json (native level), .map (Moving
     /// AI grid), .png/.bmp/.gif/.pnm/.tga (bitmap: white walkable, black blocked, one pixel a
-    /// cell), .mesh (Polyanya mesh, version 2 or 3).
+    /// cell), .mesh (Polyanya mesh, version 2 or 3). Grid terrain: --terrain makes a map's S,
+    /// W, T cells (blocked otherwise) walkable ground of area types, --area-color a bitmap's
+    /// pixels of a colour.
     Bake(BakeArgs),
     /// Run every query of a scenario file on a mesh and report times and path lengths.
     ///
@@ -114,6 +116,8 @@ struct BakeArgs {
     /// Bitmaps: pixels whose luminance (0-255) is at least this are walkable.
     #[arg(long, default_value_t = ImportOptions::default().threshold)]
     threshold: u8,
+    #[command(flatten)]
+    terrain: area_flags::TerrainFlags,
     /// Where to write the mesh (written atomically; an existing file is replaced only on success).
     #[arg(short, long)]
     output: PathBuf,
@@ -177,7 +181,8 @@ struct SearchFlags {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     node_budget: Option<u32>,
     /// The agent's radius (a disc, world units): the path keeps this far from every wall, on
-    /// a mesh baked without a radius (fast mode; the optimal mode refuses a radius for now).
+    /// a mesh baked without a radius (both modes; the optimal mode gives the disc's exact
+    /// shortest path).
     /// A start or goal nearer a wall is no path (exit 1) unless --snap moves it.
     #[arg(long, value_name = "R", default_value_t = 0.0, allow_negative_numbers = true)]
     radius: f64,
@@ -322,9 +327,10 @@ fn ms(d: std::time::Duration) -> f64 {
 
 fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
     let level_path = &args.level;
-    let options = ImportOptions::default().with_threshold(args.threshold);
+    let options =
+        ImportOptions::default().with_threshold(args.threshold).with_terrain(args.terrain.terrain()?);
     let start = Instant::now();
-    let source = import(level_path, args.format, &options)?;
+    let source = import(level_path, args.format, &options).map_err(|e| args.terrain.name_flag(e))?;
     let import_ms = ms(start.elapsed());
     let base = BakeSettings::default().with_arc_error(args.arc_error).with_triangulation(args.triangulation);
     let settings = source.settings(base, args.agent_radius);

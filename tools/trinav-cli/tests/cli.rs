@@ -134,6 +134,28 @@ fn path_costs_and_exclusions_by_name_and_number() {
     }
 }
 
+/// A disc in both modes on the town level baked without a radius: the optimal mode's path is
+/// never longer than the fast mode's, never shorter than a point's, and stays `r` from walls
+/// (the path command verifies every disc path; the library tests check the exact lengths).
+#[test]
+fn path_with_a_radius_in_both_modes() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = temp_path(&dir, "town.nav");
+    let nav = nav.to_str().unwrap();
+    assert!(trinav(&["bake", &level("town.json"), "-o", nav]).status.success());
+    let length = |extra: &[&str]| {
+        let mut args = vec!["path", nav, "--from", "5,5", "--to", "120,40", "--json"];
+        args.extend_from_slice(extra);
+        let out = trinav(&args);
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        json(&out)["length"].as_f64().unwrap()
+    };
+    let point = length(&["--mode", "optimal"]);
+    let fast = length(&["--radius", "0.5"]);
+    let optimal = length(&["--radius", "0.5", "--mode", "optimal"]);
+    assert!(point < optimal && optimal <= fast + 1e-9, "point {point}, optimal {optimal}, fast {fast}");
+}
+
 #[test]
 fn summary_line_and_radius_override() {
     let dir = tempfile::tempdir().unwrap();

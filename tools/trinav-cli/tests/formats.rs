@@ -279,3 +279,57 @@ fn maze_problems_are_solved_exactly_in_optimal_mode() {
         assert!(min >= 1.0 - 1e-6 && max <= 1.0 + 1e-6, "{}: {report}", maze.display());
     }
 }
+
+#[test]
+fn grid_terrain_tags_cells_and_paths_cost_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (nav, plain) = (dir.path().join("strip.nav"), dir.path().join("plain.nav"));
+    // 12 x 5 cells; a water strip at x = 5 over rows 0-3, the way round through row 4.
+    let map = dir.path().join("strip.map");
+    let rows = [".....W......", ".....W......", ".....W......", ".....W......", "............"];
+    std::fs::write(&map, format!("type octile\nheight 5\nwidth 12\nmap\n{}\n", rows.join("\n"))).unwrap();
+    let names = dir.path().join("names.json");
+    std::fs::write(&names, r#"{"area_names": {"water": 3}}"#).unwrap();
+    let map = map.to_str().unwrap();
+    // Water is blocked by default (the benchmark convention): 56 cells.
+    assert_eq!(bake(map, &plain, &[])["area"], 56.0);
+    for terrain in
+        [["--terrain", "W=3", "", ""], ["--terrain", "W=water", "--names", names.to_str().unwrap()]]
+    {
+        let extra: Vec<&str> = terrain.iter().copied().filter(|s| !s.is_empty()).collect();
+        assert_eq!(bake(map, &nav, &extra)["area"], 60.0, "{extra:?}");
+        let inspect = json(&trinav(&["inspect", nav.to_str().unwrap(), "--json"]));
+        let sizes: Vec<(u64, f64)> = (inspect["area_types"].as_array().unwrap().iter())
+            .map(|t| (t["area"].as_u64().unwrap(), t["size"].as_f64().unwrap()))
+            .collect();
+        assert_eq!(sizes, vec![(0, 56.0), (3, 4.0)], "{extra:?}");
+    }
+    let path = |mesh: &Path, extra: &[&str]| {
+        let mut args = vec!["path", mesh.to_str().unwrap(), "--from", "1,0.5", "--to", "10,0.5", "--json"];
+        args.extend_from_slice(extra);
+        trinav(&args)
+    };
+    // Across at cost 3: 8 on the ground and 1 in the water. Round: via (5, 4) and (6, 4).
+    let round = 2.0 * (16.0f64 + 3.5 * 3.5).sqrt() + 1.0;
+    for (extra, cost) in [
+        (vec!["--cost", "3=3", "--mode", "optimal"], 11.0),
+        (vec!["--cost", "water=5", "--names", names.to_str().unwrap(), "--mode", "optimal"], round),
+        (vec!["--exclude", "3", "--mode", "optimal"], round),
+    ] {
+        let out = path(&nav, &extra);
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        let found = json(&out)["cost"].as_f64().unwrap();
+        assert!(
+            found >= cost * (1.0 - 1e-9) && found <= cost * 1.001,
+            "{extra:?}: cost {found}, optimum {cost}"
+        );
+    }
+    let blocked = json(&path(&plain, &["--mode", "optimal"]))["length"].as_f64().unwrap();
+    assert!((blocked - round).abs() < 1e-9, "{blocked}");
+    // Bitmaps: tiny.png's 7 black pixels tagged as type 5.
+    let baked = bake(&data("maps/tiny.png"), &nav, &["--area-color", "000000=5"]);
+    assert_eq!(baked["area"], 48.0);
+    let inspect = json(&trinav(&["inspect", nav.to_str().unwrap(), "--json"]));
+    assert_eq!(inspect["area_types"][1]["area"], 5);
+    assert_eq!(inspect["area_types"][1]["size"], 7.0);
+}

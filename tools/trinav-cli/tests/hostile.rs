@@ -453,6 +453,77 @@ fn cases(f: &Fixture) -> Vec<Case> {
         &[&data("meshes/tiny.mesh")],
     ));
 
+    // Grid terrain flags: a clear error naming the flag, nothing written.
+    let (tiny_map, tiny_png) = (data("maps/tiny.map"), data("maps/tiny.png"));
+    let terrain_cases: Vec<(&str, Vec<&str>, Vec<&str>)> = vec![
+        (&tiny_map, vec!["--terrain", "X=2"], vec!["--terrain X=2", "letter `X` takes no area type"]),
+        (&tiny_map, vec!["--terrain", "@=2"], vec!["--terrain @=2", "letter `@` takes no area type"]),
+        (&tiny_map, vec!["--terrain", "SW=2"], vec!["--terrain SW=2", "`SW` is not one letter"]),
+        (&tiny_map, vec!["--terrain", "S"], vec!["--terrain S", "expected LETTER=AREA"]),
+        (&tiny_map, vec!["--terrain", "S=0"], vec!["--terrain S=0", "area type 0 is outside 1..=63"]),
+        (
+            &tiny_map,
+            vec!["--terrain", "S=64"],
+            vec!["--terrain S=64", "area type 64 is beyond the largest, 63"],
+        ),
+        (&tiny_map, vec!["--terrain", "S=-1"], vec!["--terrain S=-1", "unknown area name `-1`"]),
+        (
+            &tiny_map,
+            vec!["--terrain", "S=2,S=3"],
+            vec!["--terrain S=2,S=3", "letter `S` is given a type twice"],
+        ),
+        (&tiny_map, vec!["--terrain", "S=mud"], vec!["--terrain S=mud", "unknown area name `mud`"]),
+        (
+            &tiny_map,
+            vec!["--terrain", "S=2", "--names", "missing.json"],
+            vec!["--names missing.json", "cannot read level"],
+        ),
+        (
+            &town_json,
+            vec!["--terrain", "S=2"],
+            vec!["--terrain S=2", &town_json, "apply to Moving AI maps (.map) only"],
+        ),
+        (&tiny_png, vec!["--terrain", "W=2"], vec!["--terrain W=2", &tiny_png, "not to a image file"]),
+        (
+            &tiny_png,
+            vec!["--area-color", "12345=2"],
+            vec!["--area-color 12345=2", "colour `12345` is not RRGGBB"],
+        ),
+        (
+            &tiny_png,
+            vec!["--area-color", "00GG00=2"],
+            vec!["--area-color 00GG00=2", "colour `00GG00` is not RRGGBB"],
+        ),
+        (&tiny_png, vec!["--area-color", "000000"], vec!["--area-color 000000", "expected RRGGBB=AREA"]),
+        (
+            &tiny_png,
+            vec!["--area-color", "000000=0"],
+            vec!["--area-color 000000=0", "area type 0 is outside"],
+        ),
+        (
+            &tiny_png,
+            vec!["--area-color", "000000=64"],
+            vec!["--area-color 000000=64", "beyond the largest, 63"],
+        ),
+        (
+            &tiny_png,
+            vec!["--area-color", "000000=2", "--area-color", "#000000=3"],
+            vec!["--area-color #000000=3", "colour 000000 is given a type twice"],
+        ),
+        (
+            &tiny_map,
+            vec!["--area-color", "000000=2"],
+            vec!["--area-color 000000=2", &tiny_map, "apply to bitmaps only"],
+        ),
+        (&town_json, vec!["--area-color", "000000=2"], vec!["--area-color 000000=2", "not to a json file"]),
+    ];
+    for (input, flags, expect) in &terrain_cases {
+        let mut args = vec!["bake", *input, "-o", "{OUT}"];
+        args.extend(flags.iter().copied());
+        let short = Path::new(input).file_name().unwrap().to_string_lossy().into_owned();
+        cases.push(case(format!("bake {short} {}", flags.join(" ")), &args, Out::File("out.nav"), expect));
+    }
+
     // Points: off the mesh without --snap (path, render), named with the mesh file.
     let town = p("town.nav");
     for (from, to, which, point) in
@@ -488,8 +559,7 @@ fn cases(f: &Fixture) -> Vec<Case> {
             &["--node-budget"],
         ));
     }
-    // Agent radii: negative, not a number, infinite or missing are refused naming the radius;
-    // the optimal mode refuses any radius above 0 (not implemented yet).
+    // Agent radii: negative, not a number, infinite or missing are refused naming the radius.
     for radius in ["-1", "NaN", "inf", "x", ""] {
         let expect: &[&str] = if ["x", ""].contains(&radius) { &["--radius"] } else { &["radius", "finite"] };
         let args = ["path", &town, "--from", "5,5", "--to", "120,40", "--radius", radius];
@@ -499,8 +569,6 @@ fn cases(f: &Fixture) -> Vec<Case> {
         let args = ["bench", &tiny_nav, "--scen", &scen, "--radius", radius, "--paths", "{OUT}"];
         cases.push(case(format!("bench --radius {radius:?}"), &args, Out::File("out.jsonl"), expect));
     }
-    let args = ["path", &town, "--from", "5,5", "--to", "120,40", "--radius", "0.5", "--mode", "optimal"];
-    cases.push(case("path --radius in optimal mode", &args, Out::Nothing, &["optimal mode", "radius"]));
     // Area costs: bad costs, types and names are refused naming the flag; a start on an
     // excluded type names the point.
     let missing_names = p("missing.json");

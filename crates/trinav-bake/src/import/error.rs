@@ -61,6 +61,17 @@ pub enum ImportError {
         /// Its extension.
         extension: String,
     },
+    /// Terrain letters given for a file that is not a Moving AI map, or colours for one that is
+    /// not a bitmap.
+    #[error("{file}: {option} apply to {} only, not to a {} file", option.applies_to(), format.name())]
+    TerrainNotApplicable {
+        /// The file.
+        file: String,
+        /// What was given.
+        option: TerrainOption,
+        /// The file's format.
+        format: InputFormat,
+    },
     /// A bug: the boundary traced from a grid's cells does not form a region.
     #[error("internal error while importing")]
     Trace(#[source] TraceError),
@@ -68,6 +79,34 @@ pub enum ImportError {
     /// polygons.
     #[error("internal error while importing")]
     Merge(#[source] MergeError),
+}
+
+/// A kind of grid terrain setting ([`ImportOptions::terrain`](crate::import::ImportOptions)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TerrainOption {
+    /// Map letters with area types.
+    Letters,
+    /// Bitmap colours with area types.
+    Colors,
+}
+
+impl TerrainOption {
+    /// The formats it applies to.
+    fn applies_to(self) -> &'static str {
+        match self {
+            TerrainOption::Letters => "Moving AI maps (.map)",
+            TerrainOption::Colors => "bitmaps",
+        }
+    }
+}
+
+impl fmt::Display for TerrainOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TerrainOption::Letters => "terrain letters",
+            TerrainOption::Colors => "area colours",
+        })
+    }
 }
 
 /// What is wrong in a malformed level file, with the numbers and words at fault.

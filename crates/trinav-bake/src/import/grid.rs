@@ -9,9 +9,10 @@
 
 use std::path::Path;
 
-use trinav::Point;
+use trinav::{AreaId, Point};
 
 use crate::import::cells::CellMask;
+use crate::import::terrain::TERRAIN_LETTERS;
 use crate::import::tokens::Tokens;
 use crate::import::{ImportError, Malformed};
 use crate::level::{Level, PolygonInput};
@@ -41,7 +42,9 @@ impl Grid {
     }
 
     /// Parses a Moving AI map: `type octile`, `height H`, `width W`, `map`, then `H` rows of
-    /// `W` characters; `.` and `G` are free, `@ O T S W` blocked.
+    /// `W` characters; `.` and `G` are free, `@ O T S W` blocked (see
+    /// [`TerrainGrid::parse_map`](crate::import::terrain::TerrainGrid::parse_map) to make
+    /// `S`, `W`, `T` walkable ground of area types).
     ///
     /// ```
     /// use trinav_bake::import::grid::Grid;
@@ -51,6 +54,18 @@ impl Grid {
     /// # Ok::<(), trinav_bake::import::ImportError>(())
     /// ```
     pub fn parse_map(text: &str, file: &str) -> Result<Grid, ImportError> {
+        Ok(Grid::parse_map_typed(text, file, |_| None)?.0)
+    }
+
+    /// Parses a Moving AI map whose letters `S`, `W`, `T` are free cells of the type `typed`
+    /// gives them (blocked when it gives none); returns the grid and each cell's type (0 for
+    /// ground and blocked cells; empty when no letter is typed).
+    pub(crate) fn parse_map_typed(
+        text: &str,
+        file: &str,
+        typed: impl Fn(char) -> Option<AreaId>,
+    ) -> Result<(Grid, Vec<AreaId>), ImportError> {
+        let any_typed = TERRAIN_LETTERS.iter().any(|&l| typed(l).is_some());
         let err =
             |line: usize, reason: Malformed| ImportError::Syntax { file: file.to_string(), line, reason };
         let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
@@ -78,6 +93,7 @@ impl Grid {
         }
         header("map")?;
         let mut blocked = Vec::with_capacity(width as usize * height as usize);
+        let mut areas = Vec::with_capacity(if any_typed { blocked.capacity() } else { 0 });
         let mut rows = 0u32;
         for (n, line) in lines {
             if rows == height {
@@ -91,18 +107,23 @@ impl Grid {
                 return Err(err(n, Malformed::RowLength { row: rows, cells: cells.len(), width }));
             }
             for (column, &cell) in cells.iter().enumerate() {
-                blocked.push(match cell {
-                    '.' | 'G' => false,
-                    '@' | 'O' | 'T' | 'S' | 'W' => true,
+                let area = match cell {
+                    '.' | 'G' => Some(AreaId(0)),
+                    '@' | 'O' => None,
+                    'T' | 'S' | 'W' => typed(cell),
                     _ => return Err(err(n, Malformed::UnknownCell { cell, column })),
-                });
+                };
+                blocked.push(area.is_none());
+                if any_typed {
+                    areas.push(area.unwrap_or(AreaId(0)));
+                }
             }
             rows += 1;
         }
         if rows != height {
             return Err(err(text.lines().count(), Malformed::MissingRows { rows, height }));
         }
-        Ok(Grid { width, height, blocked })
+        Ok((Grid { width, height, blocked }, areas))
     }
 
     /// Parses a maze of the any-angle benchmarks: `W H`, then `H` rows of `W` numbers, `0`
@@ -129,6 +150,14 @@ impl Grid {
     /// Reads an image (any format the `image` crate decodes): one pixel a cell, walkable where
     /// the pixel's luminance is at least `threshold` (white walkable, black blocked).
     pub fn from_image(path: &Path, threshold: u8) -> Result<Grid, ImportError> {
+        let image = Grid::decode_image(path)?.to_luma8();
+        let (width, height) = image.dimensions();
+        let blocked = image.pixels().map(|p| p.0[0] < threshold).collect();
+        Ok(Grid { width, height, blocked })
+    }
+
+    /// Decodes an image, refusing one with more than [`MAX_GRID_SIDE`] pixels per side.
+    pub(crate) fn decode_image(path: &Path) -> Result<image::DynamicImage, ImportError> {
         let file = path.display().to_string();
         let io = |source| ImportError::Io { file: file.clone(), source };
         let image = image::ImageReader::open(path)
@@ -136,9 +165,8 @@ impl Grid {
             .with_guessed_format()
             .map_err(io)?
             .decode()
-            .map_err(|source| ImportError::Image { file: file.clone(), source })?
-            .to_luma8();
-        let (width, height) = image.dimensions();
+            .map_err(|source| ImportError::Image { file: file.clone(), source })?;
+        let (width, height) = (image.width(), image.height());
         if width > MAX_GRID_SIDE || height > MAX_GRID_SIDE {
             return Err(ImportError::Syntax {
                 file,
@@ -146,8 +174,7 @@ impl Grid {
                 reason: Malformed::ImageTooLarge { width, height },
             });
         }
-        let blocked = image.pixels().map(|p| p.0[0] < threshold).collect();
-        Ok(Grid { width, height, blocked })
+        Ok(image)
     }
 
     /// The free cells as a walkable region, traced from the grid (for agent radius 0). Its

@@ -17,10 +17,11 @@ mod error;
 pub mod grid;
 pub mod poly;
 pub mod polyanya;
+pub mod terrain;
 mod tokens;
 pub(crate) mod trace;
 
-pub use error::{ImportError, Malformed};
+pub use error::{ImportError, Malformed, TerrainOption};
 pub use trace::TraceError;
 
 use std::path::Path;
@@ -31,6 +32,7 @@ use crate::level::{Level, LevelError};
 use crate::merge::MergedRegion;
 use crate::{BakeError, Baked};
 use grid::Grid;
+use terrain::{GridTerrain, TerrainGrid};
 
 /// A level file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +66,18 @@ impl InputFormat {
             "poly" => InputFormat::Poly,
             _ => return None,
         })
+    }
+
+    /// The format's name, as [`InputFormat::from_name`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Json => "json",
+            InputFormat::Map => "map",
+            InputFormat::Image => "image",
+            InputFormat::Mesh => "mesh",
+            InputFormat::Poly => "poly",
+            InputFormat::Maze => "maze",
+        }
     }
 
     /// The names [`InputFormat::from_name`] accepts, as the command line lists them.
@@ -104,11 +118,15 @@ impl std::str::FromStr for InputFormat {
 }
 
 /// Import options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ImportOptions {
     /// Bitmaps: pixels with luminance at least this (0-255) are walkable. Default 128.
     pub threshold: u8,
+    /// Grids: the map letters and bitmap colours that are walkable ground of an area type
+    /// (default none). Letters apply to Moving AI maps only, colours to bitmaps only: either
+    /// given for another format is an [`ImportError::TerrainNotApplicable`].
+    pub terrain: GridTerrain,
 }
 
 impl ImportOptions {
@@ -117,11 +135,17 @@ impl ImportOptions {
         self.threshold = threshold;
         self
     }
+
+    /// These options with grid terrain.
+    pub fn with_terrain(mut self, terrain: GridTerrain) -> Self {
+        self.terrain = terrain;
+        self
+    }
 }
 
 impl Default for ImportOptions {
     fn default() -> Self {
-        Self { threshold: 128 }
+        Self { threshold: 128, terrain: GridTerrain::default() }
     }
 }
 
@@ -133,6 +157,9 @@ pub enum Source {
     /// A grid: its free cells are traced directly (agent radius 0), or its blocked cells
     /// become obstacles of a level (radius > 0).
     Grid(Grid),
+    /// A grid with area types (some free cell has a type other than 0): each type's cells are
+    /// traced into area pieces (radius 0) or become area entries of a level (radius > 0).
+    Terrain(TerrainGrid),
     /// A walkable region traced from a mesh: clean already, baked from stage 3 on.
     Region(MergedRegion),
 }
@@ -177,6 +204,17 @@ pub fn import(
             return Err(ImportError::UnknownFormat { file, extension });
         }
     };
+    let terrain = &options.terrain;
+    let refused = |option| ImportError::TerrainNotApplicable { file: file.clone(), option, format };
+    if terrain.has_letters() && format != InputFormat::Map {
+        return Err(refused(TerrainOption::Letters));
+    }
+    if terrain.has_colors() && format != InputFormat::Image {
+        return Err(refused(TerrainOption::Colors));
+    }
+    // A grid whose terrain types no cell: a plain grid.
+    let grid_or_terrain =
+        |grid: TerrainGrid| if grid.has_types() { Source::Terrain(grid) } else { Source::Grid(grid.grid) };
     let read =
         || std::fs::read_to_string(path).map_err(|source| ImportError::Io { file: file.clone(), source });
     Ok(match format {
@@ -186,7 +224,13 @@ pub fn import(
             }
             LevelError::Io(source) => ImportError::Io { file: file.clone(), source },
         })?),
+        InputFormat::Map if terrain.has_letters() => {
+            grid_or_terrain(TerrainGrid::parse_map(&read()?, &file, terrain)?)
+        }
         InputFormat::Map => Source::Grid(Grid::parse_map(&read()?, &file)?),
+        InputFormat::Image if terrain.has_colors() => {
+            grid_or_terrain(TerrainGrid::from_image(path, options.threshold, terrain)?)
+        }
         InputFormat::Image => Source::Grid(Grid::from_image(path, options.threshold)?),
         InputFormat::Mesh => Source::Region(polyanya::parse_mesh(&read()?, &file)?),
         InputFormat::Poly => Source::Region(poly::parse_poly(&read()?, &file)?),
@@ -204,6 +248,17 @@ pub fn bake_source(source: &Source, settings: &BakeSettings) -> Result<Baked, Ba
         Source::Grid(grid) => {
             // Tracing the free cells is this route's stage 2 (its rings meet only at shared
             // corners, so they need no noding): its time counts as merge's.
+            let start = std::time::Instant::now();
+            let region = grid.walkable_region().map_err(BakeError::Import)?;
+            let times = crate::StageTimes { merge: start.elapsed(), ..Default::default() };
+            crate::bake_noded_region(&region, settings, times)
+        }
+        Source::Terrain(grid) if settings.agent_radius > 0.0 => {
+            crate::bake(&grid.to_level().map_err(BakeError::Import)?, settings)
+        }
+        Source::Terrain(grid) => {
+            // As for a plain grid, the tracing (each type's cells, then the pieces' noding) is
+            // this route's stage 2.
             let start = std::time::Instant::now();
             let region = grid.walkable_region().map_err(BakeError::Import)?;
             let times = crate::StageTimes { merge: start.elapsed(), ..Default::default() };

@@ -18,13 +18,13 @@ pub(crate) const ARC_TOLERANCE: f64 = 1e-3;
 /// right.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Bend {
-    centre: Point,
-    radius: f64,
-    side: f64,
+    pub(crate) centre: Point,
+    pub(crate) radius: f64,
+    pub(crate) side: f64,
 }
 
 impl Bend {
-    fn point(p: Point) -> Bend {
+    pub(crate) fn point(p: Point) -> Bend {
         Bend { centre: p, radius: 0.0, side: 1.0 }
     }
 }
@@ -32,7 +32,7 @@ impl Bend {
 /// The common tangent leaving `from` and reaching `to` (each kept on its side): its unit
 /// direction and its two points of contact, or `None` when the circles overlap so that no such
 /// tangent exists.
-fn tangent(from: Bend, to: Bend) -> Option<(Point, Point, Point)> {
+pub(crate) fn tangent(from: Bend, to: Bend) -> Option<(Point, Point, Point)> {
     let (dx, dy) = (to.centre.x - from.centre.x, to.centre.y - from.centre.y);
     let d2 = dx * dx + dy * dy;
     // The signed offset of `to`'s centre from the line, minus `from`'s: k = s2 r2 - s1 r1.
@@ -259,7 +259,7 @@ fn write_path(bends: &[Bend], arcs: &mut Vec<ArcRun>, out: &mut Vec<Point>) {
 /// The arc of `b` from contact `from` to contact `to`, in `b`'s direction of turn, as the
 /// corners of a circumscribed polygon whose first and last edges touch the circle at `from`
 /// and `to` (both already written or about to be).
-fn arc(b: Bend, from: Point, to: Point, out: &mut Vec<Point>) {
+pub(crate) fn arc(b: Bend, from: Point, to: Point, out: &mut Vec<Point>) {
     let angle = |p: Point| (p.y - b.centre.y).atan2(p.x - b.centre.x);
     let (a0, a1) = (angle(from), angle(to));
     let tau = std::f64::consts::TAU;

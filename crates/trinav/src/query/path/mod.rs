@@ -18,6 +18,7 @@
 mod cone;
 mod costs;
 mod disc_funnel;
+mod disc_optimal;
 mod funnel;
 mod marks;
 mod optimal;
@@ -36,6 +37,8 @@ use crate::topology::Pocket;
 
 use cone::Cone;
 pub use costs::{AreaCostError, AreaCosts};
+use disc_optimal::DiscScratch;
+pub(crate) use disc_optimal::{DiscCorner, disc_corners};
 use funnel::string_pull;
 pub(crate) use marks::GenerationSet;
 use optimal::OptimalScratch;
@@ -181,13 +184,6 @@ pub enum PathError {
         "the fast mode found a corridor for the agent radius but no path through it that it could verify keeps the radius from every wall (a known limitation): try a mesh baked with that agent radius"
     )]
     DiscPathUnverified,
-    /// A radius above 0 was asked of the optimal mode, which does not take one yet (the exact
-    /// shortest path of a disc is not implemented): use the fast mode, or the optimal mode on
-    /// a mesh baked with that agent radius.
-    #[error(
-        "the optimal mode does not take an agent radius yet: use the fast mode, or a mesh baked with that agent radius"
-    )]
-    RadiusInOptimalMode,
     /// A point is closer to a wall than the agent radius (and snapping was not asked for).
     #[error("{which} point ({}, {}) is {clearance} from the nearest wall, closer than the agent radius {radius}", .point.x, .point.y)]
     NoClearance {
@@ -441,6 +437,8 @@ pub struct PathScratch {
     expanded: u32,
     /// The wall-distance searches' memory.
     clearance: ClearanceScratch,
+    /// The disc's optimal search.
+    disc: DiscScratch,
     /// The disc funnel's memory.
     bends: Vec<disc_funnel::Bend>,
     arcs: Vec<disc_funnel::ArcRun>,
@@ -703,9 +701,6 @@ impl NavMesh {
         if options.radius > 0.0 && self.has_links() {
             return Err(PathError::RadiusWithLinks);
         }
-        if options.radius > 0.0 && options.mode == PathMode::Optimal {
-            return Err(PathError::RadiusInOptimalMode);
-        }
         if options.radius > 0.0 && !options.area_costs.is_uniform() {
             return Err(PathError::CostsWithRadius);
         }
@@ -931,6 +926,9 @@ impl NavMesh {
         scratch.pass.open(self, [starts, goals], costs);
         let budget = options.node_budget.unwrap_or(u32::MAX);
         let end = match options.mode {
+            PathMode::Optimal if radius > 0.0 => {
+                self.route_disc_optimal((from, starts), (to, goals), options, scratch, out)?
+            }
             PathMode::Optimal => {
                 let state = (&mut scratch.optimal, &scratch.pass);
                 let limits = (budget, options.partial);

@@ -844,42 +844,43 @@ pub(crate) fn search_flags(
 ) -> Vec<u8> {
     const NONE: u32 = u32::MAX;
     // Per vertex: where its boundary edge leaves to (`PINCH` when several leave it) and where
-    // the last one entering it comes from. Two arrays, no per-vertex count: fresh memory is
-    // slow to fault in.
+    // the last one entering it comes from, side by side in one array with a spare slot at the
+    // end that interior edges write to, so that the pass has no data-dependent branch.
     const PINCH: u32 = u32::MAX - 1;
-    let mut out_to = vec![NONE; vertices.len()];
-    let mut in_from = vec![NONE; vertices.len()];
+    let spare = vertices.len();
+    let mut ends = vec![[NONE; 2]; vertices.len() + 1];
     for (tri, links) in triangles.iter().zip(neighbours) {
         for e in 0..3 {
-            if links[e].is_none() {
-                let (a, b) = (tri[e].index(), tri[(e + 1) % 3].index());
-                out_to[a] = if out_to[a] == NONE { b as u32 } else { PINCH };
-                in_from[b] = a as u32;
-            }
+            let boundary = links[e].is_none();
+            let (a, b) = (tri[e].index(), tri[(e + 1) % 3].index());
+            let (a, b_slot) = if boundary { (a, b) } else { (spare, spare) };
+            let out = ends[a][0];
+            ends[a][0] = if out == NONE { b as u32 } else { PINCH };
+            ends[b_slot][1] = a as u32;
         }
     }
     // A vertex with one boundary edge leaving it turns when its fan spans more than a half
-    // turn; `in_from` now holds the flag (`PINCH` also marks the pinch points for below).
-    for v in 0..vertices.len() {
-        in_from[v] = match out_to[v] {
-            NONE => NONE,
-            PINCH => PINCH,
-            out => {
-                let [pa, pf, pl] = [v, out as usize, in_from[v] as usize].map(|i| vertices[i]);
-                u32::from(orient(pa, pf, pl) == Orientation::Clockwise)
-            }
-        };
+    // turn; the first slot of each vertex now holds the flag (`PINCH` also marks the pinch
+    // points for below), in place: fresh memory is slow to fault in.
+    for (v, slot) in ends[..spare].iter_mut().enumerate() {
+        let [out, last] = *slot;
+        if out != NONE && out != PINCH {
+            let [pa, pf, pl] = [v, out as usize, last as usize].map(|i| vertices[i]);
+            slot[0] = u32::from(orient(pa, pf, pl) == Orientation::Clockwise);
+        }
     }
-    drop(out_to);
-    let turning = &in_from;
+    let turning = |v: crate::ids::VertexId| ends[v.index()][0];
     let mut flags: Vec<u8> = triangles
         .iter()
-        .map(|tri| (0..3).filter(|&k| turning[tri[k].index()] == 1).fold(0, |bits, k| bits | 1 << k))
+        .map(|tri| {
+            let bit = |k: usize| u8::from(turning(tri[k]) == 1) << k;
+            bit(0) | bit(1) | bit(2)
+        })
         .collect();
     let mut fan: Vec<(u32, u8)> = Vec::new();
     for (t, (tri, links)) in triangles.iter().zip(neighbours).enumerate() {
         for e in 0..3 {
-            if !links[e].is_none() || turning[tri[e].index()] != PINCH {
+            if !(links[e].is_none() & (turning(tri[e]) == PINCH)) {
                 continue;
             }
             // Boundary edge a -> b leaving a pinch point: triangle t is the clockwise-most of

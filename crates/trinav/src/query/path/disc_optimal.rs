@@ -1,0 +1,549 @@
+//! The optimal mode for a disc of radius `r`: the exact shortest path keeping `r` from every
+//! wall, arcs written as circumscribed chords (see [`super::disc_funnel`]).
+//!
+//! Such a path is made of straight segments tangent to circles of radius `r` round the
+//! turning corners (boundary vertices where the walkable area spans more than a half turn: the
+//! only places a shortest path bends) and arcs of those circles. A search state is an
+//! *arrival*: the path so far reaches a corner's circle at a contact point and wraps it on one
+//! side (counter-clockwise, the circle on the walker's left, or clockwise). From an arrival
+//! the path goes round its circle to a departure contact, then along the tangent to another
+//! circle, or to the goal.
+//!
+//! - **Taut tangents only.** A tangent is tried only when both walls at each of its corners
+//!   lie on the circle's side of it: the contact is then where the corner itself is the
+//!   nearest point of its own walls, and a path bending anywhere else could be shortened.
+//! - **Lazy tests.** A candidate tangent enters the open list with its cost; its arc and its
+//!   segment are tested against the walls only when it comes out. The estimate (the straight
+//!   distance to the goal) never overestimates, so the first goal arrival out of the open
+//!   list that passes its test ends the shortest path.
+//! - **Dominance.** Of two arrivals at one circle and side, one that can go round the circle
+//!   to the other's contact at no more cost makes the other redundant: it is not expanded.
+//! - **Candidates.** The corners of the start's island; when a path of length `L` is known
+//!   (the fast mode's, tried first), only corners `c` with `|s c| + |c g| - 2r <= L` (a path
+//!   round `c`'s circle is at least that long).
+//!
+//! The tangent from circle `c` to circle `d` keeps `r` from every wall only if the segment
+//! `c d` meets no wall; so the search is complete over the tangents between corners, which is
+//! where every shortest disc path lies.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::f64::consts::{PI, TAU};
+
+use crate::clearance::{ClearanceScratch, segments_distance};
+use crate::geometry::{Orientation, Point, orient};
+use crate::ids::{TriangleId, VertexId};
+use crate::mesh::NavMesh;
+use crate::query::path::disc_funnel::{self, ArcRun, Bend};
+use crate::query::path::{Path, PathError, PathMode, PathOptions, PathScratch, SearchEnd};
+
+/// A turning corner a disc may bend round: its position, the unit directions of its two walls
+/// (the boundary edges leaving it on either side of its fan) and a triangle at it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct DiscCorner {
+    pub(crate) centre: Point,
+    pub(crate) walls: [Point; 2],
+    pub(crate) triangle: TriangleId,
+}
+
+/// The turning corners of a mesh, one per fan (a pinch point may turn in several fans).
+///
+/// Each boundary edge `a -> b` starts a fan of `a` (the triangles joined through the edges at
+/// `a`, counter-clockwise from it); walking it to its last triangle gives the other boundary
+/// edge, `last -> a`. The corner turns when the fan spans more than a half turn, the same exact
+/// test as [`super::search_flags`].
+pub(crate) fn disc_corners(
+    vertices: &[Point],
+    triangles: &[[VertexId; 3]],
+    neighbours: &[[TriangleId; 3]],
+) -> Vec<DiscCorner> {
+    let unit = |from: Point, to: Point| {
+        let d = from.distance(to);
+        Point::new((to.x - from.x) / d, (to.y - from.y) / d)
+    };
+    let mut corners = Vec::new();
+    for (t, (tri, links)) in triangles.iter().zip(neighbours).enumerate() {
+        for e in 0..3 {
+            if !links[e].is_none() {
+                continue;
+            }
+            let (a, first) = (tri[e], tri[(e + 1) % 3]);
+            let (mut cur, mut k) = (t, e);
+            for _ in 0..triangles.len() {
+                let next = neighbours[cur][(k + 2) % 3];
+                if next.is_none() {
+                    break;
+                }
+                cur = next.index();
+                k = triangles[cur].iter().position(|&w| w == a).expect("the fan shares the vertex");
+            }
+            let last = triangles[cur][(k + 2) % 3];
+            let [pa, pf, pl] = [a, first, last].map(|v| vertices[v.index()]);
+            if orient(pa, pf, pl) == Orientation::Clockwise {
+                corners.push(DiscCorner {
+                    centre: pa,
+                    walls: [unit(pa, pf), unit(pa, pl)],
+                    triangle: TriangleId::from_index(t),
+                });
+            }
+        }
+    }
+    corners
+}
+
+/// Marks the start (as an arrival's corner) and the goal (as a candidate's target).
+const START: u32 = u32::MAX;
+const GOAL: u32 = u32::MAX - 1;
+/// The end of a list of arrivals.
+const NONE: u32 = u32::MAX;
+
+/// Slack of the taut and sweep tests (relative): tangents are computed in floating point.
+const SLACK: f64 = 1e-9;
+
+/// The path so far reaches `corner`'s circle (or is the start) at `at`, wrapping it on `side`.
+#[derive(Clone, Copy, Debug)]
+struct Arrival {
+    corner: u32,
+    side: f64,
+    at: Point,
+    g: f64,
+    /// The arrival it came from, and where it left that one's circle.
+    parent: u32,
+    left_parent_at: Point,
+    /// The next arrival at the same circle and side (a list per circle side).
+    next_same: u32,
+}
+
+/// A tangent not yet tested: from arrival `parent` round its circle to `leave`, then straight
+/// to `at` on `target`'s circle (or the goal), with the cost `g` there and `f = g + h`.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    f: f64,
+    g: f64,
+    target: u32,
+    side: f64,
+    leave: Point,
+    at: Point,
+    parent: u32,
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Candidate {}
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Candidate {
+    /// Smallest `f` first (the heap is a max-heap), then largest `g`.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
+    }
+}
+
+/// Reusable memory of the disc's optimal search.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DiscScratch {
+    /// The corners this query may bend round (indices into the mesh's corners).
+    candidates: Vec<u32>,
+    arrivals: Vec<Arrival>,
+    open: BinaryHeap<Candidate>,
+    /// Per corner and side (`2 c` left, `2 c + 1` right): the first of its expanded arrivals.
+    first_at: Vec<u32>,
+    /// The arrivals of the path found, goal first.
+    chain: Vec<u32>,
+    chords: Vec<Point>,
+    /// Per corner, its range of `walls` (`u32::MAX` before it is gathered), and the walls.
+    walls_at: Vec<(u32, u32)>,
+    walls: Vec<(Point, Point)>,
+    pub(crate) arcs: Vec<ArcRun>,
+    /// Arrivals expanded by the last search.
+    pub(crate) expanded: u32,
+}
+
+/// The angle swept round `centre` from `from` to `to` in the direction of `side`, in
+/// `[0, 2π)`, with sweeps a rounding short of a full turn taken as none.
+fn sweep(centre: Point, from: Point, to: Point, side: f64) -> f64 {
+    let (u, v) = ((from.x - centre.x, from.y - centre.y), (to.x - centre.x, to.y - centre.y));
+    let turn = side * (u.0 * v.1 - u.1 * v.0);
+    let s = turn.atan2(u.0 * v.0 + u.1 * v.1).rem_euclid(TAU);
+    if s > TAU - SLACK { 0.0 } else { s }
+}
+
+/// Whether the walls at `corner` both lie on `side` of direction `u` (or on its line): a path
+/// moving along `u` against the corner's circle on that side is taut there.
+fn taut(corner: &DiscCorner, u: Point, side: f64) -> bool {
+    corner.walls.iter().all(|w| side * (u.x * w.y - u.y * w.x) >= -SLACK)
+}
+
+/// The tangent from `from` to `to` (direction and contacts); a point already on `from`'s
+/// circle (the goal there) is reached round the circle alone: the contact is the point.
+fn tangent_or_on(from: Bend, to: Bend) -> Option<(Point, Point, Point)> {
+    if let Some(t) = disc_funnel::tangent(from, to) {
+        return Some(t);
+    }
+    let d = from.centre.distance(to.centre);
+    (to.radius == 0.0 && from.radius > 0.0 && d <= from.radius * (1.0 + SLACK)).then(|| {
+        let (nx, ny) = ((to.centre.x - from.centre.x) / d, (to.centre.y - from.centre.y) / d);
+        // Moving counter-clockwise (side +1) round the circle: the direction is the normal
+        // turned left.
+        (Point::new(-from.side * ny, from.side * nx), to.centre, to.centre)
+    })
+}
+
+impl NavMesh {
+    /// The optimal mode with a radius: the fast mode's path, when it finds one, bounds the
+    /// search; the path found passes the same wall check as every disc path.
+    pub(super) fn route_disc_optimal(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> Result<SearchEnd, PathError> {
+        let fast = PathOptions { mode: PathMode::Fast, partial: false, ..*options };
+        let bound = match self.route((from, starts), (to, goals), &fast, scratch, out) {
+            Ok(()) => out.length,
+            Err(_) => f64::INFINITY,
+        };
+        out.points.clear();
+        out.partial = None;
+        let (radius, budget) = (options.radius, options.node_budget.unwrap_or(u32::MAX));
+        let state = (&mut scratch.disc, &mut scratch.clearance);
+        let end = self.search_disc_optimal(
+            (from, starts),
+            to,
+            radius,
+            bound,
+            budget,
+            options.partial,
+            state,
+            &mut out.points,
+        );
+        scratch.expanded = scratch.disc.expanded;
+        let written = end == SearchEnd::Found || (end == SearchEnd::Exhausted && options.partial);
+        if written
+            && self
+                .first_disturbance(&out.points, &scratch.disc.arcs, radius, &mut scratch.clearance)
+                .is_some()
+        {
+            out.points.clear();
+            return Err(PathError::DiscPathUnverified);
+        }
+        Ok(end)
+    }
+
+    /// The exact shortest path of a disc of `radius` from `from` to `to` (both with that
+    /// clearance), written to `points` (arcs as circumscribed chords); `bound` is the length of
+    /// a known path (or infinity): no shorter path bends round a corner farther away.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search_disc_optimal(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        to: Point,
+        radius: f64,
+        bound: f64,
+        budget: u32,
+        partial: bool,
+        (disc, clearance): (&mut DiscScratch, &mut ClearanceScratch),
+        points: &mut Vec<Point>,
+    ) -> SearchEnd {
+        let corners = self.disc_corners();
+        disc.expanded = 0;
+        disc.arrivals.clear();
+        disc.open.clear();
+        disc.first_at.clear();
+        disc.first_at.resize(2 * corners.len(), NONE);
+        disc.walls_at.clear();
+        disc.walls_at.resize(corners.len(), (u32::MAX, u32::MAX));
+        disc.walls.clear();
+        let on_island = |t: TriangleId| starts.iter().any(|&s| self.island(s) == self.island(t));
+        let reach = bound * (1.0 + SLACK) + 2.0 * radius;
+        disc.candidates.clear();
+        disc.candidates.extend((0..corners.len() as u32).filter(|&c| {
+            let corner = &corners[c as usize];
+            corner.centre.distance(from) + corner.centre.distance(to) <= reach && on_island(corner.triangle)
+        }));
+        let start = Arrival {
+            corner: START,
+            side: 1.0,
+            at: from,
+            g: 0.0,
+            parent: NONE,
+            left_parent_at: from,
+            next_same: NONE,
+        };
+        disc.arrivals.push(start);
+        self.expand_disc(0, to, radius, bound, disc);
+        // A start on a corner's circle leaves round it.
+        for i in 0..disc.candidates.len() {
+            let c = disc.candidates[i];
+            if corners[c as usize].centre.distance(from) <= radius * (1.0 + SLACK) {
+                for side in [1.0, -1.0] {
+                    let arrival = Arrival { corner: c, side, parent: 0, ..start };
+                    disc.arrivals.push(arrival);
+                    self.expand_disc(disc.arrivals.len() as u32 - 1, to, radius, bound, disc);
+                }
+            }
+        }
+        let mut nearest = 0u32;
+        while let Some(next) = disc.open.pop() {
+            if !self.disc_step_is_clear(&next, radius, disc, clearance) {
+                continue;
+            }
+            if next.target == GOAL {
+                let arrival = Arrival {
+                    corner: GOAL,
+                    side: 1.0,
+                    at: next.at,
+                    g: next.g,
+                    parent: next.parent,
+                    left_parent_at: next.leave,
+                    next_same: NONE,
+                };
+                disc.arrivals.push(arrival);
+                self.write_disc_path(disc.arrivals.len() as u32 - 1, radius, disc, points);
+                return SearchEnd::Found;
+            }
+            if self.dominated(&next, radius, disc, clearance) {
+                continue;
+            }
+            if disc.expanded >= budget {
+                if partial {
+                    self.write_disc_path(nearest, radius, disc, points);
+                }
+                return SearchEnd::Exhausted;
+            }
+            let slot = 2 * next.target as usize + usize::from(next.side < 0.0);
+            disc.arrivals.push(Arrival {
+                corner: next.target,
+                side: next.side,
+                at: next.at,
+                g: next.g,
+                parent: next.parent,
+                left_parent_at: next.leave,
+                next_same: disc.first_at[slot],
+            });
+            let index = disc.arrivals.len() as u32 - 1;
+            disc.first_at[slot] = index;
+            if next.at.distance(to) < disc.arrivals[nearest as usize].at.distance(to) {
+                nearest = index;
+            }
+            self.expand_disc(index, to, radius, bound, disc);
+        }
+        SearchEnd::Unreachable
+    }
+
+    /// Pushes the tangents from arrival `index` to the goal and to every candidate corner.
+    fn expand_disc(&self, index: u32, goal: Point, radius: f64, bound: f64, disc: &mut DiscScratch) {
+        disc.expanded += 1;
+        let corners = self.disc_corners();
+        let arrival = disc.arrivals[index as usize];
+        let here = (arrival.corner != START).then(|| &corners[arrival.corner as usize]);
+        let from = match here {
+            Some(c) => Bend { centre: c.centre, radius, side: arrival.side },
+            None => Bend::point(arrival.at),
+        };
+        let limit = bound * (1.0 + SLACK);
+        let mut push = |target: u32, to: Bend, corner: Option<&DiscCorner>| {
+            let Some((u, leave, at)) = tangent_or_on(from, to) else { return };
+            if here.is_some_and(|c| !taut(c, u, arrival.side)) || corner.is_some_and(|c| !taut(c, u, to.side))
+            {
+                return;
+            }
+            let mut g = arrival.g + leave.distance(at);
+            if let Some(c) = here {
+                let turn = sweep(c.centre, arrival.at, leave, arrival.side);
+                if turn > PI {
+                    return;
+                }
+                g += radius * turn;
+            }
+            let f = g + at.distance(goal);
+            if f <= limit {
+                disc.open.push(Candidate { f, g, target, side: to.side, leave, at, parent: index });
+            }
+        };
+        push(GOAL, Bend::point(goal), None);
+        for &c in &disc.candidates {
+            if c == arrival.corner {
+                continue;
+            }
+            let corner = &corners[c as usize];
+            // No path round this circle is shorter than the straight way to it and on.
+            let least = corner.centre.distance(from.centre) + corner.centre.distance(goal) - 2.0 * radius;
+            if arrival.g + least > limit {
+                continue;
+            }
+            for side in [1.0, -1.0] {
+                push(c, Bend { centre: corner.centre, radius, side }, Some(corner));
+            }
+        }
+    }
+
+    /// Whether a candidate's arc round its parent's circle and its tangent segment keep
+    /// `radius` from every wall (up to the rounding of the distances).
+    fn disc_step_is_clear(
+        &self,
+        step: &Candidate,
+        radius: f64,
+        disc: &mut DiscScratch,
+        clearance: &mut ClearanceScratch,
+    ) -> bool {
+        let parent = disc.arrivals[step.parent as usize];
+        if parent.corner != START
+            && !self.arc_is_clear(
+                parent.corner,
+                parent.side,
+                (parent.at, step.leave),
+                radius,
+                disc,
+                clearance,
+            )
+        {
+            return false;
+        }
+        let inside = radius * (1.0 - super::DISTURBANCE_TOLERANCE);
+        // Most candidates are out of sight: the ray finds that out walking the segment's
+        // triangles alone, before the search of the walls near it.
+        step.leave == step.at
+            || (self.raycast(step.leave, step.at).is_ok_and(|hit| hit.is_clear())
+                && !self.segment_meets_wall(step.leave, step.at, inside, clearance))
+    }
+
+    /// Whether the arc round `corner`'s circle on `side` from `from` to `to` (as circumscribed
+    /// chords) keeps `radius` from every wall. The corner's own walls are left out: both
+    /// contacts lie where the corner is the nearest point of them (the taut test), so the arc
+    /// between them does too.
+    fn arc_is_clear(
+        &self,
+        corner: u32,
+        side: f64,
+        (from, to): (Point, Point),
+        radius: f64,
+        disc: &mut DiscScratch,
+        clearance: &mut ClearanceScratch,
+    ) -> bool {
+        if from == to {
+            return true;
+        }
+        let (start, end) = self.walls_round(corner, radius, disc, clearance);
+        if start == end {
+            return true;
+        }
+        let centre = self.disc_corners()[corner as usize].centre;
+        disc.chords.clear();
+        disc.chords.push(from);
+        disc_funnel::arc(Bend { centre, radius, side }, from, to, &mut disc.chords);
+        disc.chords.push(to);
+        let inside = radius * (1.0 - super::DISTURBANCE_TOLERANCE);
+        let walls = &disc.walls[start..end];
+        !disc
+            .chords
+            .windows(2)
+            .any(|w| walls.iter().any(|&(p, q)| segments_distance(w[0], w[1], p, q) < inside))
+    }
+
+    /// The walls other than its own that come within reach of `corner`'s arcs (the range of
+    /// `disc.walls` holding them), gathered on first use in a query.
+    fn walls_round(
+        &self,
+        corner: u32,
+        radius: f64,
+        disc: &mut DiscScratch,
+        clearance: &mut ClearanceScratch,
+    ) -> (usize, usize) {
+        let known = disc.walls_at[corner as usize];
+        if known.0 != u32::MAX {
+            return (known.0 as usize, known.1 as usize);
+        }
+        let c = self.disc_corners()[corner as usize];
+        let start = disc.walls.len();
+        let reach = radius * (2.0 + disc_funnel::ARC_TOLERANCE);
+        self.walls_within(c.triangle, c.centre, reach, clearance, &mut disc.walls);
+        let unit = |to: Point| {
+            let d = c.centre.distance(to);
+            Point::new((to.x - c.centre.x) / d, (to.y - c.centre.y) / d)
+        };
+        let own = |(p, q): (Point, Point)| {
+            (p == c.centre && c.walls.contains(&unit(q))) || (q == c.centre && c.walls.contains(&unit(p)))
+        };
+        let mut kept = start;
+        for k in start..disc.walls.len() {
+            if !own(disc.walls[k]) {
+                disc.walls[kept] = disc.walls[k];
+                kept += 1;
+            }
+        }
+        disc.walls.truncate(kept);
+        disc.walls_at[corner as usize] = (start as u32, kept as u32);
+        (start, kept)
+    }
+
+    /// Whether an arrival already expanded at the candidate's circle and side can go round
+    /// the circle to the candidate's contact for no more than the candidate's cost.
+    fn dominated(
+        &self,
+        step: &Candidate,
+        radius: f64,
+        disc: &mut DiscScratch,
+        clearance: &mut ClearanceScratch,
+    ) -> bool {
+        let centre = self.disc_corners()[step.target as usize].centre;
+        let mut k = disc.first_at[2 * step.target as usize + usize::from(step.side < 0.0)];
+        while k != NONE {
+            let other = disc.arrivals[k as usize];
+            k = other.next_same;
+            let turn = sweep(centre, other.at, step.at, step.side);
+            if turn <= PI
+                && other.g + radius * turn <= step.g * (1.0 + SLACK)
+                && self.arc_is_clear(step.target, step.side, (other.at, step.at), radius, disc, clearance)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Writes the path ending at arrival `last`: tangent segments, and round each circle the
+    /// arc from its arrival contact to its departure contact as circumscribed chords (recorded
+    /// in `disc.arcs`).
+    fn write_disc_path(&self, last: u32, radius: f64, disc: &mut DiscScratch, points: &mut Vec<Point>) {
+        let corners = self.disc_corners();
+        disc.chain.clear();
+        let mut k = last;
+        while k != NONE {
+            disc.chain.push(k);
+            k = disc.arrivals[k as usize].parent;
+        }
+        points.clear();
+        disc.arcs.clear();
+        let push = |points: &mut Vec<Point>, p: Point| {
+            if points.last() != Some(&p) {
+                points.push(p);
+            }
+        };
+        let first = disc.arrivals[*disc.chain.last().expect("the chain holds the start") as usize];
+        push(points, first.at);
+        for i in (1..disc.chain.len()).rev() {
+            let parent = disc.arrivals[disc.chain[i] as usize];
+            let node = disc.arrivals[disc.chain[i - 1] as usize];
+            if parent.corner != START {
+                let centre = corners[parent.corner as usize].centre;
+                let arc_start = points.len() - 1;
+                let bend = Bend { centre, radius, side: parent.side };
+                disc_funnel::arc(bend, parent.at, node.left_parent_at, points);
+                push(points, node.left_parent_at);
+                if points.len() - 1 > arc_start {
+                    disc.arcs.push(ArcRun { first: arc_start, last: points.len() - 1, centre, radius });
+                }
+            }
+            push(points, node.at);
+        }
+    }
+}
