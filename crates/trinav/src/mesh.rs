@@ -874,13 +874,8 @@ mod tests {
     use super::*;
     use crate::topology::find_islands;
 
-    /// A 2x1 strip of 4 triangles, plus a separate triangle touching it at one corner.
-    fn sample_parts() -> MeshParts {
-        let vertices = [(0., 0.), (1., 0.), (2., 0.), (2., 1.), (1., 1.), (0., 1.), (3., 2.), (2., 2.)]
-            .map(|(x, y)| Point::new(x, y))
-            .to_vec();
-        let triangles: Vec<[VertexId; 3]> =
-            [[0, 1, 4], [0, 4, 5], [1, 2, 3], [1, 3, 4], [3, 6, 7]].iter().map(|t| t.map(VertexId)).collect();
+    /// Valid parts of `triangles` on `vertices` (adjacency and islands derived), area 0.
+    fn parts_of(vertices: Vec<Point>, triangles: Vec<[VertexId; 3]>) -> MeshParts {
         let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
         let (islands, _) = find_islands(&neighbours);
         MeshParts {
@@ -891,6 +886,16 @@ mod tests {
             neighbours,
             islands,
         }
+    }
+
+    /// A 2x1 strip of 4 triangles, plus a separate triangle touching it at one corner.
+    fn sample_parts() -> MeshParts {
+        let vertices = [(0., 0.), (1., 0.), (2., 0.), (2., 1.), (1., 1.), (0., 1.), (3., 2.), (2., 2.)]
+            .map(|(x, y)| Point::new(x, y))
+            .to_vec();
+        let triangles: Vec<[VertexId; 3]> =
+            [[0, 1, 4], [0, 4, 5], [1, 2, 3], [1, 3, 4], [3, 6, 7]].iter().map(|t| t.map(VertexId)).collect();
+        parts_of(vertices, triangles)
     }
 
     #[test]
@@ -1033,16 +1038,7 @@ mod tests {
         let base = vertices.len() as u32;
         vertices.extend([Point::new(-3., -3.), Point::new(-2., -3.), Point::new(-2., -2.)]);
         triangles.push([base, base + 1, base + 2].map(VertexId));
-        let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
-        let (islands, _) = find_islands(&neighbours);
-        MeshParts {
-            settings: BakeSettings::default(),
-            areas: vec![AreaId(0); triangles.len()],
-            vertices,
-            triangles,
-            neighbours,
-            islands,
-        }
+        parts_of(vertices, triangles)
     }
 
     #[test]
