@@ -333,9 +333,9 @@ fn a_wall_at_a_narrow_angle_to_an_edge_closes_it_for_the_disc() {
 
 /// Partial paths for a disc: two rooms joined by a gap 1 wide (y 9 to 10), too narrow for a
 /// disc of radius 0.6, and a bar in the left room. Towards a goal beyond the gap, towards one
-/// off the mesh, and with a tiny node budget towards one behind the bar, the partial path keeps
-/// the radius from every wall, ends where the disc fits, and ends no farther from the goal than
-/// the start. Towards the first two, the nearest place the disc can reach is the gap's mouth,
+/// off the mesh, and with a tiny node budget towards one behind the bar, in both modes, the
+/// partial path keeps the radius from every wall, ends where the disc fits, and ends no
+/// farther from the goal than the start. Towards the first two, the nearest place the disc can reach is the gap's mouth,
 /// where the disc touches both its corners: x = 10 - sqrt(0.6² - 0.5²), y = 9.5.
 #[test]
 fn partial_disc_paths_keep_the_radius_and_stop_where_the_disc_fits() {
@@ -344,22 +344,28 @@ fn partial_disc_paths_keep_the_radius_and_stop_where_the_disc_fits() {
     let all_walls = walls(&base);
     let r = 0.6;
     let start = Point::new(3.0, 12.0);
-    let options = PathOptions::default().with_radius(r).with_partial(true);
     let mouth = Point::new(10.0 - (r * r - 0.25f64).sqrt(), 9.5);
-    let cases = [
-        (Point::new(17.0, 9.5), options, PartialReason::Unreachable),
-        (Point::new(30.0, 9.5), options, PartialReason::GoalOffMesh),
-        (Point::new(3.0, 2.0), options.with_node_budget(1), PartialReason::BudgetExhausted),
-    ];
-    for (goal, options, reason) in cases {
+    for (mode, (goal, options, reason)) in [PathMode::Fast, PathMode::Optimal].into_iter().flat_map(|mode| {
+        let options = PathOptions::default().with_mode(mode).with_radius(r).with_partial(true);
+        [
+            (Point::new(17.0, 9.5), options, PartialReason::Unreachable),
+            (Point::new(30.0, 9.5), options, PartialReason::GoalOffMesh),
+            (Point::new(3.0, 2.0), options.with_node_budget(1), PartialReason::BudgetExhausted),
+        ]
+        .map(|case| (mode, case))
+    }) {
         let path = base.find_path_with(start, goal, &options, &mut PathScratch::new()).unwrap();
         let end = *path.points.last().unwrap();
-        assert_eq!(path.partial, Some(reason), "{goal:?}: {path:?}");
-        assert!(path_clearance(&path, &all_walls) >= r * (1.0 - 1e-9), "{goal:?}: {:?}", path.points);
-        assert!(base.clearance(end).unwrap() >= r * (1.0 - 1e-9), "{goal:?}: ends at {end:?}");
-        assert!(end.distance(goal) <= start.distance(goal), "{goal:?}: ends at {end:?}");
+        assert_eq!(path.partial, Some(reason), "{mode:?} {goal:?}: {path:?}");
+        assert!(
+            path_clearance(&path, &all_walls) >= r * (1.0 - 1e-9),
+            "{mode:?} {goal:?}: {:?}",
+            path.points
+        );
+        assert!(base.clearance(end).unwrap() >= r * (1.0 - 1e-9), "{mode:?} {goal:?}: ends at {end:?}");
+        assert!(end.distance(goal) <= start.distance(goal), "{mode:?} {goal:?}: ends at {end:?}");
         if reason != PartialReason::BudgetExhausted {
-            assert!(end.distance(mouth) < 1e-9, "{goal:?}: ends at {end:?}, not at the gap's mouth");
+            assert!(end.distance(mouth) < 1e-9, "{mode:?} {goal:?}: ends at {end:?}, not at the gap's mouth");
         }
     }
 }
