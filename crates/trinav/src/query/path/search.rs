@@ -254,24 +254,19 @@ impl NavMesh {
         let (mut goal_g, mut goal) = (f64::INFINITY, START);
         let (mut expanded, mut exhausted) = (0u32, false);
         let (mut best_estimate, mut best_reached) = (f64::INFINITY, None);
-        while let Some(open) = scratch.open.pop() {
-            if f64::from_bits(open.f_bits) >= goal_g {
-                break;
-            }
-            let node = open.item as usize;
-            if scratch.closed.contains(node) || open.f_bits != scratch.f_bits[node] {
-                continue;
-            }
-            if expanded == budget {
-                exhausted = true;
-                break;
-            }
-            expanded += 1;
-            scratch.closed.insert(node);
+        loop {
+            let (node, f) = match scratch.next_entry(goal_g, budget, &mut expanded) {
+                NextEntry::Expand { node, f } => (node, f),
+                NextEntry::Exhausted => {
+                    exhausted = true;
+                    break;
+                }
+                NextEntry::Done => break,
+            };
             let (g, entry) = (scratch.g[node], scratch.parent[node]);
             let here = self.neighbours(entry.triangle())[entry.edge()];
             // The weighted estimate of the way left, f - g.
-            let estimate = f64::from_bits(open.f_bits) - g;
+            let estimate = f - g;
             if estimate < best_estimate {
                 (best_estimate, best_reached) = (estimate, Some((node as u32, here)));
             }
@@ -312,6 +307,41 @@ impl NavMesh {
         } else {
             SearchEnd::Unreachable
         }
+    }
+}
+
+/// What the searches with a node per way into a triangle (the disc's, the links') do next.
+enum NextEntry {
+    /// Expand `node`, whose open entry had estimate `f` (it is now closed and counted).
+    Expand { node: usize, f: f64 },
+    /// The budget is spent with nodes still open.
+    Exhausted,
+    /// Nothing open can beat the goal found, or nothing is open.
+    Done,
+}
+
+impl PathScratch {
+    /// The next node of a per-entry search: pops the open list, skipping closed nodes and
+    /// stale entries, until a node whose `f` is below `goal_g` (else `Done`); when `expanded`
+    /// has reached `budget`, `Exhausted` instead; otherwise closes and counts the node.
+    #[inline]
+    fn next_entry(&mut self, goal_g: f64, budget: u32, expanded: &mut u32) -> NextEntry {
+        while let Some(open) = self.open.pop() {
+            if f64::from_bits(open.f_bits) >= goal_g {
+                return NextEntry::Done;
+            }
+            let node = open.item as usize;
+            if self.closed.contains(node) || open.f_bits != self.f_bits[node] {
+                continue;
+            }
+            if *expanded == budget {
+                return NextEntry::Exhausted;
+            }
+            *expanded += 1;
+            self.closed.insert(node);
+            return NextEntry::Expand { node, f: f64::from_bits(open.f_bits) };
+        }
+        NextEntry::Done
     }
 }
 
@@ -357,23 +387,18 @@ impl NavMesh {
         }
         let (mut expanded, mut exhausted) = (0u32, false);
         let (mut best_estimate, mut best_reached) = (f64::INFINITY, None);
-        while let Some(open) = scratch.open.pop() {
-            if f64::from_bits(open.f_bits) >= goal_g {
-                break;
-            }
-            let node = open.item as usize;
-            if scratch.closed.contains(node) || open.f_bits != scratch.f_bits[node] {
-                continue;
-            }
-            if expanded == budget {
-                exhausted = true;
-                break;
-            }
-            expanded += 1;
-            scratch.closed.insert(node);
+        loop {
+            let (node, f) = match scratch.next_entry(goal_g, budget, &mut expanded) {
+                NextEntry::Expand { node, f } => (node, f),
+                NextEntry::Exhausted => {
+                    exhausted = true;
+                    break;
+                }
+                NextEntry::Done => break,
+            };
             let g = scratch.g[node];
             let at = walk.position(scratch, node);
-            let estimate = f64::from_bits(open.f_bits) - g;
+            let estimate = f - g;
             if estimate < best_estimate {
                 (best_estimate, best_reached) = (estimate, Some((node as u32, TriangleId::NONE)));
             }
