@@ -20,7 +20,7 @@
 //! A disc of radius `r` may go round corner `C` of a triangle when that traversal's width is
 //! more than `2r`; a path search for a disc skips every other traversal.
 
-use crate::geometry::{Orientation, Point, orient};
+use crate::geometry::{Orientation, Point, closest_point_on_segment, orient};
 use crate::ids::TriangleId;
 use crate::mesh::NavMesh;
 use crate::query::path::GenerationSet;
@@ -807,7 +807,7 @@ impl NavMesh {
             self.walls_within(start, p, clearance + step, scratch, &mut walls);
             away.clear();
             away.extend(walls.iter().filter_map(|&(a, b)| {
-                let q = closest_on_segment(p, a, b);
+                let q = closest_point_on_segment(p, a, b);
                 let d = p.distance(q);
                 (d > 0.0).then(|| ((p.x - q.x) / d, (p.y - q.y) / d))
             }));
@@ -841,14 +841,6 @@ impl NavMesh {
         }
         (p, clearance)
     }
-}
-
-/// The point of segment `a b` nearest `p`.
-fn closest_on_segment(p: Point, a: Point, b: Point) -> Point {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let l2 = dx * dx + dy * dy;
-    let s = if l2 == 0.0 { 0.0 } else { (((p.x - a.x) * dx + (p.y - a.y) * dy) / l2).clamp(0.0, 1.0) };
-    Point::new(a.x + s * dx, a.y + s * dy)
 }
 
 /// The centroid of triangle `a b c`.

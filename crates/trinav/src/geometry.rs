@@ -70,6 +70,18 @@ pub fn min_angle_deg(a: Point, b: Point, c: Point) -> f64 {
     angle_at(a, b, c).min(angle_at(b, c, a)).min(angle_at(c, a, b))
 }
 
+/// The point of the segment `a b` closest to `p` (floating point, clamped to the segment;
+/// `a` when the segment is a point).
+pub(crate) fn closest_point_on_segment(p: Point, a: Point, b: Point) -> Point {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let length2 = dx * dx + dy * dy;
+    if length2 == 0.0 {
+        return a;
+    }
+    let s = (((p.x - a.x) * dx + (p.y - a.y) * dy) / length2).clamp(0.0, 1.0);
+    Point::new(a.x + s * dx, a.y + s * dy)
+}
+
 /// The point of the closed triangle `[a, b, c]` closest to `p` (Ericson, Real-Time Collision
 /// Detection, 5.1.5: Voronoi regions of the corners, then of the edges, else the inside).
 pub fn closest_point_on_triangle(p: Point, [a, b, c]: [Point; 3]) -> Point {

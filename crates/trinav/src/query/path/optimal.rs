@@ -45,7 +45,7 @@
 
 use std::collections::BinaryHeap;
 
-use crate::geometry::{Orientation, Point, orient};
+use crate::geometry::{Orientation, Point, closest_point_on_segment, orient};
 use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
 use crate::query::path::search::OpenNode;
@@ -769,7 +769,7 @@ impl<const LINKS: bool> Search<'_, LINKS> {
             let right = self.crossing_point(node.right, ends, Side::Left);
             let root = self.point(node.root);
             let end = if self.point(ends.0).distance(left) <= self.point(ends.0).distance(right) {
-                closest_on_segment(self.to, left, right)
+                closest_point_on_segment(self.to, left, right)
             } else {
                 root
             };
@@ -809,17 +809,6 @@ impl<const LINKS: bool> Search<'_, LINKS> {
         }
         tidy_path(points, steps);
     }
-}
-
-/// The point of the segment `a b` closest to `p` (floating point, clamped to the segment).
-fn closest_on_segment(p: Point, a: Point, b: Point) -> Point {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let length2 = dx * dx + dy * dy;
-    if length2 == 0.0 {
-        return a;
-    }
-    let s = (((p.x - a.x) * dx + (p.y - a.y) * dy) / length2).clamp(0.0, 1.0);
-    Point::new(a.x + s * dx, a.y + s * dy)
 }
 
 /// Twice the signed area of `o a b` in floating point (positive: `b` left of `o -> a`).
