@@ -375,8 +375,10 @@ impl NavMesh {
                 continue;
             }
             let corner = &corners[c as usize];
-            // No path round this circle is shorter than the straight way to it and on.
-            let least = corner.centre.distance(from.centre) + corner.centre.distance(goal) - 2.0 * radius;
+            // No path from the arrival round this circle and on to the goal is shorter than the
+            // straight way to its contact (within `radius` of its centre) and on: the rest of
+            // the path starts at the arrival's contact, not at its circle's centre.
+            let least = corner.centre.distance(arrival.at) + corner.centre.distance(goal) - 2.0 * radius;
             if arrival.g + least > limit {
                 continue;
             }
