@@ -251,7 +251,12 @@ impl NavMesh {
                 }
             }
         }
-        let (mut goal_g, mut goal) = (f64::INFINITY, START);
+        // A start triangle holding the goal gives the way that never leaves it (its straight
+        // segment came too near a wall: the funnel bends it round the walls' ends).
+        let (mut goal_g, mut goal) = match starts.iter().any(|s| goals.contains(s)) {
+            true => (from.distance(to), Some(START)),
+            false => (f64::INFINITY, None),
+        };
         let (mut expanded, mut exhausted) = (0u32, false);
         let (mut best_estimate, mut best_reached) = (f64::INFINITY, None);
         loop {
@@ -273,7 +278,7 @@ impl NavMesh {
             if goals.contains(&here) {
                 let total = g + self.half_edge_midpoint(entry).distance(to);
                 if total < goal_g {
-                    (goal_g, goal) = (total, node as u32);
+                    (goal_g, goal) = (total, Some(node as u32));
                 }
                 continue;
             }
@@ -299,7 +304,7 @@ impl NavMesh {
         }
         scratch.expanded = expanded;
         scratch.best_reached = best_reached;
-        if goal != START {
+        if let Some(goal) = goal {
             self.corridor_to(goal as usize, scratch);
             SearchEnd::Found
         } else if exhausted {
