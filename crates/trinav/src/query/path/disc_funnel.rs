@@ -226,9 +226,32 @@ fn passes_by(from: Bend, to: Bend, other: Bend, tolerance: f64) -> bool {
     other.centre.distance(nearest) >= other.radius - slack
 }
 
-/// Writes the points of the path through `bends`: tangent segments, and round each circle the
-/// arc from the incoming to the outgoing contact as circumscribed chords.
-fn write_path(bends: &[Bend], arcs: &mut Vec<ArcRun>, out: &mut Vec<Point>) {
+/// Drops from `bends` (a pulled path, start to goal) every circle that the tangent from the
+/// bend before it to the bend after it passes with room to spare; returns whether it dropped
+/// one. The funnel keeps each portal end's circle on its side though the path may end, or turn
+/// away, short of that circle (a goal beside a portal's far end): the apex it then made of a
+/// corner on the other side is a bend no wall asks for. What is left must still be checked
+/// against the walls.
+pub(crate) fn drop_slack_bends(bends: &mut Vec<Bend>) -> bool {
+    let before = bends.len();
+    let mut k = 1;
+    while k + 1 < bends.len() {
+        if clears(bends[k - 1], bends[k + 1], bends[k]) {
+            bends.remove(k);
+            k = (k - 1).max(1);
+        } else {
+            k += 1;
+        }
+    }
+    bends.len() < before
+}
+
+/// Writes the points of the path through `bends` (`out` and `arcs` cleared first): tangent
+/// segments, and round each circle the arc from the incoming to the outgoing contact as
+/// circumscribed chords.
+pub(crate) fn write_path(bends: &[Bend], arcs: &mut Vec<ArcRun>, out: &mut Vec<Point>) {
+    out.clear();
+    arcs.clear();
     let push = |out: &mut Vec<Point>, p: Point| {
         if out.last() != Some(&p) {
             out.push(p);
@@ -358,6 +381,37 @@ mod tests {
             let d = q.distance(p(232., 297.)).min(q.distance(p(231., 297.)));
             assert!((0.3 - 1e-12..=0.3 * (1.0 + ARC_TOLERANCE) + 1e-12).contains(&d), "{q:?} at {d}");
         }
+    }
+
+    #[test]
+    fn a_corner_wrapped_for_a_far_portal_end_is_dropped() {
+        // The corridor passes over (6.5, 18), then (8, 16.5) on the right, and ends at a goal
+        // short of the last portal's left end (13.5, 13.5): the tangent to that end's circle
+        // passes (8, 16.5) 0.89 away, so the funnel wraps (8, 16.5), though the tangent from
+        // (6.5, 18) to the goal passes it more than 0.9 away.
+        let (start, goal) = (p(2.14, 13.3), p(12.32, 14.07));
+        let portals = [
+            (start, start),
+            (p(0., 20.), p(4.5, 10.5)),
+            (p(0., 20.), p(6.5, 18.)),
+            (p(20., 20.), p(6.5, 18.)),
+            (p(20., 20.), p(8., 16.5)),
+            (p(13.5, 13.5), p(8., 16.5)),
+            (goal, goal),
+        ];
+        let (mut bends, mut arcs, mut out) = (Vec::new(), Vec::new(), Vec::new());
+        pull_disc(&portals, 0.9, &mut Default::default(), &mut bends, &mut arcs, &mut out);
+        let centres = |bends: &[Bend]| bends.iter().map(|b| b.centre).collect::<Vec<_>>();
+        assert_eq!(centres(&bends), [start, p(6.5, 18.), p(8., 16.5), goal]);
+        assert!(drop_slack_bends(&mut bends));
+        assert_eq!(centres(&bends), [start, p(6.5, 18.), goal]);
+        assert!(!drop_slack_bends(&mut bends));
+        write_path(&bends, &mut arcs, &mut out);
+        assert_eq!((out.first(), out.last(), arcs.len()), (Some(&start), Some(&goal), 1));
+        // The last segment keeps 0.9 from (8, 16.5).
+        let [a, b] = [out[out.len() - 2], goal];
+        let d = crate::clearance::segment_distance(p(8., 16.5), a, b);
+        assert!(d > 0.9, "{d}");
     }
 
     #[test]

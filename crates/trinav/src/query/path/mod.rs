@@ -1067,6 +1067,17 @@ impl NavMesh {
         for _ in 0..=MAX_DISTURBANCES {
             let (funnel, bends, arcs) = (&mut scratch.funnel, &mut scratch.bends, &mut scratch.arcs);
             disc_funnel::pull_disc(&scratch.portals, radius, funnel, bends, arcs, points);
+            // The funnel may have wrapped a corner for a portal end's circle the path never
+            // nears: without the bends no circle needs, the path is shorter, and kept if it
+            // keeps clear of the walls (else the funnel's own path is checked as before).
+            if disc_funnel::drop_slack_bends(&mut scratch.bends) {
+                disc_funnel::write_path(&scratch.bends, &mut scratch.arcs, points);
+                if self.first_disturbance(points, &scratch.arcs, radius, &mut scratch.clearance).is_none() {
+                    return true;
+                }
+                let (funnel, bends, arcs) = (&mut scratch.funnel, &mut scratch.bends, &mut scratch.arcs);
+                disc_funnel::pull_disc(&scratch.portals, radius, funnel, bends, arcs, points);
+            }
             let Some((k, wall)) =
                 self.first_disturbance(points, &scratch.arcs, radius, &mut scratch.clearance)
             else {
