@@ -165,7 +165,10 @@ fn compare(
             (Ok(_), Err(_)) if flips(1.0 + 2.0 * ORACLE_ARC_ERROR) => tally.knife_edges += 1,
             (Err(_), Ok(_)) if flips(1.0 - 2.0 * ORACLE_ARC_ERROR) => tally.knife_edges += 1,
             (Ok(_), Err(_)) => tally.only_ours += 1,
-            (Err(_), Ok(_)) => tally.only_oracle += 1,
+            (Err(_), Ok(_)) => {
+                tally.only_oracle += 1;
+                eprintln!("{mode:?}: only the oracle goes {a:?} -> {b:?}: {fast:?}");
+            }
             (Err(e), Err(f)) => panic!("{a:?} -> {b:?}: {e} / {f}"),
         }
         if let Ok(path) = &fast {
@@ -617,5 +620,54 @@ proptest! {
         let walls = walls(&base);
         let nearest = walls.iter().map(|&(c, d)| point_segment(at, c, d)).fold(f64::INFINITY, f64::min);
         prop_assert!((nearest - radius).abs() <= 1e-9 * radius.max(1.0), "{nearest} vs {radius}");
+    }
+}
+
+/// Cases the property tests found, each one query for a disc against the oracle in both modes:
+/// (1) the fast funnel wrapped a corner for a portal end's circle the path never nears (the
+/// goal lies beside that portal's far end), then could not verify its path; (2) the optimal
+/// search bounded the corners worth trying from the centre of the circle it stood on, not from
+/// its contact, and missed the way between two corners 2.0 apart (r = 0.999); (3) the fast
+/// search never tried staying in the triangle holding start and goal, whose straight segment
+/// passes a corner nearer than the radius.
+#[test]
+fn cases_the_property_tests_found() {
+    let cases = [
+        (
+            oblique_level(&[
+                ((13, 28), (-4, -7), (0, 8)),
+                ((15, 12), (-4, 6), (-1, -5)),
+                ((16, 33), (0, -1), (-1, 0)),
+                ((0, 19), (8, 0), (0, -1)),
+                ((29, 22), (-2, 5), (5, -6)),
+            ]),
+            0.9,
+            (2.1413914719029115, 13.297073665213661),
+            (12.315735855020522, 14.071787266752994),
+        ),
+        (
+            oblique_level(&[((15, 6), (0, -3), (-1, 0)), ((16, 16), (-1, -6), (-1, 7))]),
+            0.999,
+            (9.477630654909746, 3.3310309314076103),
+            (6.753884868830227, 4.064078068378151),
+        ),
+        (
+            rect_level(&[(7, 15, 1, 3), (6, 10, 1, 3)]),
+            1.2,
+            (5.010907564100792, 9.076716378865514),
+            (4.1562661064153765, 12.783273220662544),
+        ),
+    ];
+    for (case, (level, r, a, b)) in cases.into_iter().enumerate() {
+        let (base, oracle) = (bake_at(&level, 0.0).unwrap(), bake_at(&level, r).unwrap());
+        let pair = (Point::new(a.0, a.1), Point::new(b.0, b.1));
+        for mode in [PathMode::Fast, PathMode::Optimal] {
+            let mut tally = Tally::default();
+            compare(&base, &oracle, r, mode, &[pair], &mut tally);
+            assert_eq!((tally.queries, tally.both), (1, 1), "case {case} {mode:?}: {tally:?}");
+            assert_eq!(tally.clearance_violations + tally.not_optimal, 0, "case {case} {mode:?}: {tally:?}");
+            // Here the fast mode finds the optimal path too: the oracle's within the arc errors.
+            assert!((tally.fast_ratio_sum - 1.0).abs() < 1e-3, "case {case} {mode:?}: {tally:?}");
+        }
     }
 }
