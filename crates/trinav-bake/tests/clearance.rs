@@ -180,16 +180,19 @@ fn compare(
         }
         if let (Ok(fast), Ok(reference)) = (&fast, &reference) {
             // A passage of width 2r within the oracle's arc error is a knife edge for lengths
-            // too: the oracle (its corners inside the circles) may pass where we may not.
-            let nudged = || {
-                let narrower =
-                    PathOptions::default().with_mode(mode).with_radius(r * (1.0 - 2.0 * ORACLE_ARC_ERROR));
-                base.find_path_with(a, b, &narrower, &mut PathScratch::new()).is_ok_and(|p| {
+            // too: the oracle (its corners inside the circles) may pass where we may not, and
+            // where a passage is exactly 2r wide, we pass and its polygons touch: the answer
+            // at a radius nudged by the arc error, one way or the other, is the oracle's.
+            let nudged_by = |factor: f64| {
+                let nudged = PathOptions::default().with_mode(mode).with_radius(r * factor);
+                base.find_path_with(a, b, &nudged, &mut PathScratch::new()).is_ok_and(|p| {
                     let slack =
                         r * turning(&p).max(turning(reference)) * (ARC_TOLERANCE + 3.0 * ORACLE_ARC_ERROR);
                     (p.length - reference.length).abs() <= slack + 1e-9 * (1.0 + reference.length)
                 })
             };
+            let nudged =
+                || nudged_by(1.0 - 2.0 * ORACLE_ARC_ERROR) || nudged_by(1.0 + 2.0 * ORACLE_ARC_ERROR);
             if mode == PathMode::Optimal && !optimal_within_arc_errors(fast, reference, r) && nudged() {
                 tally.knife_edges += 1;
             } else if mode == PathMode::Optimal && !optimal_within_arc_errors(fast, reference, r) {
