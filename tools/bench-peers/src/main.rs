@@ -5,14 +5,17 @@
 //! from the very same triangles, run the input's scenario queries through all of them, and on
 //! grid maps through two grid searches (A* and jump point search), and compare time per query
 //! and path length (against Polyanya's, the exact optimum on that mesh). Also times Polyanya's
-//! own mesh builder against trinav's bake. See README.md.
+//! own mesh builder against trinav's bake. With `--radius R`, also a disc of radius `R` on grid
+//! maps: trinav on the mesh baked without a radius, Detour on one baked at `R` (see `radius`).
+//! See README.md.
 //!
 //! Usage: `cargo run --release --manifest-path tools/bench-peers/Cargo.toml -- [--json OUT]
-//! [--data DIR] [--only NAME] [--detour-tiles N]`.
+//! [--data DIR] [--only NAME] [--detour-tiles N] [--radius R]`.
 
 mod detour;
 mod grid;
 mod peers;
+mod radius;
 mod stats;
 
 use std::path::{Path as FsPath, PathBuf};
@@ -123,6 +126,9 @@ struct InputReport {
     polyanya_details: Option<peers::PolyanyaDetails>,
     /// Where the scenario's costs are exact optima: length / cost for Polyanya and trinav.
     scenario_check: Option<ScenarioCheck>,
+    /// With `--radius` on a grid map: a disc of that radius, trinav against Detour.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    radius: Option<radius::RadiusReport>,
     notes: Vec<String>,
 }
 
@@ -192,12 +198,14 @@ struct Args {
     /// Detour tiles per side for every input (1: one tile where it fits); default: one tile
     /// where the mesh fits, otherwise the fewest that hold it.
     detour_tiles: Option<u32>,
+    /// An agent radius to run on grid maps besides radius 0.
+    radius: Option<f64>,
 }
 
 fn parse_args() -> Result<Args, String> {
     let repo_root = FsPath::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut args =
-        Args { json: None, data: repo_root.join("../shared/bench-data"), only: None, detour_tiles: None };
+        Args { json: None, data: repo_root.join("../shared/bench-data"), only: None, detour_tiles: None, radius: None };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -214,14 +222,23 @@ fn parse_args() -> Result<Args, String> {
                     }
                 }
             }
+            "--radius" => {
+                let text = value("--radius")?;
+                match text.parse::<f64>() {
+                    Ok(r) if r.is_finite() && r > 0.0 => args.radius = Some(r),
+                    _ => return Err(format!("--radius takes a positive finite number, not `{text}`")),
+                }
+            }
             "-h" | "--help" => {
                 println!(
-                    "bench-peers [--json OUT] [--data DIR] [--only NAME] [--detour-tiles N]\n\
+                    "bench-peers [--json OUT] [--data DIR] [--only NAME] [--detour-tiles N] [--radius R]\n\
                      Runs trinav, Detour, Polyanya and, on grid maps, grid A* and jump point search\n\
                      on the benchmark inputs of DIR (default ../shared/bench-data relative to the\n\
                      repository root). --only keeps the inputs whose name contains NAME.\n\
                      --detour-tiles N gives Detour N x N tiles on every input (1: one tile where the\n\
-                     mesh fits); by default one tile where it fits, else the fewest tiles that hold it."
+                     mesh fits); by default one tile where it fits, else the fewest tiles that hold it.\n\
+                     --radius R adds, on grid maps, a disc of radius R: trinav on the mesh baked without\n\
+                     a radius (both modes, with and without R) against Detour on the map baked at R."
                 );
                 std::process::exit(0);
             }
@@ -658,6 +675,22 @@ fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputRepo
             ));
         }
     }
+    let radius = match (args.radius, &source) {
+        (Some(r), Source::Grid(grid)) => {
+            let detour = |baked: &NavMesh| {
+                let (triangles, neighbours) = radius::detour_input(baked);
+                let built = build_detour(baked.vertices(), &triangles, &neighbours, args.detour_tiles);
+                built.map_err(|e| notes.push(format!("Detour at radius {r}: {e}"))).ok()
+            };
+            let detour = detour_ok.then_some(detour);
+            Some(radius::run(grid, &mesh, &queries, r, |baked| detour.and_then(|f| f(baked)))?)
+        }
+        (Some(r), _) => {
+            notes.push(format!("radius {r}: run on grid maps only"));
+            None
+        }
+        (None, _) => None,
+    };
     let ratio = |a: &SystemReport, b: Option<&SystemReport>| b.map(|b| a.p50_us / b.p50_us);
     Ok(InputReport {
         name: spec.name.to_string(),
@@ -689,6 +722,7 @@ fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputRepo
         detour_details,
         polyanya_details,
         scenario_check,
+        radius,
         notes,
     })
 }
@@ -752,6 +786,9 @@ fn markdown(r: &InputReport) -> String {
         b.polyanya_triangles.map_or("-".to_string(), |t| t.to_string()),
         opt(b.polyanya_min_angle_deg, 3)
     );
+    if let Some(radius) = &r.radius {
+        s += &radius::markdown(radius);
+    }
     if let Some(c) = &r.scenario_check {
         let f = |x: &Option<stats::RatioStats>| {
             x.as_ref().map_or("-".to_string(), |x| {
