@@ -678,12 +678,14 @@ fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputRepo
     let radius = match (args.radius, &source) {
         (Some(r), Source::Grid(grid)) => {
             let detour = |baked: &NavMesh| {
+                if !detour_ok {
+                    return None;
+                }
                 let (triangles, neighbours) = radius::detour_input(baked);
                 let built = build_detour(baked.vertices(), &triangles, &neighbours, args.detour_tiles);
                 built.map_err(|e| notes.push(format!("Detour at radius {r}: {e}"))).ok()
             };
-            let detour = detour_ok.then_some(detour);
-            Some(radius::run(grid, &mesh, &queries, r, |baked| detour.and_then(|f| f(baked)))?)
+            Some(radius::run(grid, &mesh, &queries, r, detour)?)
         }
         (Some(r), _) => {
             notes.push(format!("radius {r}: run on grid maps only"));
