@@ -62,8 +62,10 @@ impl NavMesh {
     pub fn raycast(&self, from: Point, to: Point) -> Result<RayHit, QueryError> {
         check_finite(from)?;
         check_finite(to)?;
-        let start = self.locate(from).ok_or(QueryError::OffMesh(from))?;
+        // The triangle holding the segment's start is one holding `from`: only when there is
+        // none is `from` located alone (off the mesh, or blocked where it stands).
         let Some(mut t) = self.locate_towards(from, to) else {
+            let start = self.locate(from).ok_or(QueryError::OffMesh(from))?;
             let edge = self.edge_facing(start, to);
             return Ok(RayHit::Blocked { point: from, fraction: 0.0, triangle: start, edge });
         };
