@@ -20,7 +20,7 @@
 //! A disc of radius `r` may go round corner `C` of a triangle when that traversal's width is
 //! more than `2r`; a path search for a disc skips every other traversal.
 
-use crate::geometry::{Orientation, Point, closest_point_on_segment, orient};
+use crate::geometry::{Orientation, Point, closest_point_on_segment, doubled_signed_area, orient};
 use crate::ids::TriangleId;
 use crate::mesh::NavMesh;
 use crate::query::path::GenerationSet;
@@ -246,6 +246,22 @@ pub(crate) fn segments_distance(a: Point, b: Point, c: Point, d: Point) -> f64 {
         .sqrt()
 }
 
+/// Whether segments `a b` and `c d` come nearer than `reach` (positive): the decision of
+/// `segments_distance(a, b, c, d) < reach` in plain floating point. Where rounding could
+/// misjudge whether they cross, an end of one lies within rounding of the other, nearer than
+/// any reach; so only the crossing test, which needs no exact predicate here, is cheaper.
+pub(crate) fn segments_nearer(a: Point, b: Point, c: Point, d: Point, reach: f64) -> bool {
+    let opposite = |x: f64, y: f64| (x < 0.0 && y > 0.0) || (x > 0.0 && y < 0.0);
+    let crosses = opposite(doubled_signed_area(a, b, c), doubled_signed_area(a, b, d))
+        && opposite(doubled_signed_area(c, d, a), doubled_signed_area(c, d, b));
+    let r2 = reach * reach;
+    crosses
+        || segment_distance2(a, c, d) < r2
+        || segment_distance2(b, c, d) < r2
+        || segment_distance2(c, a, b) < r2
+        || segment_distance2(d, a, b) < r2
+}
+
 /// Whether the bounding boxes of the point sets `a` and `b` are at least `gap` apart along x
 /// or y, so that no two of their points are nearer than `gap` (a cheap test before a distance).
 fn boxes_apart<const M: usize, const N: usize>(a: [Point; M], b: [Point; N], gap: f64) -> bool {
@@ -346,7 +362,7 @@ impl NavMesh {
                 })
             },
             &mut nearest,
-            |p, q, _| !boxes_apart([a, b], [p, q], reach) && segments_distance(a, b, p, q) < reach,
+            |p, q, _| !boxes_apart([a, b], [p, q], reach) && segments_nearer(a, b, p, q, reach),
         );
         wall.map(|w| (nearest, w))
     }
@@ -366,11 +382,11 @@ impl NavMesh {
             start,
             scratch,
             |p, q, _| {
-                (!boxes_apart([a, b], [p, q], reach) && segments_distance(a, b, p, q) < reach).then_some(0.0)
+                (!boxes_apart([a, b], [p, q], reach) && segments_nearer(a, b, p, q, reach)).then_some(0.0)
             },
             &mut met,
             |p, q, met| {
-                met > 0.0 && !boxes_apart([a, b], [p, q], reach) && segments_distance(a, b, p, q) < reach
+                met > 0.0 && !boxes_apart([a, b], [p, q], reach) && segments_nearer(a, b, p, q, reach)
             },
         );
         met == 0.0
@@ -428,9 +444,7 @@ impl NavMesh {
                     if found.is_some_and(|(first, _)| first <= j) {
                         break;
                     }
-                    if !boxes_apart([w[0], w[1]], [p, q], reach)
-                        && segments_distance(w[0], w[1], p, q) < reach
-                    {
+                    if !boxes_apart([w[0], w[1]], [p, q], reach) && segments_nearer(w[0], w[1], p, q, reach) {
                         found = Some((j, (p, q)));
                         break;
                     }
@@ -473,7 +487,7 @@ impl NavMesh {
                 None
             },
             &mut none,
-            |a, b, _| !boxes_apart([p, q], [a, b], r) && segments_distance(p, q, a, b) < r,
+            |a, b, _| !boxes_apart([p, q], [a, b], r) && segments_nearer(p, q, a, b, r),
         );
         too_near.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
         // Blocked when the open intervals leave no point of [0, 1] out: `uncovered` is the
@@ -860,6 +874,29 @@ mod tests {
 
     fn close(a: (f64, f64), b: (f64, f64)) -> bool {
         (a.0 - b.0).abs() < 1e-12 && (a.1 - b.1).abs() < 1e-12
+    }
+
+    #[test]
+    fn segments_nearer_decides_as_the_exact_distance_does() {
+        let p = Point::new;
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            // Coordinates on a coarse grid, so that touching, collinear and crossing segments
+            // come up often.
+            (rng % 9) as f64 * 0.5
+        };
+        for _ in 0..20_000 {
+            let (a, b, c, d) = (p(next(), next()), p(next(), next()), p(next(), next()), p(next(), next()));
+            for reach in [1e-9, 0.25, 0.5, 1.0] {
+                let exact = segments_distance(a, b, c, d) < reach;
+                assert_eq!(segments_nearer(a, b, c, d, reach), exact, "{a:?} {b:?} {c:?} {d:?} {reach}");
+            }
+        }
+        // Crossing in the middle, far from every end.
+        assert!(segments_nearer(p(0., 0.), p(10., 10.), p(0., 10.), p(10., 0.), 0.1));
     }
 
     #[test]

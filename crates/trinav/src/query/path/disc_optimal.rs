@@ -30,7 +30,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::f64::consts::{PI, TAU};
 
-use crate::clearance::{ClearanceScratch, segments_distance};
+use crate::clearance::{ClearanceScratch, segments_nearer};
 use crate::geometry::{Orientation, Point, orient};
 use crate::ids::{TriangleId, VertexId};
 use crate::mesh::NavMesh;
@@ -445,10 +445,7 @@ impl NavMesh {
         disc.chords.push(to);
         let inside = radius * (1.0 - super::DISTURBANCE_TOLERANCE);
         let walls = &disc.walls[start..end];
-        !disc
-            .chords
-            .windows(2)
-            .any(|w| walls.iter().any(|&(p, q)| segments_distance(w[0], w[1], p, q) < inside))
+        !disc.chords.windows(2).any(|w| walls.iter().any(|&(p, q)| segments_nearer(w[0], w[1], p, q, inside)))
     }
 
     /// The walls other than its own that come within reach of `corner`'s arcs (the range of
