@@ -103,6 +103,9 @@ fn two_floors_joined_by_a_portal() {
     assert_eq!(ambiguous, PathError::AmbiguousLayer { which: trinav::Endpoint::Start, point: p(5., 5.) });
     let path = mesh.find_path(p(5., 1.), p(12., 5.), &mut scratch).unwrap();
     assert_eq!(named_layers(&mesh, &path).last().unwrap(), "upper");
+    // A point on the portal is one place on both layers: no layer needed.
+    let path = mesh.find_path(p(10., 1.), p(13., 1.), &mut scratch).unwrap();
+    assert_eq!(path.points, vec![p(10., 1.), p(13., 1.)]);
     let off =
         mesh.find_path_on((upper, p(5., 1.)), (upper, p(12., 5.)), &options(PathMode::Fast), &mut scratch);
     assert_eq!(

@@ -878,7 +878,17 @@ impl NavMesh {
             None => match layers[..] {
                 [] => Err(PathError::OffMesh { which, point }),
                 [one] => Ok(one),
-                _ => Err(PathError::AmbiguousLayer { which, point }),
+                [first, ..] => {
+                    // On a portal, the layers meet: one place, not an ambiguity.
+                    let mut all: Vec<TriangleId> = self.locate_all(point).collect();
+                    let count = all.len();
+                    self.keep_same_place(&mut all, point, first);
+                    if all.len() == count {
+                        Ok(first)
+                    } else {
+                        Err(PathError::AmbiguousLayer { which, point })
+                    }
+                }
             },
         }
     }
