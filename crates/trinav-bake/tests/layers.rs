@@ -416,13 +416,19 @@ fn rects_in(x0: i32, y0: i32, x1: i32, y1: i32) -> impl Strategy<Value = Vec<Rec
     })
 }
 
+/// Random cases: 32, or `TRINAV_LAYER_CASES` (for long runs in release).
+fn layer_cases() -> u32 {
+    std::env::var("TRINAV_LAYER_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(32)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: layer_cases(), ..ProptestConfig::default() })]
 
     /// Two layers: "west", [0, 10]², and "east", [10, 20] × [0, 10] plus a strip [10 - w, 10] ×
     /// [y1, 10] lying over the west room, each with random obstacles, joined by a portal on
     /// x = 10 from y0 to y1. Both modes against the oracle: the optimal length equals it (1e-9
-    /// relative), the fast one is never below it; unreachable agrees.
+    /// relative), the fast one is never below it; unreachable agrees. Every path's first and
+    /// last layers are the query's.
     #[test]
     fn paths_across_a_portal_match_the_oracle(
         west_obstacles in rects_in(0, 0, 10, 10),
@@ -452,6 +458,35 @@ proptest! {
             Room { bounds: (p(10., 0.), p(20., 10.)), obstacles: east_obstacles.clone() },
         ];
         let portal_segment = (p(10., y0), p(10., y1));
+        // A path segment is walkable: on one layer, inside it and out of its obstacles (the
+        // east layer's notch below its strip, [10 - w, 10] × [0, y1], is an obstacle to it);
+        // between layers (its ends' layers differ: a point's layer is the one the path
+        // arrives on), touching the portal and out of every obstacle.
+        let notch = (p(10. - w, 0.), p(10., y1));
+        let east_region = |q: Point| q.x >= 10. - w && q.x <= 20. && q.y >= 0. && q.y <= 10.
+            && !(q.x < 10. && q.y < y1);
+        let walkable = |la: usize, lb: usize, u: Point, v: Point| {
+            let east_clear = |u: Point, v: Point| {
+                east_region(u) && east_region(v)
+                    && misses_interior(u, v, notch)
+                    && rooms[1].obstacles.iter().all(|&o| misses_interior(u, v, o))
+            };
+            match (la, lb) {
+                (0, 0) => rooms[0].sees(u, v),
+                (1, 1) => east_clear(u, v),
+                _ => {
+                    let (pa, pb) = portal_segment;
+                    let touches = orient(pa, pb, u) != orient(pa, pb, v)
+                        || orient(pa, pb, u) == Orientation::Collinear
+                        || orient(pa, pb, v) == Orientation::Collinear;
+                    let within = orient(u, v, pa) != orient(u, v, pb)
+                        || orient(u, v, pa) == Orientation::Collinear
+                        || orient(u, v, pb) == Orientation::Collinear;
+                    touches && within
+                        && rooms[0].obstacles.iter().chain(&rooms[1].obstacles).all(|&o| misses_interior(u, v, o))
+                }
+            }
+        };
         let mut scratch = PathScratch::new();
         for (x0, yy0, x1, yy1, east0, east1) in points {
             let quarter = |v: u32| f64::from(v) / 4.0;
@@ -474,6 +509,11 @@ proptest! {
                         prop_assert_eq!(path.points.last(), Some(&to));
                         prop_assert_eq!(path.layer(0), l0);
                         prop_assert_eq!(path.layer(path.points.len() - 1), l1);
+                        for (k, w) in path.points.windows(2).enumerate() {
+                            let (la, lb) = (path.layer(k).index(), path.layer(k + 1).index());
+                            prop_assert!(walkable(la, lb, w[0], w[1]),
+                                "{mode:?} {from:?} -> {to:?}: segment {k} {w:?} on layers {la} -> {lb} leaves the walkable area: {:?}", path.points);
+                        }
                         if mode == PathMode::Optimal {
                             prop_assert!((path.length - expected).abs() <= 1e-9 * expected.max(1.0),
                                 "{from:?} ({r0}) -> {to:?} ({r1}): optimal {} {:?}, oracle {expected}", path.length, path.points);
