@@ -11,6 +11,14 @@
 //! `agent_radius` and `links` are optional; a link's `cost` defaults to the straight distance
 //! between its ends and `bidirectional` to false.
 //!
+//! Layers (floors that may overlap in x, y: a bridge over a road):
+//! `"layers": [{"name": "ground", "walkable": [...], "obstacles": [...], "areas": [...]}]`
+//! replaces the top-level `walkable`, `obstacles` and `areas`; each layer is baked on its own.
+//! `"portals": [{"layers": ["ground", "bridge"], "from": [x, y], "to": [x, y]}]` joins two
+//! layers along a segment on the boundary of both walkable areas (the two areas on its two
+//! sides). A link between layers names them: `"layers": ["ground", "roof"]` (its `from` end's
+//! layer, then its `to` end's). A level without `layers` is one layer, as before.
+//!
 //! Terrain: `"areas": [{"outer": ring, "holes": [...], "area": 3}]` tags the walkable ground
 //! under each polygon with an area type in `1..=63` (later entries win where they overlap;
 //! untagged ground is area 0). Areas never add walkable ground: what they cover outside the
@@ -46,6 +54,43 @@ pub struct Level {
     /// the baked mesh.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LinkInput>,
+    /// Layers (each baked on its own); when present, `walkable`, `obstacles` and `areas` are
+    /// empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layers: Vec<LayerInput>,
+    /// Portals joining two layers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub portals: Vec<PortalInput>,
+}
+
+/// One layer of a level: a floor of its own.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayerInput {
+    /// The layer's name (unique, not empty).
+    pub name: String,
+    /// Polygons agents may walk on.
+    #[serde(default)]
+    pub walkable: Vec<PolygonInput>,
+    /// Polygons agents may not enter.
+    #[serde(default)]
+    pub obstacles: Vec<PolygonInput>,
+    /// Ground tagged with area types.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub areas: Vec<AreaInput>,
+}
+
+/// A portal: the segment `from -> to`, on the boundary of both layers' walkable areas, which
+/// lie on its two sides.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortalInput {
+    /// The two layers it joins.
+    pub layers: [String; 2],
+    /// One end.
+    pub from: [f64; 2],
+    /// The other end.
+    pub to: [f64; 2],
 }
 
 /// A polygon tagging the walkable ground it covers with an area type.
@@ -87,6 +132,9 @@ pub struct LinkInput {
     /// Whether it can be taken both ways (default: one way).
     #[serde(default)]
     pub bidirectional: bool,
+    /// In a layered level, the layers of its `from` and `to` ends (required there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layers: Option<[String; 2]>,
 }
 
 impl LinkInput {
@@ -212,8 +260,39 @@ mod tests {
                 ),
             ],
             area_names: [("road".to_string(), 3), ("lava".to_string(), 63)].into(),
-            links: vec![LinkInput { from: [0.5, 0.5], to: [3.5, 3.5], cost: Some(0.0), bidirectional: true }],
+            links: vec![LinkInput {
+                from: [0.5, 0.5],
+                to: [3.5, 3.5],
+                cost: Some(0.0),
+                bidirectional: true,
+                layers: None,
+            }],
+            ..Level::default()
         };
+        assert_eq!(Level::from_json(&level.to_json()).unwrap(), level);
+        let layered = Level {
+            layers: vec![
+                LayerInput {
+                    name: "ground".into(),
+                    walkable: vec![PolygonInput::rect(0.0, 0.0, 4.0, 4.0)],
+                    ..LayerInput::default()
+                },
+                LayerInput { name: "roof".into(), ..LayerInput::default() },
+            ],
+            portals: vec![PortalInput {
+                layers: ["ground".into(), "roof".into()],
+                from: [4., 0.],
+                to: [4., 4.],
+            }],
+            links: vec![LinkInput {
+                from: [1.0, 1.0],
+                to: [1.0, 1.0],
+                layers: Some(["ground".into(), "roof".into()]),
+                ..LinkInput::default()
+            }],
+            ..Level::default()
+        };
+        assert_eq!(Level::from_json(&layered.to_json()).unwrap(), layered);
         assert_eq!(Level::from_json(&level.to_json()).unwrap(), level);
         let text = r#"{"walkable": [], "areas": [{"outer": [[0,0],[1,0],[1,1]], "area": 2}], "area_names": {"mud": 2}}"#;
         let parsed = Level::from_json(text).unwrap();

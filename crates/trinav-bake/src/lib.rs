@@ -31,6 +31,7 @@
 pub mod derive;
 pub mod generate;
 pub mod import;
+pub mod layers;
 pub mod level;
 pub mod merge;
 mod segment_points;
@@ -45,7 +46,8 @@ use serde::Serialize;
 use trinav::build::InvalidMesh;
 use trinav::{BakeSettings, NavMesh, SettingsError};
 
-pub use level::{AreaInput, Level, LevelError, LinkInput, PolygonInput};
+pub use layers::LayerError;
+pub use level::{AreaInput, LayerInput, Level, LevelError, LinkInput, PolygonInput, PortalInput};
 pub use merge::{MergedPolygon, MergedRegion};
 pub use triangulate::{Fallback, TriangleSoup, TriangulateError, TriangulationProblem};
 pub use validate::{SelfIntersection, ValidatedLevel, ValidationError};
@@ -105,10 +107,22 @@ pub enum BakeError {
     Link {
         /// Its place in the level's `links`.
         index: usize,
-        /// The link.
-        link: LinkInput,
+        /// The link (boxed: it is large, and errors are rare).
+        link: Box<LinkInput>,
         /// What is wrong.
         error: trinav::LinkError,
+    },
+    /// A layer or portal of the level is refused (a bad or unknown name, a portal off a
+    /// layer's boundary).
+    #[error(transparent)]
+    Layer(#[from] LayerError),
+    /// Baking one layer failed.
+    #[error("layer {name:?}: {error}")]
+    InLayer {
+        /// The layer.
+        name: String,
+        /// Why.
+        error: Box<BakeError>,
     },
 }
 
@@ -184,6 +198,15 @@ fn with_radius(base: BakeSettings, own: Option<f64>, radius_override: Option<f64
 /// [`settings_for`] to honour the level's own agent radius).
 pub fn bake(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> {
     settings.check()?;
+    if !(level.layers.is_empty() && level.portals.is_empty()) {
+        let mut baked = layers::bake_layered(level, settings)?;
+        add_layered_links(&mut baked.mesh, level)?;
+        return Ok(baked);
+    }
+    if let Some(index) = level.links.iter().position(|l| l.layers.is_some()) {
+        let name = level.links[index].layers.as_ref().expect("found")[0].clone();
+        return Err(LayerError::UnknownLayer { element: format!("link {index}"), name }.into());
+    }
     let mut times = StageTimes::default();
     let validated = timed(&mut times.validate, || validate::validate(level))?;
     let region = timed(&mut times.merge, || merge::merge(&validated, settings))?;
@@ -200,7 +223,25 @@ pub fn add_links(mesh: &mut NavMesh, links: &[LinkInput]) -> Result<(), BakeErro
     for (index, link) in links.iter().enumerate() {
         mesh.add_link(link.to_link()).map_err(|error| BakeError::Link {
             index,
-            link: link.clone(),
+            link: Box::new(link.clone()),
+            error,
+        })?;
+    }
+    Ok(())
+}
+
+/// Adds a layered level's links to its baked mesh: each names the layers of its ends.
+fn add_layered_links(mesh: &mut NavMesh, level: &Level) -> Result<(), BakeError> {
+    for (index, link) in level.links.iter().enumerate() {
+        let element = format!("link {index}");
+        let Some([from, to]) = &link.layers else {
+            return Err(LayerError::LinkWithoutLayers { index }.into());
+        };
+        let from = layers::layer_named(level, from, &element)?;
+        let to = layers::layer_named(level, to, &element)?;
+        mesh.add_link(link.to_link().with_layers(from, to)).map_err(|error| BakeError::Link {
+            index,
+            link: Box::new(link.clone()),
             error,
         })?;
     }

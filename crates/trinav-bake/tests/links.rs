@@ -133,7 +133,7 @@ fn bake_room(size: f64, obstacles: &[Rect], links: &[LinkInput]) -> NavMesh {
 }
 
 fn link(from: [f64; 2], to: [f64; 2], cost: Option<f64>, bidirectional: bool) -> LinkInput {
-    LinkInput { from, to, cost, bidirectional }
+    LinkInput { from, to, cost, bidirectional, layers: None }
 }
 
 /// A 20 × 10 room split by a wall `[9, 11] × [0, 8]` (open above), a drop from `(8, 2)` to
@@ -293,7 +293,7 @@ fn links_are_checked_when_added_and_when_baked() {
 fn links_survive_the_file_and_old_versions_load_without() {
     let (mesh, _) = drop_room();
     let bytes = mesh.to_bytes().unwrap();
-    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 3);
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), trinav::file::FORMAT_VERSION);
     let loaded = NavMesh::from_bytes(&bytes).unwrap();
     assert_eq!(loaded.links().collect::<Vec<_>>(), mesh.links().collect::<Vec<_>>());
     assert_eq!(loaded.to_bytes().unwrap(), bytes);

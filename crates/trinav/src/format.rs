@@ -1,5 +1,5 @@
-//! The baked file format (version 3; version 2 and 1 files still load, as meshes without
-//! links); its public face is [`crate::file`].
+//! The baked file format (version 4; versions 3, 2 and 1 still load, as meshes of one layer,
+//! the last two without links); its public face is [`crate::file`].
 //!
 //! ```text
 //! offset  size  field
@@ -8,6 +8,7 @@
 //! 12      4     vertex count V, u32 LE
 //! 16      4     triangle count T, u32 LE
 //! 20      8     payload length in bytes, u64 LE: exactly 21 + 20 V + 29 T + 4 E + 4 + 41 L
+//!               + 4, plus for a layered mesh Σ (4 + name bytes) + 2 T + 4 L
 //! 28      n     payload, fixed-width little-endian arrays, one after the other:
 //!                 settings      agent radius f64, arc error f64, triangulation u8
 //!                               (0 ear clipping, 1 constrained Delaunay, 2 the same by spade)
@@ -24,6 +25,11 @@
 //!                 link count L  u32
 //!                 links         L x (from x f64, from y f64, to x f64, to y f64, cost f64,
 //!                               flags u8: bit 0 bidirectional, the other bits 0)
+//!                 -- version 4: layers (version 3 ends above) --
+//!                 layer count N u32: 0 for a mesh of one layer (nothing follows), else
+//!                 names         N x (length u32, UTF-8 bytes): unique, not empty
+//!                 layers        T x u16: the layer of each triangle
+//!                 link layers   L x (from layer u16, to layer u16)
 //! 28+n    4     CRC-32 (IEEE) of bytes 0..28+n, u32 LE
 //! ```
 //!
@@ -46,6 +52,9 @@
 //! blocks of every version up to N. The links are checked like [`NavMesh::add_link`] checks
 //! them (ends on the walkable area, cost finite and `>= 0`); a bad one refuses the file.
 //!
+//! In a layered mesh, vertices of different layers may coincide, so the vertex order proves
+//! nothing there: its vertices are checked distinct within each layer by a hash pass instead
+//! (see [`crate::layers`]). Version 3 (no layers block) loads as a mesh of one layer.
 //! Version 2 (no links block) loads as a mesh without links. Version 1 (the same header; the payload was bincode 2 with varint integers, decoded under an
 //! allocation limit proportional to its size) still loads, through the same checks. Any other
 //! version is refused with [`LoadError::UnsupportedVersion`], which asks for a re-bake.
@@ -55,6 +64,7 @@ use std::time::{Duration, Instant};
 
 use crate::geometry::Point;
 use crate::ids::{AreaId, IslandId, TriangleId, VertexId};
+use crate::layers::{LayerId, LayerTable, MAX_LAYERS, layered_problems};
 use crate::links::OffMeshLink;
 use crate::mesh::{InvalidMesh, MeshParts, NavMesh, Proven, find_problems_with, position_key, quick_check};
 use crate::settings::{BakeSettings, Triangulation};
@@ -62,10 +72,11 @@ use crate::settings::{BakeSettings, Triangulation};
 /// The 8 bytes every baked file starts with.
 pub const MAGIC: [u8; 8] = *b"TRINAV\r\n";
 /// The format version this build writes (it reads this one and version 1).
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// The older format versions this build still reads.
 const VERSION_1: u32 = 1;
 const VERSION_2: u32 = 2;
+const VERSION_3: u32 = 3;
 /// Payload bytes of one off-mesh link (version 3).
 const LINK_BYTES: u64 = 41;
 /// Bytes before the payload.
@@ -187,6 +198,9 @@ pub enum LoadError {
         /// The flags byte.
         flags: u8,
     },
+    /// The layers block (version 4) is malformed.
+    #[error("corrupt payload: layers block: {0}")]
+    BadLayers(&'static str),
     /// The payload decodes but breaks a structural rule.
     #[error(transparent)]
     Invalid(#[from] InvalidMesh),
@@ -225,11 +239,16 @@ struct PayloadV1 {
 /// Encodes mesh parts into the bytes of a baked file (the current version), without off-mesh
 /// links ([`NavMesh::to_bytes`] stores the mesh's links too).
 pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, EncodeError> {
-    encode_with_links(parts, &[])
+    encode_with_links(parts, &[], None)
 }
 
-/// Encodes mesh parts and off-mesh links into the bytes of a baked file.
-fn encode_with_links(parts: &MeshParts, links: &[OffMeshLink]) -> Result<Vec<u8>, EncodeError> {
+/// Encodes mesh parts, off-mesh links and the layer table of a layered mesh into the bytes of
+/// a baked file.
+fn encode_with_links(
+    parts: &MeshParts,
+    links: &[OffMeshLink],
+    layers: Option<&LayerTable>,
+) -> Result<Vec<u8>, EncodeError> {
     let count = |n: usize| u32::try_from(n).ok().filter(|&c| c != u32::MAX).ok_or(EncodeError::TooLarge(n));
     let (vertex_count, triangle_count) = (count(parts.vertices.len())?, count(parts.triangles.len())?);
     let t = parts.triangles.len();
@@ -242,8 +261,19 @@ fn encode_with_links(parts: &MeshParts, links: &[OffMeshLink]) -> Result<Vec<u8>
     let vertex_order = vertex_order(&parts.vertices);
     let edges = edge_order(&parts.triangles, &parts.neighbours);
     let link_count = count(links.len())?;
-    let payload_len =
-        v2_payload_len(vertex_count, triangle_count, edges.len() as u32) + links_block_len(link_count);
+    if let Some(table) = layers
+        && table.triangles.len() != t
+    {
+        return Err(EncodeError::ArrayLength { array: "layers", found: table.triangles.len(), triangles: t });
+    }
+    let layers_len = layers.map_or(4, |table| {
+        4 + table.names.iter().map(|n| 4 + n.len() as u64).sum::<u64>()
+            + 2 * t as u64
+            + 4 * links.len() as u64
+    });
+    let payload_len = v2_payload_len(vertex_count, triangle_count, edges.len() as u32)
+        + links_block_len(link_count)
+        + layers_len;
     let mut bytes = Vec::with_capacity(HEADER_LEN + payload_len as usize + TRAILER_LEN);
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -288,6 +318,24 @@ fn encode_with_links(parts: &MeshParts, links: &[OffMeshLink]) -> Result<Vec<u8>
         }
         bytes.push(u8::from(link.bidirectional));
     }
+    // Version 4: the layers block.
+    match layers {
+        None => bytes.extend_from_slice(&0u32.to_le_bytes()),
+        Some(table) => {
+            bytes.extend_from_slice(&count(table.names.len())?.to_le_bytes());
+            for name in &table.names {
+                bytes.extend_from_slice(&count(name.len())?.to_le_bytes());
+                bytes.extend_from_slice(name.as_bytes());
+            }
+            for layer in &table.triangles {
+                bytes.extend_from_slice(&layer.0.to_le_bytes());
+            }
+            for link in links {
+                bytes.extend_from_slice(&link.from_layer.0.to_le_bytes());
+                bytes.extend_from_slice(&link.to_layer.0.to_le_bytes());
+            }
+        }
+    }
     debug_assert_eq!(bytes.len(), HEADER_LEN + payload_len as usize);
     let crc = crc32fast::hash(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
@@ -323,6 +371,8 @@ struct Derived<'a> {
     /// The stored edge list, read in place.
     edges: &'a [[u8; 4]],
     links: Vec<OffMeshLink>,
+    /// The layer table of a layered mesh (version 4).
+    layers: Option<LayerTable>,
 }
 
 /// Time spent in each step of loading a file (see [`load_timed`]).
@@ -369,7 +419,7 @@ pub fn load_timed(bytes: &[u8]) -> (Result<NavMesh, LoadError>, LoadTimes) {
 
 /// Loads a mesh: decode, check the derived arrays (version 2), validate, derive.
 fn load(bytes: &[u8], mut laps: Laps) -> Result<NavMesh, LoadError> {
-    let (parts, derived) = decode_with_derived(bytes, &mut laps)?;
+    let (parts, mut derived) = decode_with_derived(bytes, &mut laps)?;
     laps.lap(|t| &mut t.decode);
     let proven = match &derived {
         Some(derived) => Proven {
@@ -378,6 +428,21 @@ fn load(bytes: &[u8], mut laps: Laps) -> Result<NavMesh, LoadError> {
         },
         None => Proven::default(),
     };
+    if let Some(table) = derived.as_mut().and_then(|d| d.layers.take()) {
+        // Vertices may coincide across layers: distinct within each layer, checked by hashing.
+        let problems = layered_problems(&parts, &table, proven);
+        if !problems.is_empty() {
+            return Err(InvalidMesh { problems }.into());
+        }
+        if !proven.manifold_edges {
+            return Err(LoadError::DerivedMismatch);
+        }
+        laps.lap(|t| &mut t.checks);
+        let mut mesh = NavMesh::derive_layered(parts, Some(table));
+        add_stored_links(&mut mesh, derived.iter().flat_map(|d| d.links.iter()))?;
+        laps.lap(|t| &mut t.derived);
+        return Ok(mesh);
+    }
     let proven_both = proven.distinct_vertices && proven.manifold_edges;
     if !(proven_both && quick_check(&parts)) {
         // The slow checks name the problems (or find none: then the derived arrays are wrong).
@@ -393,11 +458,45 @@ fn load(bytes: &[u8], mut laps: Laps) -> Result<NavMesh, LoadError> {
     }
     laps.lap(|t| &mut t.checks);
     let mut mesh = NavMesh::derive(parts);
-    for (index, &link) in derived.iter().flat_map(|d| d.links.iter()).enumerate() {
-        mesh.add_link(link).map_err(|error| LoadError::BadLink { index, error })?;
-    }
+    add_stored_links(&mut mesh, derived.iter().flat_map(|d| d.links.iter()))?;
     laps.lap(|t| &mut t.derived);
     Ok(mesh)
+}
+
+/// Adds a file's links to its mesh, refusing the first bad one.
+fn add_stored_links<'a>(
+    mesh: &mut NavMesh,
+    links: impl Iterator<Item = &'a OffMeshLink>,
+) -> Result<(), LoadError> {
+    for (index, &link) in links.enumerate() {
+        mesh.add_link(link).map_err(|error| LoadError::BadLink { index, error })?;
+    }
+    Ok(())
+}
+
+/// The length of the layers block (version 4) starting at `block`, for `triangles` triangles
+/// and `links` links, reading only the counts and name lengths it holds (each within `block`).
+fn layers_block_len(block: &[u8], triangles: u32, links: u32) -> Result<u64, LoadError> {
+    let u32_at = |at: usize| -> Result<u32, LoadError> {
+        let b = block.get(at..at.saturating_add(4)).ok_or(LoadError::BadLayers("truncated"))?;
+        Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")))
+    };
+    let names = u32_at(0)?;
+    if names == 0 {
+        return Ok(4);
+    }
+    if names as usize > MAX_LAYERS {
+        return Err(LoadError::BadLayers("more layers than a mesh may have"));
+    }
+    let mut at = 4usize;
+    for _ in 0..names {
+        let len = u32_at(at)? as usize;
+        at = at.saturating_add(4).saturating_add(len);
+        if at > block.len() {
+            return Err(LoadError::BadLayers("truncated"));
+        }
+    }
+    Ok(at as u64 + 2 * u64::from(triangles) + 4 * u64::from(links))
 }
 
 /// [`decode`], also returning the derived arrays of a version 2 file.
@@ -450,6 +549,11 @@ fn decode_with_derived<'a>(
         };
         expected += links_block_len(link_count);
     }
+    if version > VERSION_3 && body.len() >= edges_at + 4 && expected <= payload_len {
+        // The layers block follows the links.
+        let at = usize::try_from(expected).unwrap_or(usize::MAX);
+        expected += layers_block_len(body.get(at..).unwrap_or(&[]), triangles, link_count)?;
+    }
     if body.len() < edges_at + 4 || expected != payload_len {
         let edges = Some(edge_count);
         return Err(LoadError::PayloadLength {
@@ -493,9 +597,30 @@ fn decode_with_derived<'a>(
             links.push(link.with_cost(cost).with_bidirectional(flags == 1));
         }
     }
+    let mut layers = None;
+    if version > VERSION_3 {
+        let count = reader.u32() as usize;
+        if count > 0 {
+            let mut names = Vec::with_capacity(count);
+            for _ in 0..count {
+                let len = reader.u32() as usize;
+                let (name, rest) = reader.rest.split_at(len);
+                reader.rest = rest;
+                let name =
+                    std::str::from_utf8(name).map_err(|_| LoadError::BadLayers("a name is not UTF-8"))?;
+                names.push(name.to_string());
+            }
+            let triangles = reader.array(t, |b| LayerId(u16::from_le_bytes(b)));
+            for link in &mut links {
+                let [from, to] = [(); 2].map(|()| LayerId(u16::from_le_bytes(reader.take())));
+                *link = link.with_layers(from, to);
+            }
+            layers = Some(LayerTable { names, triangles });
+        }
+    }
     debug_assert!(reader.rest.is_empty());
     let parts = MeshParts { settings, vertices, triangles, neighbours, areas, islands };
-    Ok((parts, Some(Derived { vertex_order, edges, links })))
+    Ok((parts, Some(Derived { vertex_order, edges, links, layers })))
 }
 
 /// The vertex ids sorted by position ([`position_key`] order).
@@ -699,7 +824,7 @@ impl NavMesh {
     /// The bytes of this mesh's baked file.
     pub fn to_bytes(&self) -> Result<Vec<u8>, EncodeError> {
         let links: Vec<OffMeshLink> = self.links().map(|(_, link)| *link).collect();
-        encode_with_links(self.parts(), &links)
+        encode_with_links(self.parts(), &links, self.layer_table())
     }
 
     /// Loads a mesh from the bytes of a baked file, checking everything (see [the format
@@ -780,7 +905,7 @@ mod tests {
         bytes[8] = 9;
         reseal(&mut bytes);
         let err = NavMesh::from_bytes(&bytes).unwrap_err();
-        assert!(matches!(err, LoadError::UnsupportedVersion { found: 9, supported: 3 }));
+        assert!(matches!(err, LoadError::UnsupportedVersion { found: 9, supported: 4 }));
         assert!(err.to_string().contains("re-bake"), "{err}");
         bytes[0] = b'X';
         assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::BadMagic)));
@@ -837,12 +962,12 @@ mod tests {
     }
 
     #[test]
-    fn version_3_layout_is_fixed_width() {
+    fn version_4_layout_is_fixed_width() {
         let parts = square_parts();
         let bytes = encode(&parts).unwrap();
-        // 4 vertices, 2 triangles, 5 edges (the diagonal and four sides), no links.
-        assert_eq!(bytes.len(), HEADER_LEN + 21 + 20 * 4 + 29 * 2 + 4 * 5 + 4 + TRAILER_LEN);
-        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 3);
+        // 4 vertices, 2 triangles, 5 edges (the diagonal and four sides), no links, one layer.
+        assert_eq!(bytes.len(), HEADER_LEN + 21 + 20 * 4 + 29 * 2 + 4 * 5 + 4 + 4 + TRAILER_LEN);
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 4);
         // The vertex order: (0, 0), (0, 1), (1, 0), (1, 1).
         let order_at = HEADER_LEN + 17 + 16 * 4;
         let order: Vec<u32> = bytes[order_at..order_at + 16]
@@ -856,7 +981,7 @@ mod tests {
     fn wrong_derived_arrays_are_refused_even_for_a_valid_mesh() {
         let bytes = encode(&square_parts()).unwrap();
         let order_at = HEADER_LEN + 17 + 16 * 4;
-        let edges_at = bytes.len() - TRAILER_LEN - 4 - 4 * 5;
+        let edges_at = bytes.len() - TRAILER_LEN - 4 - 4 - 4 * 5;
         for (at, what) in [(order_at, "vertex order"), (edges_at, "edge list")] {
             // Swap the first two entries: still a permutation, no longer sorted.
             let mut bad = bytes.clone();
@@ -867,9 +992,10 @@ mod tests {
             assert!(matches!(err, LoadError::DerivedMismatch), "{what}: {err}");
         }
         // One edge too many (the payload length kept consistent).
-        let mut longer = bytes[..bytes.len() - TRAILER_LEN - 4].to_vec();
+        let mut longer = bytes[..bytes.len() - TRAILER_LEN - 8].to_vec();
         longer.extend_from_slice(&0u32.to_le_bytes());
         longer.extend_from_slice(&0u32.to_le_bytes()); // no links
+        longer.extend_from_slice(&0u32.to_le_bytes()); // one layer
         let count_at = edges_at - 4;
         longer[count_at..count_at + 4].copy_from_slice(&6u32.to_le_bytes());
         let body = longer[HEADER_LEN..].to_vec();
@@ -877,10 +1003,10 @@ mod tests {
         assert!(matches!(err, LoadError::DerivedMismatch), "{err}");
     }
 
-    /// The square's file with `links` in its links block, as `encode` would write it.
+    /// The square's version 3 file with `links` in its links block.
     fn with_links_block(links: &[([f64; 5], u8)]) -> Vec<u8> {
         let bytes = encode(&square_parts()).unwrap();
-        let mut body = bytes[HEADER_LEN..bytes.len() - TRAILER_LEN - 4].to_vec();
+        let mut body = bytes[HEADER_LEN..bytes.len() - TRAILER_LEN - 8].to_vec();
         body.extend_from_slice(&(links.len() as u32).to_le_bytes());
         for (values, flags) in links {
             for v in values {
@@ -888,14 +1014,14 @@ mod tests {
             }
             body.push(*flags);
         }
-        frame(FORMAT_VERSION, 4, 2, &body)
+        frame(VERSION_3, 4, 2, &body)
     }
 
     #[test]
     fn version_2_files_load_without_links_and_bad_links_are_refused() {
-        // Version 2: the same payload without the links block.
+        // Version 2: the same payload without the links and layers blocks.
         let bytes = encode(&square_parts()).unwrap();
-        let body = bytes[HEADER_LEN..bytes.len() - TRAILER_LEN - 4].to_vec();
+        let body = bytes[HEADER_LEN..bytes.len() - TRAILER_LEN - 8].to_vec();
         let mesh = NavMesh::from_bytes(&frame(VERSION_2, 4, 2, &body)).unwrap();
         assert_eq!((mesh.parts(), mesh.link_count()), (&square_parts(), 0));
         // A good link, both ways.
@@ -921,6 +1047,66 @@ mod tests {
         bytes[count_at..count_at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
         reseal(&mut bytes);
         assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::PayloadLength { .. })));
+    }
+
+    /// The square [0, 1]² on layer "a" and the rectangle [1, 2] × [0, 1] on layer "b", joined
+    /// along x = 1 (their shared vertices), and on "b" a small triangle over the corner (0, 0)
+    /// of "a".
+    fn two_layer_parts() -> (MeshParts, LayerTable) {
+        let vertices =
+            [(0., 0.), (1., 0.), (1., 1.), (0., 1.), (2., 0.), (2., 1.), (0., 0.), (0.5, 0.), (0., 0.5)]
+                .map(|(x, y)| Point::new(x, y))
+                .to_vec();
+        // Vertex 6 repeats vertex 0's position on layer "b" (a layer may overlap another).
+        let triangles =
+            [[0, 1, 2], [0, 2, 3], [1, 4, 5], [1, 5, 2], [6, 7, 8]].map(|t| t.map(VertexId)).to_vec();
+        let neighbours = crate::topology::build_adjacency(&triangles, vertices.len()).unwrap();
+        let (islands, _) = crate::topology::find_islands(&neighbours);
+        let parts = MeshParts {
+            settings: BakeSettings::default(),
+            vertices,
+            areas: vec![AreaId(0); 5],
+            islands,
+            neighbours,
+            triangles,
+        };
+        let table = LayerTable {
+            names: vec!["a".into(), "b".into()],
+            triangles: [0, 0, 1, 1, 1].map(LayerId).to_vec(),
+        };
+        (parts, table)
+    }
+
+    #[test]
+    fn version_4_stores_layers_and_refuses_bad_layer_blocks() {
+        let (parts, table) = two_layer_parts();
+        let mesh = NavMesh::from_layered_parts(parts.clone(), table.clone()).unwrap();
+        let bytes = mesh.to_bytes().unwrap();
+        let loaded = NavMesh::from_bytes(&bytes).unwrap();
+        assert_eq!((loaded.parts(), loaded.layer_table()), (&parts, Some(&table)));
+        assert_eq!(loaded.to_bytes().unwrap(), bytes);
+        // The layers block: count 2, "a", "b", five u16 layers, no link layers.
+        let block_len = 4 + (4 + 1) * 2 + 2 * 5;
+        let block_at = bytes.len() - TRAILER_LEN - block_len;
+        assert_eq!(bytes[block_at..block_at + 4], 2u32.to_le_bytes());
+        // A name that is not UTF-8, a layer out of range, a name given twice, a count past the
+        // end: each refused with its reason.
+        let corrupt = |at: usize, value: &[u8]| {
+            let mut bad = bytes.clone();
+            bad[at..at + value.len()].copy_from_slice(value);
+            reseal(&mut bad);
+            NavMesh::from_bytes(&bad).unwrap_err()
+        };
+        assert!(matches!(corrupt(block_at + 8, &[0xff]), LoadError::BadLayers(_)));
+        let err = corrupt(bytes.len() - TRAILER_LEN - 2, &7u16.to_le_bytes());
+        assert!(err.to_string().contains("triangle 4 is on layer 7, which does not exist"), "{err}");
+        let err = corrupt(block_at + 13, b"a");
+        assert!(err.to_string().contains("layer name \"a\" is empty or given twice"), "{err}");
+        assert!(matches!(corrupt(block_at, &u32::MAX.to_le_bytes()), LoadError::BadLayers(_)));
+        assert!(matches!(corrupt(block_at + 4, &u32::MAX.to_le_bytes()), LoadError::BadLayers(_)));
+        // Without the table, the repeated position is a duplicate vertex.
+        let flat = NavMesh::from_parts(parts).unwrap_err();
+        assert!(flat.to_string().contains("same position"), "{flat}");
     }
 
     #[test]

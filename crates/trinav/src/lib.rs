@@ -73,6 +73,7 @@ pub mod geometry;
 mod clearance;
 mod format;
 mod ids;
+mod layers;
 mod links;
 mod mesh;
 mod patch;
@@ -84,6 +85,7 @@ mod topology;
 
 pub use format::LoadError;
 pub use ids::{AreaId, IslandId, TriangleId, VertexId};
+pub use layers::{DEFAULT_LAYER, LayerId, LayerProblem, LayerTable, MAX_LAYERS};
 pub use links::{LinkEnd, LinkError, LinkId, MAX_LINKS, OffMeshLink};
 pub use mesh::{AreaTypeStats, MeshStats, NavMesh};
 pub use point::{Aabb, Point};

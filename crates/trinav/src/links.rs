@@ -15,6 +15,7 @@
 
 use crate::geometry::Point;
 use crate::ids::TriangleId;
+use crate::layers::LayerId;
 use crate::mesh::NavMesh;
 use crate::topology::Pocket;
 
@@ -48,12 +49,29 @@ pub struct OffMeshLink {
     pub cost: f64,
     /// Whether it can also be taken from `to` to `from` (for the same cost).
     pub bidirectional: bool,
+    /// The layer of `from` (layer 0 on a mesh without layers).
+    pub from_layer: LayerId,
+    /// The layer of `to`.
+    pub to_layer: LayerId,
 }
 
 impl OffMeshLink {
     /// A one-way link costing the straight distance between its ends.
     pub fn new(from: Point, to: Point) -> Self {
-        Self { from, to, cost: from.distance(to), bidirectional: false }
+        Self {
+            from,
+            to,
+            cost: from.distance(to),
+            bidirectional: false,
+            from_layer: LayerId(0),
+            to_layer: LayerId(0),
+        }
+    }
+
+    /// This link with its ends on layers `from` and `to` (see [`crate::layers`]).
+    pub fn with_layers(mut self, from: LayerId, to: LayerId) -> Self {
+        (self.from_layer, self.to_layer) = (from, to);
+        self
     }
 
     /// This link with cost `cost`.
@@ -113,6 +131,14 @@ pub enum LinkError {
     /// No live link has this id.
     #[error("no link with id {0}")]
     UnknownLink(LinkId),
+    /// An end names a layer the mesh does not have.
+    #[error("link {end} layer {layer} does not exist")]
+    NoSuchLayer {
+        /// Which end.
+        end: LinkEnd,
+        /// The layer.
+        layer: LayerId,
+    },
     /// The mesh holds as many links as its search numbering allows.
     #[error("a mesh holds at most {MAX_LINKS} links")]
     TooMany,
@@ -281,16 +307,26 @@ impl NavMesh {
         if !(link.cost.is_finite() && link.cost >= 0.0) {
             return Err(LinkError::BadCost(link.cost));
         }
-        let from_triangles: Vec<TriangleId> = self.locate_all(link.from).collect();
+        for (end, layer) in [(LinkEnd::From, link.from_layer), (LinkEnd::To, link.to_layer)] {
+            if layer.index() >= self.layer_count() {
+                return Err(LinkError::NoSuchLayer { end, layer });
+            }
+        }
+        let from_triangles = self.link_end_triangles(link.from, link.from_layer);
         if from_triangles.is_empty() {
             return Err(LinkError::OffMesh { end: LinkEnd::From, point: link.from });
         }
-        let to_triangles: Vec<TriangleId> = self.locate_all(link.to).collect();
+        let to_triangles = self.link_end_triangles(link.to, link.to_layer);
         if to_triangles.is_empty() {
             return Err(LinkError::OffMesh { end: LinkEnd::To, point: link.to });
         }
         let pockets = self.pockets_out_of(&from_triangles, &to_triangles);
         Ok(Slot { link, from_triangles, to_triangles, pockets })
+    }
+
+    /// The triangles of `layer` holding `p`.
+    fn link_end_triangles(&self, p: Point, layer: LayerId) -> Vec<TriangleId> {
+        self.locate_all(p).filter(|&t| self.triangle_layer(t) == layer).collect()
     }
 
     /// The pocket triangles on the way out from `ends` to the core, without repeats.
@@ -319,8 +355,8 @@ impl NavMesh {
         let mut slots = std::mem::take(&mut self.links.slots);
         self.links.pocket_count.clear();
         for slot in slots.values_mut() {
-            slot.from_triangles = self.locate_all(slot.link.from).collect();
-            slot.to_triangles = self.locate_all(slot.link.to).collect();
+            slot.from_triangles = self.link_end_triangles(slot.link.from, slot.link.from_layer);
+            slot.to_triangles = self.link_end_triangles(slot.link.to, slot.link.to_layer);
             slot.pockets = if slot.from_triangles.is_empty() || slot.to_triangles.is_empty() {
                 Vec::new() // unusable: opens nothing
             } else {

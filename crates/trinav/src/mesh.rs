@@ -131,6 +131,8 @@ pub enum MeshProblem {
         /// The island it belongs to.
         expected: IslandId,
     },
+    /// A layered mesh's layer table breaks a rule (see [`NavMesh::from_layered_parts`]).
+    Layer(crate::layers::LayerProblem),
 }
 
 impl fmt::Display for MeshProblem {
@@ -184,6 +186,7 @@ impl fmt::Display for MeshProblem {
             MeshProblem::IslandMismatch { triangle, stored, expected } => {
                 write!(f, "triangle {triangle} is stored in island {stored} but belongs to island {expected}")
             }
+            MeshProblem::Layer(problem) => write!(f, "{problem}"),
         }
     }
 }
@@ -600,6 +603,8 @@ pub struct NavMesh {
     /// Per island, its lowest triangle: derived by the first patch (see `crate::patch`), then
     /// kept up to date by the patches.
     pub(crate) island_firsts: std::sync::OnceLock<Vec<TriangleId>>,
+    /// The layers of a layered mesh (see [`crate::layers`]); `None`: one layer.
+    pub(crate) layers: Option<Box<crate::layers::LayerTable>>,
 }
 
 /// Summary figures of a mesh.
@@ -674,6 +679,7 @@ impl NavMesh {
             disc_corners: std::sync::OnceLock::new(),
             links: crate::links::Links::default(),
             island_firsts: std::sync::OnceLock::new(),
+            layers: None,
         }
     }
 

@@ -158,6 +158,10 @@ pub enum PatchError {
         /// The edge's end.
         to: Point,
     },
+    /// The mesh has layers: patches (and so dynamic obstacles) do not handle layered meshes
+    /// yet.
+    #[error("the mesh has layers: patching a layered mesh is not supported yet")]
+    Layered,
 }
 
 /// A link of an added triangle's edge.
@@ -240,6 +244,9 @@ impl NavMesh {
         patch: &MeshPatch,
         writes: &mut PatchWrites,
     ) -> Result<PatchOutcome, PatchError> {
+        if self.is_layered() {
+            return Err(PatchError::Layered);
+        }
         let plan = self.plan(patch)?;
         let outcome = self.commit(patch, plan, writes);
         self.relocate_links();

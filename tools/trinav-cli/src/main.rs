@@ -148,12 +148,14 @@ struct InspectArgs {
 struct PathArgs {
     /// The mesh file.
     mesh: PathBuf,
-    /// Start point, `X,Y` in world units (negative values as written: `--from -3.5,2`).
-    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]
-    from: Point,
-    /// Goal point, `X,Y` in world units.
-    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]
-    to: Point,
+    /// Start point, `X,Y` in world units (negative values as written: `--from -3.5,2`), or
+    /// `LAYER:X,Y` on a mesh with layers (the layer may be left out where only one layer
+    /// holds the point).
+    #[arg(long, value_name = "[LAYER:]X,Y", value_parser = parse_layered_point, allow_hyphen_values = true)]
+    from: LayeredPoint,
+    /// Goal point, `[LAYER:]X,Y` in world units.
+    #[arg(long, value_name = "[LAYER:]X,Y", value_parser = parse_layered_point, allow_hyphen_values = true)]
+    to: LayeredPoint,
     #[command(flatten)]
     search: SearchFlags,
     /// Print one JSON object instead of a line of text.
@@ -209,14 +211,52 @@ struct RenderArgs {
     /// Where to write the SVG (written atomically; an existing file is replaced only on success).
     #[arg(short, long)]
     output: PathBuf,
-    /// Start of a path to draw, `X,Y` in world units (needs --to).
-    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true, requires = "to")]
-    from: Option<Point>,
-    /// Goal of a path to draw, `X,Y` in world units (needs --from).
-    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true, requires = "from")]
-    to: Option<Point>,
+    /// Start of a path to draw, `[LAYER:]X,Y` in world units (needs --to).
+    #[arg(long, value_name = "[LAYER:]X,Y", value_parser = parse_layered_point, allow_hyphen_values = true, requires = "to")]
+    from: Option<LayeredPoint>,
+    /// Goal of a path to draw, `[LAYER:]X,Y` in world units (needs --from).
+    #[arg(long, value_name = "[LAYER:]X,Y", value_parser = parse_layered_point, allow_hyphen_values = true, requires = "from")]
+    to: Option<LayeredPoint>,
     #[command(flatten)]
     search: SearchFlags,
+}
+
+/// A query point, with the name of its layer when given (`LAYER:X,Y`).
+#[derive(Clone, Debug, PartialEq)]
+struct LayeredPoint {
+    layer: Option<String>,
+    point: Point,
+}
+
+/// Parses `X,Y` or `LAYER:X,Y` (the layer: everything before the last colon, not empty).
+fn parse_layered_point(text: &str) -> Result<LayeredPoint, String> {
+    match text.rsplit_once(':') {
+        Some(("", _)) => Err("empty layer name before the colon; expected LAYER:X,Y or X,Y".to_string()),
+        Some((layer, point)) => {
+            Ok(LayeredPoint { layer: Some(layer.to_string()), point: parse_point(point)? })
+        }
+        None => Ok(LayeredPoint { layer: None, point: parse_point(text)? }),
+    }
+}
+
+impl LayeredPoint {
+    /// The layer, checked against the mesh's layer names.
+    fn layer_id(&self, mesh: &NavMesh, file: &Path) -> Result<Option<trinav::LayerId>> {
+        let Some(name) = &self.layer else { return Ok(None) };
+        match mesh.layer_by_name(name) {
+            Some(id) => Ok(Some(id)),
+            None => {
+                let names: Vec<&str> = (0..mesh.layer_count())
+                    .filter_map(|l| mesh.layer_name(trinav::LayerId(l as u16)))
+                    .collect();
+                bail!(
+                    "{}: unknown layer {name:?} (the mesh has layers: {})",
+                    file.display(),
+                    names.join(", ")
+                )
+            }
+        }
+    }
 }
 
 /// Parses `X,Y` (two finite numbers separated by a comma, spaces allowed around them).
@@ -299,6 +339,9 @@ struct BakeSummary<'a> {
     triangles: usize,
     islands: u32,
     links: usize,
+    /// On a level with layers: how many.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layers: Option<usize>,
     area: f64,
     min_angle_deg: f64,
     bake_ms: f64,
@@ -348,6 +391,7 @@ fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
         triangles: stats.triangles,
         islands: stats.islands,
         links: baked.mesh.link_count(),
+        layers: baked.mesh.is_layered().then(|| baked.mesh.layer_count()),
         area: stats.area,
         min_angle_deg: stats.min_angle_deg,
         bake_ms,
@@ -370,13 +414,14 @@ fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
         print(&serde_json::to_string(&summary)?)?;
     } else {
         print(&format!(
-            "{} -> {}: {} vertices, {} triangles, {} islands, {} links, area {}, {:.2} ms ({}, agent radius {})",
+            "{} -> {}: {} vertices, {} triangles, {} islands, {} links{}, area {}, {:.2} ms ({}, agent radius {})",
             level_path.display(),
             args.output.display(),
             summary.vertices,
             summary.triangles,
             summary.islands,
             summary.links,
+            summary.layers.map(|n| format!(", {n} layers")).unwrap_or_default(),
             summary.area,
             summary.bake_ms,
             summary.triangulation,
@@ -402,6 +447,12 @@ struct InspectReport<'a> {
     islands: Option<u32>,
     /// Off-mesh links stored in the file.
     links: Option<usize>,
+    /// On a mesh with layers: their names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layers: Option<Vec<String>>,
+    /// On a mesh with layers: the edges joining triangles of two layers (the portals' edges).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    portal_edges: Option<usize>,
     area: Option<f64>,
     bounds: Option<[[f64; 2]; 2]>,
     min_angle_deg: Option<f64>,
@@ -423,7 +474,16 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read"))?;
     let parts: MeshParts = decode(&bytes).with_context(|| name.clone())?;
-    let problems: Vec<String> = parts.find_problems().iter().map(ToString::to_string).collect();
+    // A layered mesh is checked with its layers (its vertices need only be distinct within
+    // each); the loader names the problems of an invalid one.
+    let loaded = NavMesh::from_bytes(&bytes);
+    let problems: Vec<String> = match &loaded {
+        Ok(_) => Vec::new(),
+        Err(trinav::LoadError::Invalid(invalid)) => {
+            invalid.problems.iter().map(ToString::to_string).collect()
+        }
+        Err(_) => parts.find_problems().iter().map(ToString::to_string).collect(),
+    };
     let mut report = InspectReport {
         file: path,
         bytes: bytes.len(),
@@ -433,6 +493,8 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         triangles: parts.triangles.len(),
         islands: None,
         links: None,
+        layers: None,
+        portal_edges: None,
         area: None,
         bounds: None,
         min_angle_deg: None,
@@ -448,10 +510,14 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
     };
     if report.valid {
         // From the bytes, not the parts: the file's links come with it (and are checked).
-        let mesh = NavMesh::from_bytes(&bytes).with_context(|| name.clone())?;
+        let mesh = loaded.with_context(|| name.clone())?;
         let stats = mesh.stats();
         report.islands = Some(stats.islands);
         report.links = Some(mesh.link_count());
+        if let Some(table) = mesh.layer_table() {
+            report.layers = Some(table.names.clone());
+            report.portal_edges = Some(mesh.portal_edge_count());
+        }
         report.area = Some(stats.area);
         report.bounds = Some([stats.bounds.min.into(), stats.bounds.max.into()]);
         report.min_angle_deg = Some(stats.min_angle_deg);
@@ -501,6 +567,13 @@ fn inspect_text(r: &InspectReport) -> String {
         r.triangulation,
         if r.valid { "yes" } else { "NO" },
     );
+    if let (Some(layers), Some(portal_edges)) = (&r.layers, r.portal_edges) {
+        text.push_str(&format!(
+            "\nlayers {}: {}; portal edges {portal_edges}",
+            layers.len(),
+            layers.join(", ")
+        ));
+    }
     if let Some(types) = &r.area_types {
         let list: Vec<String> = types
             .iter()
@@ -528,11 +601,27 @@ fn load_mesh(path: &Path) -> Result<NavMesh> {
 fn query_path(
     mesh: &NavMesh,
     file: &Path,
-    from: Point,
-    to: Point,
+    (from, to): (&LayeredPoint, &LayeredPoint),
     options: &PathOptions,
 ) -> Result<Result<trinav::Path, String>> {
-    match mesh.find_path_with(from, to, options, &mut PathScratch::new()) {
+    let (from_layer, to_layer) = (from.layer_id(mesh, file)?, to.layer_id(mesh, file)?);
+    let (from, to) = (from.point, to.point);
+    let found = if from_layer.is_none() && to_layer.is_none() {
+        mesh.find_path_with(from, to, options, &mut PathScratch::new())
+    } else {
+        // A layer left out is the only layer holding the point.
+        let only = |p: Point, layer: Option<trinav::LayerId>| {
+            layer.or_else(|| match mesh.layers_at(p)[..] {
+                [one] => Some(one),
+                _ => None,
+            })
+        };
+        match (only(from, from_layer), only(to, to_layer)) {
+            (Some(a), Some(b)) => mesh.find_path_on((a, from), (b, to), options, &mut PathScratch::new()),
+            _ => mesh.find_path_with(from, to, options, &mut PathScratch::new()),
+        }
+    };
+    match found {
         Ok(path) => Ok(Ok(path)),
         Err(PathError::Unreachable) => Ok(Err(unreachable_reason(mesh, from, to, options.snap))),
         Err(err @ PathError::BudgetExhausted { .. }) => {
@@ -550,8 +639,18 @@ fn query_path(
                 if options.partial { "" } else { "; for the goal, --closest walks as close as it can" }
             )
         }
+        Err(err @ PathError::AmbiguousLayer { .. }) => {
+            bail!("{}: {err} (--from and --to take LAYER:X,Y)", file.display())
+        }
         Err(err) => bail!("{}: {err}", file.display()),
     }
+}
+
+/// The name of the layer of each point of `path`, on a mesh with layers.
+fn layer_names(mesh: &NavMesh, path: &trinav::Path) -> Option<Vec<String>> {
+    mesh.is_layered().then(|| {
+        (0..path.points.len()).map(|k| mesh.layer_name(path.layer(k)).unwrap_or("?").to_string()).collect()
+    })
 }
 
 /// Why start and goal are not connected, naming their islands when both are on the mesh.
@@ -586,6 +685,9 @@ struct PathReport {
     points: Vec<[f64; 2]>,
     /// The index of each point from which an off-mesh link is taken to the next point.
     links: Vec<usize>,
+    /// On a mesh with layers: the layer of each point, by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layers: Option<Vec<String>>,
     /// Why there is no path, or why a partial path stops short.
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
@@ -599,7 +701,7 @@ fn partial_text(reason: trinav::PartialReason) -> String {
 fn run_path(args: &PathArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
     let options = args.search.options()?;
-    let outcome = query_path(&mesh, &args.mesh, args.from, args.to, &options)?;
+    let outcome = query_path(&mesh, &args.mesh, (&args.from, &args.to), &options)?;
     let partial_flag = |partial: bool| args.search.closest.then_some(partial);
     let report = match &outcome {
         Ok(path) => PathReport {
@@ -609,6 +711,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
             cost: Some(path.cost),
             points: path.points.iter().map(|&p| p.into()).collect(),
             links: path.links.iter().map(|step| step.point).collect(),
+            layers: layer_names(&mesh, path),
             reason: path.partial.map(partial_text),
         },
         Err(reason) => PathReport {
@@ -618,6 +721,7 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
             cost: None,
             points: Vec::new(),
             links: Vec::new(),
+            layers: mesh.is_layered().then(Vec::new),
             reason: Some(reason.clone()),
         },
     };
@@ -627,11 +731,14 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
         match &outcome {
             Ok(path) => {
                 let n = path.points.len();
-                // A link taken from a point shows as `=>` to the next one.
+                let layers = layer_names(&mesh, path);
+                // A link taken from a point shows as `=>` to the next one; on a mesh with
+                // layers, each point carries its layer (`ground:(1, 2)`).
                 let points: Vec<String> = (path.points.iter().enumerate())
                     .map(|(k, &p)| {
                         let link = if path.is_link_step(k) { " =>" } else { "" };
-                        format!("{}{link}", point_text(p))
+                        let layer = layers.as_ref().map(|l| format!("{}:", l[k])).unwrap_or_default();
+                        format!("{layer}{}{link}", point_text(p))
                     })
                     .collect();
                 let partial =
@@ -656,15 +763,20 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
 
 fn run_render(args: &RenderArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
-    let query = match (args.from, args.to) {
+    let query = match (&args.from, &args.to) {
         (Some(from), Some(to)) => {
-            Some((from, to, query_path(&mesh, &args.mesh, from, to, &args.search.options()?)?))
+            Some((from.point, to.point, query_path(&mesh, &args.mesh, (from, to), &args.search.options()?)?))
         }
         _ => None,
     };
     let (triangles, islands) = (mesh.triangle_count(), mesh.island_count());
     let mut title = format!("trinav: {}, {triangles} triangles, {islands} islands", args.mesh.display());
     let mut summary = format!("wrote {}: {triangles} triangles, {islands} islands", args.output.display());
+    if mesh.is_layered() {
+        let layers = format!(", {} layers side by side", mesh.layer_count());
+        title.push_str(&layers);
+        summary.push_str(&layers);
+    }
     if let Some((from, to, outcome)) = &query {
         let (from_text, to_text) = (point_text(*from), point_text(*to));
         match outcome {

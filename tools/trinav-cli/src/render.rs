@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use trinav::{Aabb, NavMesh, Point, TriangleId};
+use trinav::{Aabb, LayerId, NavMesh, Point, TriangleId};
 
 /// Pixels of the larger side of the drawn area.
 pub const SIZE: f64 = 1000.0;
@@ -28,16 +28,43 @@ pub struct PathDrawing<'a> {
     pub radius: f64,
 }
 
-/// World to pixel mapping.
+/// World to pixel mapping. A mesh with layers is drawn one panel per layer, side by side:
+/// layer `l` is shifted right by `l` times `panel` world units.
 struct View {
     min_x: f64,
     max_y: f64,
     scale: f64,
     width: f64,
     height: f64,
+    panel: f64,
 }
 
 impl View {
+    /// The view of `bounds` drawn `panels` times side by side, a tenth of the width apart.
+    fn panels(bounds: Aabb, panels: usize) -> View {
+        if panels <= 1 || bounds.is_empty() {
+            return View::new(bounds);
+        }
+        let (w, _) = bounds.size();
+        let panel = w * 1.1;
+        let wide = Aabb {
+            min: bounds.min,
+            max: Point::new(bounds.min.x + panel * (panels - 1) as f64 + w, bounds.max.y),
+        };
+        View { panel, ..View::new(wide) }
+    }
+
+    /// Pixel position of world point `p` drawn on layer `layer`'s panel.
+    fn map_on(&self, layer: LayerId, p: Point) -> (f64, f64) {
+        self.map(Point::new(p.x + self.panel * f64::from(layer.0), p.y))
+    }
+
+    /// `x,y` of `p` on layer `layer`'s panel, in pixels.
+    fn xy_on(&self, layer: LayerId, p: Point) -> String {
+        let (x, y) = self.map_on(layer, p);
+        format!("{x:.2},{y:.2}")
+    }
+
     /// The view of `bounds` (empty or zero-sized boxes get a unit scale).
     fn new(bounds: Aabb) -> View {
         let bounds = if bounds.is_empty() {
@@ -54,6 +81,7 @@ impl View {
             scale,
             width: w * scale + 2.0 * MARGIN,
             height: h * scale + 2.0 * MARGIN,
+            panel: 0.0,
         }
     }
 
@@ -137,11 +165,11 @@ pub fn svg(mesh: &NavMesh, title: &str, path: Option<&PathDrawing>) -> String {
     if let Some(p) = path {
         bounds = bounds.grown(p.from).grown(p.to);
     }
-    let view = View::new(bounds);
+    let view = View::panels(bounds, mesh.layer_count());
     let n = mesh.triangle_count();
 
     // Interior edges thin enough not to swamp small triangles, never thinner than 0.2 px.
-    let mesh_area_px = mesh.stats().area * view.scale * view.scale;
+    let mesh_area_px = mesh.stats().area * view.scale * view.scale / mesh.layer_count() as f64;
     let mean_px = if n > 0 { (mesh_area_px / n as f64).sqrt() } else { 0.0 };
     let edge_width = (0.06 * mean_px).clamp(0.2, 0.8);
 
@@ -188,27 +216,54 @@ pub fn svg(mesh: &NavMesh, title: &str, path: Option<&PathDrawing>) -> String {
         };
         for &t in triangles {
             let [a, b, c] = mesh.triangle_points(t);
+            let l = mesh.triangle_layer(t);
             let _ = writeln!(
                 s,
                 "<polygon data-triangle=\"{t}\" points=\"{} {} {}\"/>",
-                view.xy(a),
-                view.xy(b),
-                view.xy(c)
+                view.xy_on(l, a),
+                view.xy_on(l, b),
+                view.xy_on(l, c)
             );
         }
         let _ = writeln!(s, "</g>");
     }
     let _ = writeln!(s, "</g>");
 
-    // Boundary edges: edge i of a triangle runs from corner i to corner i + 1.
+    // Boundary edges: edge i of a triangle runs from corner i to corner i + 1. On a mesh with
+    // layers, the edges to another layer (portals) are drawn dashed, on both panels.
     let mut d = String::new();
+    let mut portals = String::new();
     for i in 0..n {
         let t = TriangleId::from_index(i);
         let corners = mesh.triangle_points(t);
-        for (e, neighbour) in mesh.neighbours(t).iter().enumerate() {
+        let l = mesh.triangle_layer(t);
+        for (e, &neighbour) in mesh.neighbours(t).iter().enumerate() {
+            let (a, b) = (view.xy_on(l, corners[e]), view.xy_on(l, corners[(e + 1) % 3]));
             if neighbour.is_none() {
-                let _ = write!(d, "M{}L{}", view.xy(corners[e]), view.xy(corners[(e + 1) % 3]));
+                let _ = write!(d, "M{a}L{b}");
+            } else if mesh.triangle_layer(neighbour) != l {
+                let _ = write!(portals, "M{a}L{b}");
             }
+        }
+    }
+    if !portals.is_empty() {
+        let _ = writeln!(
+            s,
+            "<path id=\"portals\" fill=\"none\" stroke=\"#e07b00\" stroke-width=\"3\" \
+             stroke-dasharray=\"6 4\" d=\"{portals}\"/>"
+        );
+    }
+    if mesh.is_layered() {
+        for l in 0..mesh.layer_count() {
+            let layer = LayerId(l as u16);
+            let (x, _) = view.map_on(layer, mesh.bounds().min);
+            let _ = writeln!(
+                s,
+                "<text class=\"layer\" x=\"{x:.2}\" y=\"{:.1}\" font-family=\"sans-serif\" font-size=\"15\" \
+                 font-weight=\"bold\" fill=\"#333333\">{}</text>",
+                MARGIN - 10.0,
+                escape(mesh.layer_name(layer).unwrap_or("?"))
+            );
         }
     }
     if !d.is_empty() {
@@ -221,7 +276,7 @@ pub fn svg(mesh: &NavMesh, title: &str, path: Option<&PathDrawing>) -> String {
 
     draw_links(&mut s, &view, mesh);
     if let Some(p) = path {
-        draw_path(&mut s, &view, p);
+        draw_path(&mut s, &view, p, mesh);
     }
     let _ = writeln!(s, "</svg>");
     s
@@ -240,8 +295,8 @@ fn draw_links(s: &mut String, view: &View, mesh: &NavMesh) {
          <g id=\"links\" stroke=\"#7b2cbf\" stroke-width=\"2\" stroke-dasharray=\"6 3\" fill=\"none\">"
     );
     for (id, link) in mesh.links() {
-        let (x1, y1) = view.map(link.from);
-        let (x2, y2) = view.map(link.to);
+        let (x1, y1) = view.map_on(link.from_layer, link.from);
+        let (x2, y2) = view.map_on(link.to_layer, link.to);
         let start = if link.bidirectional { " marker-start=\"url(#link-head)\"" } else { "" };
         let _ = writeln!(
             s,
@@ -256,8 +311,35 @@ fn draw_links(s: &mut String, view: &View, mesh: &NavMesh) {
 
 /// The path (white halo under a red line), markers at its ends, and for a snapped end a dashed
 /// line from the point asked for; with no path, the two points and a visible note.
-fn draw_path(s: &mut String, view: &View, p: &PathDrawing) {
+fn draw_path(s: &mut String, view: &View, p: &PathDrawing, mesh: &NavMesh) {
     let (start, goal) = match p.outcome {
+        Ok(path) if mesh.is_layered() => {
+            // Each segment on the panel of each of its ends' layers (a segment through a
+            // portal shows on both sides).
+            let _ = writeln!(s, "<g id=\"path\" fill=\"none\" stroke-linecap=\"round\">");
+            for (k, w) in path.points.windows(2).enumerate() {
+                let (a, b) = (path.layer(k), path.layer(k + 1));
+                let panels: &[LayerId] = if a == b || path.is_link_step(k) { &[b] } else { &[a, b] };
+                for &l in panels {
+                    let (from, to) = if path.is_link_step(k) {
+                        (view.xy_on(a, w[0]), view.xy_on(b, w[1]))
+                    } else {
+                        (view.xy_on(l, w[0]), view.xy_on(l, w[1]))
+                    };
+                    let _ = writeln!(
+                        s,
+                        "<polyline stroke=\"#ffffff\" stroke-opacity=\"0.85\" stroke-width=\"7\" points=\"{from} {to}\"/>\n\
+                         <polyline class=\"path\" stroke=\"#d62728\" stroke-width=\"3.5\" points=\"{from} {to}\"/>"
+                    );
+                }
+            }
+            let _ = writeln!(s, "</g>");
+            let last = path.points.len().saturating_sub(1);
+            let first = path.points.first().map(|&q| (path.layer(0), q)).unwrap_or((LayerId(0), p.from));
+            let end = path.points.last().map(|&q| (path.layer(last), q)).unwrap_or((LayerId(0), p.to));
+            draw_markers(s, view, [first, end], None);
+            return;
+        }
         Ok(path) => {
             let points: Vec<String> = path.points.iter().map(|&q| view.xy(q)).collect();
             let points = points.join(" ");
@@ -291,7 +373,18 @@ fn draw_path(s: &mut String, view: &View, p: &PathDrawing) {
             (p.from, p.to)
         }
     };
-    for (asked, at) in [(p.from, start), (p.to, goal)] {
+    draw_markers(s, view, [(LayerId(0), start), (LayerId(0), goal)], Some([p.from, p.to]));
+}
+
+/// The start and goal markers (on their layers' panels), and for a snapped end a dashed line
+/// from the point asked for.
+fn draw_markers(
+    s: &mut String,
+    view: &View,
+    [(start_layer, start), (goal_layer, goal)]: [(LayerId, Point); 2],
+    asked: Option<[Point; 2]>,
+) {
+    for (asked, at) in asked.map(|[from, to]| [(from, start), (to, goal)]).into_iter().flatten() {
         if asked != at {
             let (x1, y1) = view.map(asked);
             let (x2, y2) = view.map(at);
@@ -304,10 +397,10 @@ fn draw_path(s: &mut String, view: &View, p: &PathDrawing) {
             );
         }
     }
-    for (class, label, at, colour) in
-        [("start", "start", start, "#2ca02c"), ("goal", "goal", goal, "#1f4fa8")]
+    for (class, label, layer, at, colour) in
+        [("start", "start", start_layer, start, "#2ca02c"), ("goal", "goal", goal_layer, goal, "#1f4fa8")]
     {
-        let (x, y) = view.map(at);
+        let (x, y) = view.map_on(layer, at);
         // The label right of the marker, or left of it near the right edge.
         let (label_x, anchor) = if x + 50.0 > view.width { (x - 10.0, "end") } else { (x + 10.0, "start") };
         let label_y = if y - 20.0 < 0.0 { y + 20.0 } else { y - 8.0 };

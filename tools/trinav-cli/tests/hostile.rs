@@ -133,15 +133,16 @@ impl Fixture {
         let crc = crc32(&nan_vertex[..end]);
         nan_vertex[end..].copy_from_slice(&crc.to_le_bytes());
         // A link whose end is off the mesh, in a file whose frame and checksum are valid: the
-        // links block (version 3) ends the payload, its count in the last 4 bytes before the
-        // checksum.
-        let mut bad_link = town[..town.len() - 8].to_vec();
-        assert_eq!(town[town.len() - 8..town.len() - 4], 0u32.to_le_bytes(), "town.nav has no links");
+        // links block (version 3) then the layers block (version 4, a count of 0 for one
+        // layer) end the payload, the link count 8 bytes before the checksum.
+        let mut bad_link = town[..town.len() - 12].to_vec();
+        assert_eq!(town[town.len() - 12..town.len() - 4], [0u8; 8], "town.nav has no links, one layer");
         bad_link.extend_from_slice(&1u32.to_le_bytes());
         for v in [5.0f64, 5.0, 1e6, 1e6, 1.0] {
             bad_link.extend_from_slice(&v.to_le_bytes());
         }
         bad_link.push(0);
+        bad_link.extend_from_slice(&0u32.to_le_bytes());
         let payload = (bad_link.len() - 28) as u64;
         bad_link[20..28].copy_from_slice(&payload.to_le_bytes());
         let crc = crc32(&bad_link);
@@ -218,6 +219,30 @@ impl Fixture {
             (
                 "link_unknown_field.json",
                 br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}], "links": [{"from": [1,1], "to": [2,2], "speed": 3}]}"#.to_vec(),
+            ),
+            (
+                "layer_twice.json",
+                br#"{"layers": [{"name": "a", "walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}]}, {"name": "a"}]}"#.to_vec(),
+            ),
+            (
+                "portal_unknown_layer.json",
+                br#"{"layers": [{"name": "a", "walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}]}],
+                  "portals": [{"layers": ["a", "b"], "from": [9,0], "to": [9,9]}]}"#.to_vec(),
+            ),
+            (
+                "portal_off_boundary.json",
+                br#"{"layers": [{"name": "a", "walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}]},
+                                {"name": "b", "walkable": [{"outer": [[9,0],[12,0],[12,9],[9,9]]}]}],
+                  "portals": [{"layers": ["a", "b"], "from": [5,0], "to": [5,9]}]}"#.to_vec(),
+            ),
+            (
+                "link_unknown_layer.json",
+                br#"{"layers": [{"name": "a", "walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}]}],
+                  "links": [{"from": [1,1], "to": [2,2], "layers": ["a", "roof"]}]}"#.to_vec(),
+            ),
+            (
+                "layers_and_walkable.json",
+                br#"{"walkable": [{"outer": [[0,0],[9,0],[9,9],[0,9]]}], "layers": [{"name": "a"}]}"#.to_vec(),
             ),
             (
                 "link_short_point.json",
@@ -392,6 +417,14 @@ fn cases(f: &Fixture) -> Vec<Case> {
         (p("link_cost_1e400.json"), "number out of range"),
         (p("link_unknown_field.json"), "unknown field `speed`"),
         (p("link_short_point.json"), "invalid length 1"),
+        (p("layer_twice.json"), "layer 1: the name \"a\" is used by an earlier layer"),
+        (p("portal_unknown_layer.json"), "portal 0: unknown layer \"b\""),
+        (
+            p("portal_off_boundary.json"),
+            "portal 0 (layers \"a\" and \"b\", from [5, 0] to [5, 9]): not on the boundary of layer \"a\"'s walkable area",
+        ),
+        (p("link_unknown_layer.json"), "link 0: unknown layer \"roof\""),
+        (p("layers_and_walkable.json"), "a level with \"layers\" keeps its walkable polygons"),
         (p("short_row.map"), "line 6: row 1 has 3 cells, the header declares 4"),
         (p("long_row.map"), "line 6: row 1 has 3 cells, the header declares 2"),
         (p("few_rows.map"), "2 rows, the header declares 3"),

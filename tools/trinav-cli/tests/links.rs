@@ -1,5 +1,6 @@
-//! Off-mesh links through the command line: bake, inspect, path (exit statuses, `--json` with
-//! `links`, `cost` and `length`), render (arrows) and bench on a level with links.
+//! Off-mesh links and layers through the command line: bake, inspect, path (exit statuses,
+//! `--json` with `links`, `cost`, `length` and `layers`, `--from LAYER:X,Y`), render (arrows;
+//! layers side by side) and bench on a level with links.
 
 use std::process::{Command, Output};
 
@@ -43,7 +44,7 @@ fn inspect_counts_the_links() {
     let out = trinav(&["inspect", &nav, "--json"]);
     assert!(out.status.success());
     let report = json(&out);
-    assert_eq!((report["links"].as_u64(), report["format_version"].as_u64()), (Some(2), Some(3)));
+    assert_eq!((report["links"].as_u64(), report["format_version"].as_u64()), (Some(2), Some(4)));
     let out = trinav(&["inspect", &nav]);
     assert!(stdout(&out).contains("islands 2, links 2,"), "{}", stdout(&out));
 }
@@ -105,4 +106,66 @@ fn render_draws_links_as_arrows_and_bench_runs() {
         let ratio = report["ratio_max"].as_f64().unwrap();
         assert!((ratio - 1.0).abs() < 1e-12, "{report}");
     }
+}
+
+/// Ground [0, 10]²; upper: a ramp [10, 14] × [0, 2] up to a floor [0, 14] × [2, 10] over the
+/// ground, the ramp's foot x = 10, y in [0, 2], a portal.
+const LAYERED: &str = r#"{
+  "layers": [
+    {"name": "ground", "walkable": [{"outer": [[0, 0], [10, 0], [10, 10], [0, 10]]}]},
+    {"name": "upper", "walkable": [{"outer": [[10, 0], [14, 0], [14, 10], [0, 10], [0, 2], [10, 2]]}]}
+  ],
+  "portals": [{"layers": ["ground", "upper"], "from": [10, 0], "to": [10, 2]}]
+}"#;
+
+#[test]
+fn layers_bake_inspect_path_and_render() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("floors.json");
+    std::fs::write(&level, LAYERED).unwrap();
+    let nav = dir.path().join("floors.nav").to_str().unwrap().to_string();
+    let out = trinav(&["bake", level.to_str().unwrap(), "-o", &nav, "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["layers"], 2);
+    let report = json(&trinav(&["inspect", &nav, "--json"]));
+    assert_eq!(report["layers"], serde_json::json!(["ground", "upper"]));
+    assert_eq!((report["portal_edges"].as_u64(), report["valid"].as_bool()), (Some(1), Some(true)));
+    assert!(stdout(&trinav(&["inspect", &nav])).contains("layers 2: ground, upper; portal edges 1"));
+    // Round the ramp's inner corner, in both modes: 2 √34.
+    for mode in ["fast", "optimal"] {
+        let out =
+            trinav(&["path", &nav, "--from", "ground:5,5", "--to", "upper:5,5", "--mode", mode, "--json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let path = json(&out);
+        assert_eq!(path["points"], serde_json::json!([[5.0, 5.0], [10.0, 2.0], [5.0, 5.0]]));
+        assert_eq!(path["layers"], serde_json::json!(["ground", "ground", "upper"]));
+        assert!((path["length"].as_f64().unwrap() - 2.0 * 34f64.sqrt()).abs() < 1e-12);
+    }
+    // The layer may be left out where one layer holds the point; text names each point's layer.
+    let out = trinav(&["path", &nav, "--from", "5,1", "--to", "upper:12,5"]);
+    assert!(stdout(&out).contains("ground:(5, 1) ground:(10, 2) upper:(12, 5)"), "{}", stdout(&out));
+    // Ambiguous or unknown layers: exit 2, naming the problem.
+    let out = trinav(&["path", &nav, "--from", "5,5", "--to", "12,5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("lies on several layers: name one"));
+    let out = trinav(&["path", &nav, "--from", "attic:5,5", "--to", "12,5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("unknown layer \"attic\" (the mesh has layers: ground, upper)")
+    );
+    let out = trinav(&["path", &nav, "--from", "upper:5,1", "--to", "12,5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not on layer 1"));
+    // Render: the layers side by side, the portal dashed, the path on both panels (a segment
+    // whose ends are on two layers is drawn on both).
+    let svg = dir.path().join("floors.svg");
+    let out =
+        trinav(&["render", &nav, "-o", svg.to_str().unwrap(), "--from", "ground:5,5", "--to", "upper:5,5"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = std::fs::read_to_string(svg).unwrap();
+    assert!(
+        svg.contains("id=\"portals\"") && svg.contains(">ground</text>") && svg.contains(">upper</text>")
+    );
+    assert_eq!(svg.matches("class=\"path\"").count(), 3);
 }

@@ -18,6 +18,10 @@ pub enum QueryError {
     /// A query point lies outside the walkable area.
     #[error("point ({}, {}) is off the mesh", .0.x, .0.y)]
     OffMesh(Point),
+    /// On a layered mesh, a query point given without a layer lies on several layers (use
+    /// the `_on` form of the query).
+    #[error("point ({}, {}) lies on several layers: name one", .0.x, .0.y)]
+    AmbiguousLayer(Point),
 }
 
 /// Checks that `p` has finite coordinates within range.

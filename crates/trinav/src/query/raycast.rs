@@ -2,6 +2,7 @@
 
 use crate::geometry::{Orientation, Point, orient};
 use crate::ids::TriangleId;
+use crate::layers::LayerId;
 use crate::mesh::NavMesh;
 use crate::query::{QueryError, check_finite};
 
@@ -62,12 +63,48 @@ impl NavMesh {
     pub fn raycast(&self, from: Point, to: Point) -> Result<RayHit, QueryError> {
         check_finite(from)?;
         check_finite(to)?;
-        // The triangle holding the segment's start is one holding `from`: only when there is
-        // none is `from` located alone (off the mesh, or blocked where it stands).
-        let Some(mut t) = self.locate_towards(from, to) else {
-            let start = self.locate(from).ok_or(QueryError::OffMesh(from))?;
+        let start = self.locate(from).ok_or(QueryError::OffMesh(from))?;
+        if self.is_layered() && self.layers_at(from).len() > 1 {
+            return Err(QueryError::AmbiguousLayer(from));
+        }
+        let first = self.locate_towards(from, to);
+        Ok(self.ray_walk(start, first, from, to))
+    }
+
+    /// [`NavMesh::raycast`] from `from` on layer `layer` (a ray starts on one layer and may
+    /// cross portals to others; [`RayHit`]'s triangle tells where it ends).
+    pub fn raycast_on(&self, layer: LayerId, from: Point, to: Point) -> Result<RayHit, QueryError> {
+        check_finite(from)?;
+        check_finite(to)?;
+        let start = self.locate_on(layer, from).ok_or(QueryError::OffMesh(from))?;
+        let first = (self.locate_all(from))
+            .find(|&t| self.triangle_layer(t) == layer && self.opens_towards(t, from, to));
+        Ok(self.ray_walk(start, first, from, to))
+    }
+
+    /// The triangle a walk along `from -> to` that starts in `t` (which contains `from`)
+    /// reaches `to` in, through shared edges and vertex fans (across portals too); `None`
+    /// when a wall is in the way.
+    pub(crate) fn walk_segment(&self, t: TriangleId, from: Point, to: Point) -> Option<TriangleId> {
+        let first = if self.opens_towards(t, from, to) {
+            Some(t)
+        } else if self.triangle_points(t).contains(&from) {
+            self.fan_triangle_towards(t, from, to)
+        } else {
+            self.walk_first(t, from, to)
+        };
+        match self.ray_walk(t, first, from, to) {
+            RayHit::Clear { triangle } => Some(triangle),
+            RayHit::Blocked { .. } => None,
+        }
+    }
+
+    /// The ray from `from` (in triangle `start`) to `to`, walked from `first`, the triangle
+    /// holding `from` that the ray enters (`None`: it leaves the mesh at once).
+    fn ray_walk(&self, start: TriangleId, first: Option<TriangleId>, from: Point, to: Point) -> RayHit {
+        let Some(mut t) = first else {
             let edge = self.edge_facing(start, to);
-            return Ok(RayHit::Blocked { point: from, fraction: 0.0, triangle: start, edge });
+            return RayHit::Blocked { point: from, fraction: 0.0, triangle: start, edge };
         };
         let (dx, dy) = (to.x - from.x, to.y - from.y);
         // Where a point of the segment's line lies along it (0 at `from`, 1 at `to`), from the
@@ -81,7 +118,7 @@ impl NavMesh {
         // only guards against a broken invariant.
         for _ in 0..=4 * self.triangle_count() + 4 {
             if self.triangle_contains(t, to) {
-                return Ok(RayHit::Clear { triangle: t });
+                return RayHit::Clear { triangle: t };
             }
             match self.next_step(t, from, to, |p| param(p) > reached) {
                 Step::Edge(edge) => {
@@ -91,7 +128,7 @@ impl NavMesh {
                         let (p, q) = (corners[edge as usize], corners[(edge as usize + 1) % 3]);
                         let fraction = crossing_fraction(from, to, p, q).max(reached);
                         let point = Point::new(from.x + dx * fraction, from.y + dy * fraction);
-                        return Ok(RayHit::Blocked { point, fraction, triangle: t, edge });
+                        return RayHit::Blocked { point, fraction, triangle: t, edge };
                     }
                     t = next;
                 }
@@ -101,7 +138,7 @@ impl NavMesh {
                         Some(next) => t = next,
                         None => {
                             let edge = self.edge_facing(t, to);
-                            return Ok(RayHit::Blocked { point: v, fraction: reached, triangle: t, edge });
+                            return RayHit::Blocked { point: v, fraction: reached, triangle: t, edge };
                         }
                     }
                 }
@@ -109,7 +146,7 @@ impl NavMesh {
             }
         }
         let edge = self.edge_facing(t, to);
-        Ok(RayHit::Blocked { point: from, fraction: reached, triangle: t, edge })
+        RayHit::Blocked { point: from, fraction: reached, triangle: t, edge }
     }
 
     /// How the segment `from -> to` leaves triangle `t` (which does not contain `to`): through
@@ -154,6 +191,46 @@ impl NavMesh {
             }
         }
         None
+    }
+
+    /// Every triangle of the fan of `t` round `v` (through shared edges, `t` included) whose
+    /// corner or side at `v` opens towards `to`; `t` alone when `v` is not one of its corners.
+    pub(crate) fn fan_triangles_towards(&self, t: TriangleId, v: Point, to: Point) -> Vec<TriangleId> {
+        let mut found = Vec::new();
+        if !self.triangle_points(t).contains(&v) {
+            if self.opens_towards(t, v, to) {
+                found.push(t);
+            } else if let Some(next) = self.walk_first(t, v, to) {
+                found.push(next);
+            }
+            return found;
+        }
+        for turn in [1usize, 2] {
+            let mut current = t;
+            for _ in 0..self.triangle_count() {
+                if self.opens_towards(current, v, to) && !found.contains(&current) {
+                    found.push(current);
+                }
+                let corners = self.triangle_points(current);
+                let Some(k) = corners.iter().position(|&c| c == v) else { break };
+                let edge = if turn == 1 { k } else { (k + 2) % 3 };
+                let next = self.neighbours(current)[edge];
+                if next.is_none() || next == t {
+                    break;
+                }
+                current = next;
+            }
+        }
+        found
+    }
+
+    /// The neighbour of `t` across the side holding `from` when it opens towards `to`.
+    fn walk_first(&self, t: TriangleId, from: Point, to: Point) -> Option<TriangleId> {
+        let corners = self.triangle_points(t);
+        (0..3)
+            .find(|&i| orient(corners[i], corners[(i + 1) % 3], from) == Orientation::Collinear)
+            .map(|i| self.neighbours(t)[i])
+            .filter(|n| !n.is_none() && self.opens_towards(*n, from, to))
     }
 
     /// An edge of `t` that `to` lies beyond (for reporting a blocked ray), or 0.

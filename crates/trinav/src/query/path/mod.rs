@@ -28,8 +28,9 @@ mod weighted;
 use std::collections::BinaryHeap;
 
 use crate::clearance::ClearanceScratch;
-use crate::geometry::{Aabb, Point, closest_point_on_triangle};
+use crate::geometry::{Aabb, Orientation, Point, closest_point_on_triangle, orient};
 use crate::ids::{AreaId, HalfEdge, TriangleId};
+use crate::layers::LayerId;
 use crate::links::LinkId;
 use crate::mesh::NavMesh;
 use crate::settings::UnknownName;
@@ -63,6 +64,10 @@ pub struct Path {
     /// `None` when the path ends at the goal. With [`PathOptions::partial`] on, why it ends
     /// short of the goal, at its last point ([`Path::end`]).
     pub partial: Option<PartialReason>,
+    /// On a layered mesh, the layer of each point (a point on a portal: the layer the path
+    /// arrives on; the start: the start's layer); empty on a mesh without layers, where every
+    /// point is on layer 0 (see [`Path::layer`]).
+    pub layers: Vec<LayerId>,
 }
 
 /// One off-mesh link taken by a [`Path`].
@@ -83,6 +88,11 @@ impl Path {
     /// The last point: the goal, or where a partial path gets to. `None` for an empty path.
     pub fn end(&self) -> Option<Point> {
         self.points.last().copied()
+    }
+
+    /// The layer of point `k` (layer 0 on a mesh without layers).
+    pub fn layer(&self, k: usize) -> LayerId {
+        self.layers.get(k).copied().unwrap_or_default()
     }
 
     /// Whether the path stops short of the goal (see [`Path::partial`]).
@@ -176,6 +186,28 @@ pub enum PathError {
     /// The agent radius is negative, NaN or infinite.
     #[error("agent radius {0} must be finite and >= 0")]
     BadRadius(f64),
+    /// On a layered mesh, a point given without a layer lies on several layers (use
+    /// [`NavMesh::find_path_on`]).
+    #[error("{which} point ({}, {}) lies on several layers: name one", .point.x, .point.y)]
+    AmbiguousLayer {
+        /// Which point.
+        which: Endpoint,
+        /// The point.
+        point: Point,
+    },
+    /// A point is not on the layer given for it.
+    #[error("{which} point ({}, {}) is not on layer {layer}", .point.x, .point.y)]
+    OffLayer {
+        /// Which point.
+        which: Endpoint,
+        /// The point.
+        point: Point,
+        /// The layer.
+        layer: LayerId,
+    },
+    /// An option the searches do not combine with layers yet was asked on a layered mesh.
+    #[error("{0} does not work on a mesh with layers yet")]
+    NotWithLayers(&'static str),
     /// The fast mode's disc funnel did not find a path keeping the agent radius from every
     /// wall through the corridor it chose, and no edge of that corridor was found closed to
     /// the disc (a known limitation at passages within a few percent of the disc's diameter;
@@ -514,7 +546,8 @@ pub(crate) struct IslandReach {
 }
 
 /// Tidies a path whose `steps` mark the points links are taken from: drops repeated points
-/// and points lying exactly on the way straight on between their neighbours, but never the
+/// and points lying exactly on the way straight on between their neighbours (not where the
+/// path turns back), but never the
 /// ends of a link (the indices in `steps` follow the points).
 pub(crate) fn tidy_path(points: &mut Vec<Point>, steps: &mut [LinkStep]) {
     use crate::geometry::{Orientation, orient};
@@ -538,6 +571,7 @@ pub(crate) fn tidy_path(points: &mut Vec<Point>, steps: &mut [LinkStep]) {
         } else if kept >= 2
             && pinned < kept - 1
             && orient(points[kept - 2], points[kept - 1], p) == Orientation::Collinear
+            && between(points[kept - 2], points[kept - 1], p)
         {
             // The previous point lies on the way straight on: drop it.
             points[kept - 1] = p;
@@ -553,6 +587,12 @@ pub(crate) fn tidy_path(points: &mut Vec<Point>, steps: &mut [LinkStep]) {
         after_link = is_start;
     }
     points.truncate(kept);
+}
+
+/// Whether `m`, collinear with `a` and `b`, lies between them (a path through `m` goes straight
+/// on; the other way round, it turns back, which a path across overlapping layers may do).
+fn between(a: Point, m: Point, b: Point) -> bool {
+    a.x.min(b.x) <= m.x && m.x <= a.x.max(b.x) && a.y.min(b.y) <= m.y && m.y <= a.y.max(b.y)
 }
 
 /// How a search ended.
@@ -682,6 +722,260 @@ impl NavMesh {
     /// Like [`NavMesh::find_path_with`], writing into `out` (its buffer is reused): with a
     /// warmed-up scratch and `out`, a query allocates nothing.
     pub fn find_path_into(
+        &self,
+        from: Point,
+        to: Point,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        self.find_layered_path_into((from, None), (to, None), options, scratch, out)
+    }
+
+    /// The path from `from` on layer `from_layer` to `to` on layer `to_layer` with `options`
+    /// (on a mesh without layers, layer 0 is the only one). [`Path::layers`] gives the layer of
+    /// each point. On a layered mesh, agent radii, snapping, partial paths and area costs other
+    /// than 1 are refused ([`PathError::NotWithLayers`]) for now.
+    ///
+    /// ```
+    /// # use trinav::{LayerId, NavMesh, PathOptions, PathScratch, Point};
+    /// # fn demo(mesh: &NavMesh) -> Result<(), trinav::PathError> {
+    /// let (ground, bridge) = (LayerId(0), LayerId(1));
+    /// let path = mesh.find_path_on(
+    ///     (ground, Point::new(1.0, 5.0)),
+    ///     (bridge, Point::new(5.0, 5.0)),
+    ///     &PathOptions::default(),
+    ///     &mut PathScratch::new(),
+    /// )?;
+    /// assert_eq!(path.layer(path.points.len() - 1), bridge);
+    /// # Ok(()) }
+    /// ```
+    pub fn find_path_on(
+        &self,
+        (from_layer, from): (LayerId, Point),
+        (to_layer, to): (LayerId, Point),
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+    ) -> Result<Path, PathError> {
+        let mut path = Path::default();
+        self.find_layered_path_into(
+            (from, Some(from_layer)),
+            (to, Some(to_layer)),
+            options,
+            scratch,
+            &mut path,
+        )?;
+        Ok(path)
+    }
+
+    /// [`NavMesh::find_path_on`], writing into `out`.
+    pub fn find_path_on_into(
+        &self,
+        (from_layer, from): (LayerId, Point),
+        (to_layer, to): (LayerId, Point),
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        self.find_layered_path_into((from, Some(from_layer)), (to, Some(to_layer)), options, scratch, out)
+    }
+
+    /// The path query: each end with its layer, when given.
+    fn find_layered_path_into(
+        &self,
+        (from, from_layer): (Point, Option<LayerId>),
+        (to, to_layer): (Point, Option<LayerId>),
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        out.layers.clear();
+        if !self.is_layered() {
+            for (which, point, layer) in [(Endpoint::Start, from, from_layer), (Endpoint::Goal, to, to_layer)]
+            {
+                if let Some(layer) = layer.filter(|l| l.0 != 0) {
+                    return Err(PathError::OffLayer { which, point, layer });
+                }
+            }
+            return self.find_one_layer_path_into(from, to, options, scratch, out);
+        }
+        if options.radius != 0.0 {
+            return Err(PathError::NotWithLayers("an agent radius"));
+        }
+        if options.snap {
+            return Err(PathError::NotWithLayers("snapping"));
+        }
+        if options.partial {
+            return Err(PathError::NotWithLayers("a partial path"));
+        }
+        if !options.area_costs.is_uniform() {
+            return Err(PathError::NotWithLayers("area costs or exclusions"));
+        }
+        let start_layer = self.end_layer(from, Endpoint::Start, from_layer)?;
+        let goal_layer = self.end_layer(to, Endpoint::Goal, to_layer)?;
+        let (mut starts, mut goals) =
+            (std::mem::take(&mut scratch.starts), std::mem::take(&mut scratch.goals));
+        out.points.clear();
+        out.links.clear();
+        out.length = 0.0;
+        out.cost = 0.0;
+        out.partial = None;
+        scratch.expanded = 0;
+        for (list, point, layer, side) in [
+            (&mut starts, from, start_layer, options.start_side),
+            (&mut goals, to, goal_layer, options.goal_side),
+        ] {
+            self.end_triangles(list, point, None, None);
+            self.keep_same_place(list, point, layer);
+            if let Some(side) = side.filter(|&side| side != point && list.len() > 1) {
+                self.keep_fan_towards(list, point, side);
+            }
+        }
+        let result = self.route((from, &starts), (to, &goals), options, scratch, out);
+        if result.is_ok() {
+            self.trace_layers(&starts, (&goals, goal_layer), out);
+            if let Some(first) = out.layers.first_mut() {
+                *first = start_layer;
+            }
+        }
+        (scratch.starts, scratch.goals) = (starts, goals);
+        result
+    }
+
+    /// Keeps, of the triangles `list` holding `point`, those of `layer` and those at the same
+    /// place of the surface: where `point` is on a portal, the triangles of the other layer
+    /// that share its vertex there, or the side it lies on.
+    fn keep_same_place(&self, list: &mut Vec<TriangleId>, point: Point, layer: LayerId) {
+        let on_layer: Vec<TriangleId> =
+            list.iter().copied().filter(|&t| self.triangle_layer(t) == layer).collect();
+        let joined = |t: TriangleId| {
+            let ids = self.triangles()[t.index()];
+            let corners = self.triangle_points(t);
+            on_layer.iter().any(|&s| {
+                let other = self.triangles()[s.index()];
+                (0..3).any(|i| {
+                    let (a, b) = (ids[i], ids[(i + 1) % 3]);
+                    (corners[i] == point && other.contains(&a))
+                        || (orient(corners[i], corners[(i + 1) % 3], point) == Orientation::Collinear
+                            && other.contains(&a)
+                            && other.contains(&b))
+                })
+            })
+        };
+        list.retain(|&t| self.triangle_layer(t) == layer || joined(t));
+    }
+
+    /// The layer of a path end at `point`: `layer` when given (and `point` is on it), else the
+    /// only layer holding `point`.
+    fn end_layer(&self, point: Point, which: Endpoint, layer: Option<LayerId>) -> Result<LayerId, PathError> {
+        if !point.in_range() {
+            return Err(PathError::NonFinite { which, point });
+        }
+        let layers = self.layers_at(point);
+        match layer {
+            Some(layer) if layers.contains(&layer) => Ok(layer),
+            Some(layer) => Err(PathError::OffLayer { which, point, layer }),
+            None => match layers[..] {
+                [] => Err(PathError::OffMesh { which, point }),
+                [one] => Ok(one),
+                [first, ..] => {
+                    // On a portal, the layers meet: one place, not an ambiguity.
+                    let mut all: Vec<TriangleId> = self.locate_all(point).collect();
+                    let count = all.len();
+                    self.keep_same_place(&mut all, point, first);
+                    if all.len() == count {
+                        Ok(first)
+                    } else {
+                        Err(PathError::AmbiguousLayer { which, point })
+                    }
+                }
+            },
+        }
+    }
+
+    /// Fills `out.layers`: walks the path's segments through the triangles from a start
+    /// triangle (links jump to their arrival layer), giving each point the layer of the
+    /// triangle the walk reaches it in. Where layers overlap, a segment leaving a vertex shared
+    /// by two layers may open into both: each is tried until the walk ends on `goal_layer`.
+    fn trace_layers(&self, starts: &[TriangleId], goal: (&[TriangleId], LayerId), out: &mut Path) {
+        out.layers.clear();
+        for &start in starts {
+            if self.trace_from(start, 0, goal, out) {
+                return;
+            }
+        }
+        // Unreachable unless the path and the mesh disagree: the layers stay unknown (empty).
+        debug_assert!(false, "no walk along the path ends on the goal's layer");
+        out.layers.clear();
+    }
+
+    /// [`NavMesh::trace_layers`] from point `k`, reached in triangle `current`.
+    fn trace_from(
+        &self,
+        current: TriangleId,
+        k: usize,
+        (goals, goal_layer): (&[TriangleId], LayerId),
+        out: &mut Path,
+    ) -> bool {
+        out.layers.truncate(k);
+        out.layers.push(self.triangle_layer(current));
+        if k + 1 >= out.points.len() {
+            // The goal is reached on its layer, or on a portal to it: a corner or a side of
+            // `current` that a goal triangle shares.
+            let q = out.points[k];
+            let corners = self.triangle_points(current);
+            let ids = self.triangles()[current.index()];
+            let shared = |t: TriangleId| {
+                let other = self.triangles()[t.index()];
+                (0..3).any(|i| {
+                    let (a, b) = (ids[i], ids[(i + 1) % 3]);
+                    (corners[i] == q && other.contains(&a))
+                        || (orient(corners[i], corners[(i + 1) % 3], q) == Orientation::Collinear
+                            && other.contains(&a)
+                            && other.contains(&b))
+                })
+            };
+            let reached = self.triangle_layer(current) == goal_layer || goals.iter().any(|&t| shared(t));
+            if reached {
+                out.layers[k] = goal_layer;
+            }
+            return reached;
+        }
+        let goal = (goals, goal_layer);
+        let (p, q) = (out.points[k], out.points[k + 1]);
+        if let Some(step) = out.links.iter().find(|step| step.point == k) {
+            let Some(link) = self.link(step.link) else { return false };
+            // Taken forwards unless it leaves from its `to` end (the ends may share a position
+            // on two layers: a ladder; the layer walked on then tells).
+            let forwards = link.from == p && self.triangle_layer(current) == link.from_layer;
+            let layer = if forwards || !link.bidirectional { link.to_layer } else { link.from_layer };
+            let Some(next) = self.locate_all(q).find(|&t| self.triangle_layer(t) == layer) else {
+                return false;
+            };
+            return self.trace_from(next, k + 1, goal, out);
+        }
+        let mut firsts = self.fan_triangles_towards(current, p, q);
+        if firsts.is_empty() {
+            firsts.push(current);
+        }
+        let mut layers_tried: Vec<LayerId> = Vec::new();
+        for first in firsts {
+            let layer = self.triangle_layer(first);
+            if layers_tried.contains(&layer) {
+                continue;
+            }
+            layers_tried.push(layer);
+            if let Some(reached) = self.walk_segment(first, p, q)
+                && self.trace_from(reached, k + 1, goal, out)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The path from `from` to `to` with `options` on a mesh of one layer.
+    fn find_one_layer_path_into(
         &self,
         from: Point,
         to: Point,
@@ -901,7 +1195,8 @@ impl NavMesh {
         let straight = if links_beat(from.distance(to)) {
             false
         } else if radius == 0.0 {
-            shared || (!excluding && in_sight(scratch))
+            // On a layered mesh, sight is decided by the searches (a ray starts on one layer).
+            shared || (!excluding && !self.is_layered() && in_sight(scratch))
         } else {
             (shared || in_sight(scratch))
                 && self.segment_keeps_clear(from, to, radius, &mut scratch.clearance)

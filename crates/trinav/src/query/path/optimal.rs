@@ -663,7 +663,10 @@ impl<const LINKS: bool> Search<'_, LINKS> {
     ) -> Option<(u32, f64)> {
         let left = self.side(node.left, target);
         let right = self.side(node.right, target);
-        let via = if left != Orientation::CounterClockwise && right != Orientation::Clockwise {
+        let via = if left != Orientation::CounterClockwise
+            && right != Orientation::Clockwise
+            && (!self.mesh.is_layered() || self.ahead(node, target))
+        {
             return Some((node.root, node.g));
         } else if left == Orientation::CounterClockwise && left_corner {
             p
@@ -673,6 +676,18 @@ impl<const LINKS: bool> Search<'_, LINKS> {
             return None;
         };
         self.reach_root(node, via).map(|g| (via, g))
+    }
+
+    /// Whether `target`, in the cone of `node`, lies ahead of its root: not on the root's side
+    /// of the edge the node crosses (exact). Always so on one floor, where the triangle the
+    /// node enters lies beyond that edge; where layers overlap, a fan round a portal's end may
+    /// sweep more than a full turn, and a cone squeezed to a ray through that vertex then also
+    /// holds the points behind its root, in the same place on the other layer.
+    fn ahead(&self, node: &Node, target: Point) -> bool {
+        let (a, b) = self.crossing_ends(node.crossing);
+        let (a, b) = (self.point(a), self.point(b));
+        let there = orient(a, b, target);
+        there == Orientation::Collinear || there != orient(a, b, self.point(node.root))
     }
 
     /// A lower bound on the length of any path through `node` to the goal, minus its g: from

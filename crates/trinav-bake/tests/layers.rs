@@ -1,0 +1,558 @@
+//! Layers and portals: exact answers on small layered levels (two floors joined by a portal, a
+//! bridge over a road), the bake errors that name the bad element, the file round trip, and
+//! both path modes against an exact oracle on random two-layer levels.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use proptest::prelude::*;
+use trinav::geometry::{Orientation, orient};
+use trinav::{
+    BakeSettings, LayerId, NavMesh, Path, PathError, PathMode, PathOptions, PathScratch, Point, QueryError,
+    RayHit,
+};
+use trinav_bake::{BakeError, LayerError, LayerInput, Level, LinkInput, PolygonInput, PortalInput, bake};
+
+fn p(x: f64, y: f64) -> Point {
+    Point::new(x, y)
+}
+
+fn options(mode: PathMode) -> PathOptions {
+    PathOptions::default().with_mode(mode)
+}
+
+const MODES: [PathMode; 2] = [PathMode::Fast, PathMode::Optimal];
+
+fn layer(name: &str, walkable: Vec<PolygonInput>, obstacles: Vec<PolygonInput>) -> LayerInput {
+    LayerInput { name: name.to_string(), walkable, obstacles, ..LayerInput::default() }
+}
+
+fn portal(a: &str, b: &str, from: [f64; 2], to: [f64; 2]) -> PortalInput {
+    PortalInput { layers: [a.to_string(), b.to_string()], from, to }
+}
+
+/// Ground: the square [0, 10]². Upper: a ramp [10, 14] × [0, 2] up to a floor [0, 14] × [2, 10]
+/// above the ground. The portal is the ramp's foot, x = 10 for y in [0, 2].
+fn two_floors() -> Level {
+    Level {
+        layers: vec![
+            layer("ground", vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)], vec![]),
+            layer(
+                "upper",
+                vec![PolygonInput::new(vec![
+                    [10., 0.],
+                    [14., 0.],
+                    [14., 10.],
+                    [0., 10.],
+                    [0., 2.],
+                    [10., 2.],
+                ])],
+                vec![],
+            ),
+        ],
+        portals: vec![portal("ground", "upper", [10., 0.], [10., 2.])],
+        ..Level::default()
+    }
+}
+
+fn bake_level(level: &Level) -> NavMesh {
+    bake(level, &BakeSettings::default()).expect("level bakes").mesh
+}
+
+/// The path's points, with the layer of each by name.
+fn named_layers(mesh: &NavMesh, path: &Path) -> Vec<String> {
+    (0..path.points.len()).map(|k| mesh.layer_name(path.layer(k)).unwrap().to_string()).collect()
+}
+
+fn assert_close(found: f64, expected: f64) {
+    assert!((found - expected).abs() <= 1e-9 * expected.max(1.0), "{found} against {expected}");
+}
+
+#[test]
+fn two_floors_joined_by_a_portal() {
+    let mesh = bake_level(&two_floors());
+    assert_eq!(mesh.layer_count(), 2);
+    let (ground, upper) = (mesh.layer_by_name("ground").unwrap(), mesh.layer_by_name("upper").unwrap());
+    // The portal's two edges ((10, 0)-(10, 2) is one edge on each side) join the layers.
+    assert_eq!(mesh.portal_edge_count(), 1);
+    assert_eq!(mesh.island_count(), 1);
+    let mut scratch = PathScratch::new();
+    for mode in MODES {
+        // From the ground floor to the point above it: out through the portal, round the
+        // ramp's inner corner (10, 2), back: 2 √34 (every way crosses x = 10 below y = 2, then
+        // passes (10, 2)).
+        let path =
+            mesh.find_path_on((ground, p(5., 5.)), (upper, p(5., 5.)), &options(mode), &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(5., 5.), p(10., 2.), p(5., 5.)], "{mode:?}");
+        assert_close(path.length, 2.0 * 34f64.sqrt());
+        assert_eq!(named_layers(&mesh, &path), ["ground", "ground", "upper"]);
+        // Straight through the portal: no turn.
+        let path = mesh
+            .find_path_on((ground, p(6., 1.)), (upper, p(13., 1.)), &options(mode), &mut scratch)
+            .unwrap();
+        assert_eq!(path.points, vec![p(6., 1.), p(13., 1.)], "{mode:?}");
+        assert_eq!(named_layers(&mesh, &path), ["ground", "upper"]);
+        // Within one layer, as always.
+        let path =
+            mesh.find_path_on((upper, p(1., 9.)), (upper, p(13., 9.)), &options(mode), &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(1., 9.), p(13., 9.)]);
+        assert_eq!(named_layers(&mesh, &path), ["upper", "upper"]);
+    }
+    // A point on both layers needs a layer; a point on one does not.
+    let ambiguous = mesh.find_path(p(5., 5.), p(12., 5.), &mut scratch).unwrap_err();
+    assert_eq!(ambiguous, PathError::AmbiguousLayer { which: trinav::Endpoint::Start, point: p(5., 5.) });
+    let path = mesh.find_path(p(5., 1.), p(12., 5.), &mut scratch).unwrap();
+    assert_eq!(named_layers(&mesh, &path).last().unwrap(), "upper");
+    // A point on the portal is one place on both layers: no layer needed.
+    let path = mesh.find_path(p(10., 1.), p(13., 1.), &mut scratch).unwrap();
+    assert_eq!(path.points, vec![p(10., 1.), p(13., 1.)]);
+    let off =
+        mesh.find_path_on((upper, p(5., 1.)), (upper, p(12., 5.)), &options(PathMode::Fast), &mut scratch);
+    assert_eq!(
+        off.unwrap_err(),
+        PathError::OffLayer { which: trinav::Endpoint::Start, point: p(5., 1.), layer: upper }
+    );
+    // Locate and raycast by layer.
+    assert_eq!(mesh.layers_at(p(5., 5.)), vec![ground, upper]);
+    assert_eq!(mesh.triangle_layer(mesh.locate_on(upper, p(5., 5.)).unwrap()), upper);
+    assert_eq!(mesh.locate_on(upper, p(5., 1.)), None);
+    assert_eq!(mesh.raycast(p(5., 5.), p(6., 6.)), Err(QueryError::AmbiguousLayer(p(5., 5.))));
+    // A ray on the ground floor crosses the portal into the ramp; one from the upper floor
+    // is stopped by the ramp's side at y = 2.
+    let RayHit::Clear { triangle } = mesh.raycast_on(ground, p(6., 1.), p(13., 1.)).unwrap() else {
+        panic!("the portal lets the ray through")
+    };
+    assert_eq!(mesh.triangle_layer(triangle), upper);
+    let RayHit::Blocked { point, .. } = mesh.raycast_on(upper, p(5., 5.), p(5., 1.)).unwrap() else {
+        panic!("the upper floor ends at y = 2")
+    };
+    assert_eq!(point, p(5., 2.));
+    // Options the layered searches do not take yet are refused by name.
+    let radius = options(PathMode::Fast).with_radius(0.5);
+    assert_eq!(
+        mesh.find_path_on((ground, p(5., 5.)), (upper, p(5., 5.)), &radius, &mut scratch).unwrap_err(),
+        PathError::NotWithLayers("an agent radius")
+    );
+}
+
+/// Ground: a road [0, 20] × [4, 6] and two banks, [6, 14] × [-4, 0] south and [6, 14] ×
+/// [10, 14] north. Bridge: [8, 12] × [0, 10], over the road, joined to both banks by portals.
+fn bridge_over_a_road() -> Level {
+    Level {
+        layers: vec![
+            layer(
+                "ground",
+                vec![
+                    PolygonInput::rect(0.0, 4.0, 20.0, 6.0),
+                    PolygonInput::rect(6.0, -4.0, 14.0, 0.0),
+                    PolygonInput::rect(6.0, 10.0, 14.0, 14.0),
+                ],
+                vec![],
+            ),
+            layer("bridge", vec![PolygonInput::rect(8.0, 0.0, 12.0, 10.0)], vec![]),
+        ],
+        portals: vec![
+            portal("bridge", "ground", [8., 0.], [12., 0.]),
+            portal("ground", "bridge", [12., 10.], [8., 10.]),
+        ],
+        ..Level::default()
+    }
+}
+
+#[test]
+fn a_bridge_over_a_road() {
+    let mesh = bake_level(&bridge_over_a_road());
+    let (ground, bridge) = (mesh.layer_by_name("ground").unwrap(), mesh.layer_by_name("bridge").unwrap());
+    // Road, and banks joined by the bridge.
+    assert_eq!(mesh.island_count(), 2);
+    let mut scratch = PathScratch::new();
+    for mode in MODES {
+        let o = options(mode);
+        // Along the road, under the bridge.
+        let path = mesh.find_path_on((ground, p(1., 5.)), (ground, p(19., 5.)), &o, &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(1., 5.), p(19., 5.)]);
+        assert_eq!(named_layers(&mesh, &path), ["ground", "ground"]);
+        // Over the road, bank to bank.
+        let path = mesh.find_path_on((ground, p(10., -2.)), (ground, p(10., 12.)), &o, &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(10., -2.), p(10., 12.)]);
+        assert_close(path.length, 14.0);
+        // From the south bank onto the bridge above the road: round the bridge's corner.
+        let path = mesh.find_path_on((ground, p(7., -2.)), (bridge, p(10., 5.)), &o, &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(7., -2.), p(8., 0.), p(10., 5.)], "{mode:?}");
+        assert_close(path.length, 5f64.sqrt() + 29f64.sqrt());
+        assert_eq!(named_layers(&mesh, &path), ["ground", "ground", "bridge"]);
+        // The road does not lead onto the bridge.
+        let err =
+            mesh.find_path_on((ground, p(10., 5.)), (bridge, p(10., 5.)), &o, &mut scratch).unwrap_err();
+        assert_eq!(err, PathError::Unreachable);
+    }
+}
+
+/// A ladder: a zero-length link between two layers at one position, taken up.
+#[test]
+fn a_link_between_layers() {
+    let mut level = bridge_over_a_road();
+    level.links = vec![LinkInput {
+        from: [2.0, 5.0],
+        to: [10.0, 5.0],
+        cost: Some(1.0),
+        bidirectional: true,
+        layers: Some(["ground".into(), "bridge".into()]),
+    }];
+    let mesh = bake_level(&level);
+    let (ground, bridge) = (mesh.layer_by_name("ground").unwrap(), mesh.layer_by_name("bridge").unwrap());
+    let mut scratch = PathScratch::new();
+    for mode in MODES {
+        let o = options(mode);
+        let path = mesh.find_path_on((ground, p(1., 5.)), (ground, p(10., 12.)), &o, &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(1., 5.), p(2., 5.), p(10., 5.), p(10., 12.)], "{mode:?}");
+        assert_close(path.cost, 1.0 + 1.0 + 7.0);
+        assert_eq!(named_layers(&mesh, &path), ["ground", "ground", "bridge", "ground"]);
+        // And back down.
+        let path = mesh.find_path_on((bridge, p(10., 8.)), (ground, p(1., 5.)), &o, &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(10., 8.), p(10., 5.), p(2., 5.), p(1., 5.)], "{mode:?}");
+        assert_eq!(named_layers(&mesh, &path), ["bridge", "bridge", "ground", "ground"]);
+    }
+    // The file keeps the layers and the link's layers.
+    let loaded = NavMesh::from_bytes(&mesh.to_bytes().unwrap()).unwrap();
+    assert_eq!(loaded.layer_table(), mesh.layer_table());
+    assert_eq!(loaded.to_bytes().unwrap(), mesh.to_bytes().unwrap());
+    let link = loaded.links().next().unwrap().1;
+    assert_eq!((link.from_layer, link.to_layer), (ground, bridge));
+}
+
+fn bake_error(level: &Level) -> String {
+    bake(level, &BakeSettings::default()).map(|_| ()).unwrap_err().to_string()
+}
+
+#[test]
+fn bad_layers_and_portals_are_bake_errors_naming_the_element() {
+    let mut level = two_floors();
+    level.layers[1].name = "ground".into();
+    assert_eq!(bake_error(&level), "layer 1: the name \"ground\" is used by an earlier layer");
+    let mut level = two_floors();
+    level.portals[0].layers[1] = "attic".into();
+    assert_eq!(bake_error(&level), "portal 0: unknown layer \"attic\"");
+    // Off the upper layer's boundary: x = 10 above y = 2 is inside the upper floor.
+    let mut level = two_floors();
+    level.portals[0].to = [10., 4.];
+    let message = bake_error(&level);
+    assert!(message.starts_with("portal 0 (layers \"ground\" and \"upper\", from [10, 0] to [10, 4]): not on the boundary of layer \"upper\""), "{message}");
+    // Both areas on one side.
+    let mut level = two_floors();
+    level.layers[1].walkable = vec![PolygonInput::rect(5.0, 0.0, 10.0, 2.0)];
+    let message = bake_error(&level);
+    assert!(message.contains("same side"), "{message}");
+    // A link without layers in a layered level, a link naming an unknown layer.
+    let mut level = two_floors();
+    level.links = vec![LinkInput { from: [1., 1.], to: [2., 2.], ..LinkInput::default() }];
+    assert!(bake_error(&level).starts_with("link 0: a link of a level with layers names"));
+    level.links[0].layers = Some(["ground".into(), "cellar".into()]);
+    assert_eq!(bake_error(&level), "link 0: unknown layer \"cellar\"");
+    // A link end off its layer.
+    level.links[0] = LinkInput {
+        from: [1., 1.],
+        to: [5., 1.],
+        layers: Some(["ground".into(), "upper".into()]),
+        ..LinkInput::default()
+    };
+    assert!(matches!(bake(&level, &BakeSettings::default()), Err(BakeError::Link { index: 0, .. })));
+    // Geometry at the top level of a layered level; portals without layers.
+    let mut level = two_floors();
+    level.walkable = vec![PolygonInput::rect(0.0, 0.0, 1.0, 1.0)];
+    assert!(matches!(
+        bake(&level, &BakeSettings::default()),
+        Err(BakeError::Layer(LayerError::TopLevelGeometry))
+    ));
+    let level = Level {
+        walkable: vec![PolygonInput::rect(0.0, 0.0, 1.0, 1.0)],
+        portals: two_floors().portals,
+        ..Level::default()
+    };
+    assert_eq!(bake_error(&level), "\"portals\" need \"layers\"");
+    // A bad layer names it.
+    let mut level = two_floors();
+    level.layers[1].walkable = vec![];
+    assert!(bake_error(&level).starts_with("layer \"upper\": "));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The oracle on random two-layer levels.
+
+/// An axis-aligned obstacle rectangle: min and max corners.
+type Rect = (Point, Point);
+
+fn corners((a, b): Rect) -> [Point; 4] {
+    [a, p(b.x, a.y), b, p(a.x, b.y)]
+}
+
+/// Whether the closed segment `a b` misses the open interior of `rect`.
+fn misses_interior(a: Point, b: Point, rect: Rect) -> bool {
+    let c = corners(rect);
+    let by_edge = (0..4).any(|i| {
+        let (u, w) = (c[i], c[(i + 1) % 4]);
+        orient(u, w, a) != Orientation::CounterClockwise && orient(u, w, b) != Orientation::CounterClockwise
+    });
+    let by_segment = a != b
+        && (c.iter().all(|&v| orient(a, b, v) != Orientation::Clockwise)
+            || c.iter().all(|&v| orient(a, b, v) != Orientation::CounterClockwise));
+    by_edge || by_segment
+}
+
+/// A layer of the random levels: a convex room (a rectangle) less rectangle obstacles strictly
+/// inside it. Its closed area is convex but for the obstacles, so a segment is walkable iff
+/// both ends are in the room and it misses every obstacle's interior.
+struct Room {
+    bounds: Rect,
+    obstacles: Vec<Rect>,
+}
+
+impl Room {
+    fn holds(&self, q: Point) -> bool {
+        let (a, b) = self.bounds;
+        (a.x..=b.x).contains(&q.x)
+            && (a.y..=b.y).contains(&q.y)
+            && self.obstacles.iter().all(|&(c, d)| !(c.x < q.x && q.x < d.x && c.y < q.y && q.y < d.y))
+    }
+
+    fn sees(&self, u: Point, v: Point) -> bool {
+        self.holds(u) && self.holds(v) && self.obstacles.iter().all(|&r| misses_interior(u, v, r))
+    }
+}
+
+/// The exact shortest length between `from` on room `rooms[a]` and `to` on `rooms[b]`, the rooms
+/// joined along the portal segment `portal`: a shortest path bends only at obstacle corners and
+/// crosses the portal either at one of its ends or straight through it (crossing the portal is
+/// crossing an edge: nothing makes a path bend there). So: Dijkstra over (node, room) with
+/// nodes start, goal, every obstacle corner and the portal's ends; an edge within one room
+/// where that room sees the segment; an edge between rooms where the segment crosses the
+/// portal's inside and keeps out of every obstacle; a node on the portal is on both rooms for
+/// nothing. Exact: no subdivision of the portal, no tolerance but the final comparison's.
+fn oracle(
+    rooms: &[Room; 2],
+    portal: (Point, Point),
+    (from, a): (Point, usize),
+    (to, b): (Point, usize),
+) -> Option<f64> {
+    let mut nodes = vec![from, to, portal.0, portal.1];
+    for room in rooms {
+        nodes.extend(room.obstacles.iter().flat_map(|&r| corners(r)));
+    }
+    let n = nodes.len();
+    let id = |node: usize, room: usize| node * 2 + room;
+    let mut dist = vec![f64::INFINITY; 2 * n];
+    let mut done = vec![false; 2 * n];
+    let mut heap = BinaryHeap::from([Reverse((0f64.to_bits(), id(0, a)))]);
+    dist[id(0, a)] = 0.0;
+    let (pa, pb) = portal;
+    while let Some(Reverse((bits, s))) = heap.pop() {
+        if std::mem::replace(&mut done[s], true) {
+            continue;
+        }
+        let d = f64::from_bits(bits);
+        let (u, r) = (s / 2, s % 2);
+        if s == id(1, b) {
+            return Some(d);
+        }
+        let mut relax = |t: usize, nd: f64, heap: &mut BinaryHeap<Reverse<(u64, usize)>>| {
+            if !done[t] && nd < dist[t] {
+                dist[t] = nd;
+                heap.push(Reverse((nd.to_bits(), t)));
+            }
+        };
+        let pu = nodes[u];
+        if !rooms[r].holds(pu) {
+            continue;
+        }
+        // A point of the portal is on both rooms.
+        let on_portal = orient(pa, pb, pu) == Orientation::Collinear
+            && pu.x >= pa.x.min(pb.x)
+            && pu.x <= pa.x.max(pb.x)
+            && pu.y >= pa.y.min(pb.y)
+            && pu.y <= pa.y.max(pb.y);
+        if on_portal {
+            relax(id(u, 1 - r), d, &mut heap);
+        }
+        for (v, &pv) in nodes.iter().enumerate() {
+            if rooms[r].sees(pu, pv) {
+                relax(id(v, r), d + pu.distance(pv), &mut heap);
+            }
+            // Through the portal: the segment crosses it properly (its ends are nodes). The
+            // rooms' obstacles lie strictly on their own sides of the portal's line, so the
+            // segment keeps out of them iff it misses every obstacle of both rooms.
+            let crosses = orient(pa, pb, pu) != orient(pa, pb, pv)
+                && orient(pa, pb, pu) != Orientation::Collinear
+                && orient(pa, pb, pv) != Orientation::Collinear
+                && orient(pu, pv, pa) != orient(pu, pv, pb)
+                && orient(pu, pv, pa) != Orientation::Collinear
+                && orient(pu, pv, pb) != Orientation::Collinear;
+            let clear = || rooms.iter().flat_map(|room| &room.obstacles).all(|&o| misses_interior(pu, pv, o));
+            if crosses && rooms[1 - r].holds(pv) && clear() {
+                relax(id(v, 1 - r), d + pu.distance(pv), &mut heap);
+            }
+        }
+    }
+    None
+}
+
+/// Random disjoint rectangles on the integer grid inside `(x0, y0)..(x1, y1)`, kept when
+/// strictly apart and strictly inside.
+fn rects_in(x0: i32, y0: i32, x1: i32, y1: i32) -> impl Strategy<Value = Vec<Rect>> {
+    let shape = (x0 + 1..x1 - 1, y0 + 1..y1 - 1, 1..4i32, 1..4i32);
+    prop::collection::vec(shape, 0..6).prop_map(move |shapes| {
+        let mut kept: Vec<Rect> = Vec::new();
+        for (x, y, w, h) in shapes {
+            let (xe, ye) = ((x + w).min(x1 - 1), (y + h).min(y1 - 1));
+            if xe <= x || ye <= y {
+                continue;
+            }
+            let r = (p(f64::from(x), f64::from(y)), p(f64::from(xe), f64::from(ye)));
+            let apart = |k: &Rect| k.1.x < r.0.x || r.1.x < k.0.x || k.1.y < r.0.y || r.1.y < k.0.y;
+            if kept.iter().all(apart) {
+                kept.push(r);
+            }
+        }
+        kept
+    })
+}
+
+/// Random cases: 32, or `TRINAV_LAYER_CASES` (for long runs in release).
+fn layer_cases() -> u32 {
+    std::env::var("TRINAV_LAYER_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(32)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: layer_cases(), ..ProptestConfig::default() })]
+
+    /// Two layers: "west", [0, 10]², and "east", [10, 20] × [0, 10] plus a strip [10 - w, 10] ×
+    /// [y1, 10] lying over the west room, each with random obstacles, joined by a portal on
+    /// x = 10 from y0 to y1. Both modes against the oracle: the optimal length equals it (1e-9
+    /// relative), the fast one is never below it; unreachable agrees. Every path's first and
+    /// last layers are the query's.
+    #[test]
+    fn paths_across_a_portal_match_the_oracle(
+        west_obstacles in rects_in(0, 0, 10, 10),
+        east_obstacles in rects_in(10, 0, 20, 10),
+        (y0, y1) in (0..5i32, 5..=8i32),
+        overlap in 1..6i32,
+        points in prop::collection::vec((0..=80u32, 0..=40u32, 0..=80u32, 0..=40u32, any::<bool>(), any::<bool>()), 12),
+    ) {
+        let (y0, y1, w) = (f64::from(y0), f64::from(y1), f64::from(overlap));
+        let east_outline = vec![[10., 0.], [20., 0.], [20., 10.], [10. - w, 10.], [10. - w, y1], [10., y1]];
+        let level = Level {
+            layers: vec![
+                layer("west", vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)],
+                      west_obstacles.iter().map(|&(a, b)| PolygonInput::rect(a.x, a.y, b.x, b.y)).collect()),
+                layer("east", vec![PolygonInput::new(east_outline)],
+                      east_obstacles.iter().map(|&(a, b)| PolygonInput::rect(a.x, a.y, b.x, b.y)).collect()),
+            ],
+            portals: vec![portal("west", "east", [10., y0], [10., y1])],
+            ..Level::default()
+        };
+        let mesh = bake_level(&level);
+        // The oracle's east room is the rectangle [10, 20] × [0, 10]: the strip over the west
+        // room is a dead end for paths between points outside it (a path entering it leaves
+        // the way it came), and query points are kept out of it.
+        let rooms = [
+            Room { bounds: (p(0., 0.), p(10., 10.)), obstacles: west_obstacles.clone() },
+            Room { bounds: (p(10., 0.), p(20., 10.)), obstacles: east_obstacles.clone() },
+        ];
+        let portal_segment = (p(10., y0), p(10., y1));
+        // A path segment is walkable: on one layer, inside it and out of its obstacles (the
+        // east layer's notch below its strip, [10 - w, 10] × [0, y1], is an obstacle to it);
+        // between layers (its ends' layers differ: a point's layer is the one the path
+        // arrives on), touching the portal and out of every obstacle.
+        let notch = (p(10. - w, 0.), p(10., y1));
+        let east_region = |q: Point| q.x >= 10. - w && q.x <= 20. && q.y >= 0. && q.y <= 10.
+            && !(q.x < 10. && q.y < y1);
+        let walkable = |la: usize, lb: usize, u: Point, v: Point| {
+            let east_clear = |u: Point, v: Point| {
+                east_region(u) && east_region(v)
+                    && misses_interior(u, v, notch)
+                    && rooms[1].obstacles.iter().all(|&o| misses_interior(u, v, o))
+            };
+            match (la, lb) {
+                (0, 0) => rooms[0].sees(u, v),
+                (1, 1) => east_clear(u, v),
+                _ => {
+                    let (pa, pb) = portal_segment;
+                    let touches = orient(pa, pb, u) != orient(pa, pb, v)
+                        || orient(pa, pb, u) == Orientation::Collinear
+                        || orient(pa, pb, v) == Orientation::Collinear;
+                    let within = orient(u, v, pa) != orient(u, v, pb)
+                        || orient(u, v, pa) == Orientation::Collinear
+                        || orient(u, v, pb) == Orientation::Collinear;
+                    touches && within
+                        && rooms[0].obstacles.iter().chain(&rooms[1].obstacles).all(|&o| misses_interior(u, v, o))
+                }
+            }
+        };
+        let mut scratch = PathScratch::new();
+        for (x0, yy0, x1, yy1, east0, east1) in points {
+            let quarter = |v: u32| f64::from(v) / 4.0;
+            let (r0, r1) = (usize::from(east0), usize::from(east1));
+            let from = p(quarter(x0) / 2.0 + 10.0 * r0 as f64, quarter(yy0));
+            let to = p(quarter(x1) / 2.0 + 10.0 * r1 as f64, quarter(yy1));
+            if !rooms[r0].holds(from) || !rooms[r1].holds(to) {
+                continue;
+            }
+            let (l0, l1) = (LayerId(r0 as u16), LayerId(r1 as u16));
+            let expected = oracle(&rooms, portal_segment, (from, r0), (to, r1));
+            for mode in MODES {
+                let found = mesh.find_path_on((l0, from), (l1, to), &options(mode), &mut scratch);
+                match expected {
+                    None => prop_assert_eq!(found.unwrap_err(), PathError::Unreachable),
+                    Some(expected) => {
+                        prop_assert!(found.is_ok(), "{mode:?} {from:?} ({r0}) -> {to:?} ({r1}): {found:?}, oracle {expected}");
+                        let path = found.unwrap();
+                        prop_assert_eq!(path.points.first(), Some(&from));
+                        prop_assert_eq!(path.points.last(), Some(&to));
+                        prop_assert_eq!(path.layer(0), l0);
+                        prop_assert_eq!(path.layer(path.points.len() - 1), l1);
+                        for (k, w) in path.points.windows(2).enumerate() {
+                            let (la, lb) = (path.layer(k).index(), path.layer(k + 1).index());
+                            prop_assert!(walkable(la, lb, w[0], w[1]),
+                                "{mode:?} {from:?} -> {to:?}: segment {k} {w:?} on layers {la} -> {lb} leaves the walkable area: {:?}", path.points);
+                        }
+                        if mode == PathMode::Optimal {
+                            prop_assert!((path.length - expected).abs() <= 1e-9 * expected.max(1.0),
+                                "{from:?} ({r0}) -> {to:?} ({r1}): optimal {} {:?}, oracle {expected}", path.length, path.points);
+                        } else {
+                            prop_assert!(path.length >= expected * (1.0 - 1e-12), "fast {} below {expected}", path.length);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A version 3 file (before layers) loads as a mesh of one layer, named "default", equal to
+/// the same mesh baked today; layer 0 is the only layer its queries take.
+#[test]
+fn version_3_files_load_as_one_layer() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../trinav/tests/fixtures");
+    let old_bytes = std::fs::read(dir.join("old/town_cdt_v3.nav")).unwrap();
+    assert_eq!(old_bytes[8..12], 3u32.to_le_bytes());
+    let old = NavMesh::from_bytes(&old_bytes).unwrap();
+    let new_bytes = std::fs::read(dir.join("town_cdt.nav")).unwrap();
+    assert_eq!(old.parts(), NavMesh::from_bytes(&new_bytes).unwrap().parts());
+    assert_eq!(old.to_bytes().unwrap(), new_bytes);
+    assert!(!old.is_layered());
+    assert_eq!(
+        (old.layer_count(), old.layer_name(LayerId(0)), old.layer_by_name("default")),
+        (1, Some("default"), Some(LayerId(0)))
+    );
+    let (a, b) =
+        (old.triangle_points(trinav::TriangleId(0))[0], old.triangle_points(trinav::TriangleId(5))[1]);
+    let mut scratch = PathScratch::new();
+    for mode in MODES {
+        let plain = old.find_path_with(a, b, &options(mode), &mut scratch).unwrap();
+        let on = old.find_path_on((LayerId(0), a), (LayerId(0), b), &options(mode), &mut scratch).unwrap();
+        assert_eq!(plain, on);
+        assert!(on.layers.is_empty());
+        let err =
+            old.find_path_on((LayerId(1), a), (LayerId(0), b), &options(mode), &mut scratch).unwrap_err();
+        assert_eq!(err, PathError::OffLayer { which: trinav::Endpoint::Start, point: a, layer: LayerId(1) });
+    }
+}
