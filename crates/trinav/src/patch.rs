@@ -864,15 +864,17 @@ impl NavMesh {
                 join(&mut groups, &mut parent, g, h);
             }
         }
-        loop {
-            let racing = racing_groups(&groups, &mut parent);
-            if racing.is_empty() {
-                break;
-            }
-            for g in racing {
+        // The racing groups change only when a group runs out or two join: they are found
+        // again only then, not at every step (a long race would otherwise pay for a pass over
+        // every group per triangle walked).
+        let mut racing = racing_groups(&groups, &mut parent);
+        while !racing.is_empty() {
+            let mut changed = false;
+            for &g in &racing {
                 let g = find(&mut parent, g);
                 let Some(t) = groups[g].frontier.pop_front() else {
                     groups[g].done = true;
+                    changed = true;
                     continue;
                 };
                 for u in self.parts.neighbours[t.index()] {
@@ -885,6 +887,7 @@ impl NavMesh {
                             if h != g {
                                 join(&mut groups, &mut parent, g, h);
                                 groups[g].done = false;
+                                changed = true;
                             }
                         }
                         None => {
@@ -896,7 +899,11 @@ impl NavMesh {
                 }
                 if groups[g].frontier.is_empty() {
                     groups[g].done = true;
+                    changed = true;
                 }
+            }
+            if changed {
+                racing = racing_groups(&groups, &mut parent);
             }
         }
 
