@@ -398,7 +398,8 @@ impl NavMesh {
         // Weld the corners: to a removed triangle's corner, to any other vertex at that point,
         // or to a new vertex.
         let old_vertices = parts.vertices.len() as u32;
-        let mut known: HashMap<(u64, u64), u32> = HashMap::new();
+        let mut known: HashMap<(u64, u64), u32> =
+            HashMap::with_capacity(3 * (removed.len() + patch.add.len()));
         for &t in &removed {
             for v in parts.triangles[t.index()] {
                 known.insert(position_key(parts.vertices[v.index()]), v.0);
@@ -444,7 +445,7 @@ impl NavMesh {
         // The border of the removed triangles.
         let mut links = vec![[Link::None; 3]; patch.add.len()];
         let mut border = Vec::new();
-        let mut border_partner: HashMap<(u32, u32), TriangleId> = HashMap::new();
+        let mut border_partner: HashMap<(u32, u32), TriangleId> = HashMap::with_capacity(removed.len() + 4);
         for &t in &removed {
             let tri = parts.triangles[t.index()];
             for k in 0..3 {
@@ -469,7 +470,7 @@ impl NavMesh {
             }
         }
         // Kept triangles at each old vertex the added triangles use, found once.
-        let mut kept_at: HashMap<u32, Vec<TriangleId>> = HashMap::new();
+        let mut kept_at: HashMap<u32, Vec<TriangleId>> = HashMap::with_capacity(2 * removed.len() + 4);
         // Every other added edge: across it an added triangle, a kept triangle whose wall it
         // is, or nothing; never two of them, and no kept triangle running it the same way.
         for (i, c) in corners.iter().enumerate() {
@@ -818,7 +819,8 @@ impl NavMesh {
         let seed_set: HashSet<TriangleId> = seeds.iter().copied().collect();
         // Groups: one per connected set of added triangles (with the seeds it touches), one per
         // seed touching none.
-        let mut group_of: HashMap<TriangleId, usize> = HashMap::new();
+        let mut group_of: HashMap<TriangleId, usize> =
+            HashMap::with_capacity(4 * (added.len() + seeds.len()));
         let mut groups: Vec<Group> = Vec::new();
         // Groups that meet at a seed (a seed joins the first group reaching it).
         let mut meeting: Vec<(usize, usize)> = Vec::new();
