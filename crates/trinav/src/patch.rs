@@ -405,7 +405,8 @@ impl NavMesh {
         // Weld the corners: to a removed triangle's corner, to any other vertex at that point,
         // or to a new vertex.
         let old_vertices = parts.vertices.len() as u32;
-        let mut known: HashMap<(u64, u64), u32> = HashMap::new();
+        let mut known: HashMap<(u64, u64), u32> =
+            HashMap::with_capacity(3 * (removed.len() + patch.add.len()));
         for &t in &removed {
             for v in parts.triangles[t.index()] {
                 known.insert(position_key(parts.vertices[v.index()]), v.0);
@@ -451,7 +452,7 @@ impl NavMesh {
         // The border of the removed triangles.
         let mut links = vec![[Link::None; 3]; patch.add.len()];
         let mut border = Vec::new();
-        let mut border_partner: HashMap<(u32, u32), TriangleId> = HashMap::new();
+        let mut border_partner: HashMap<(u32, u32), TriangleId> = HashMap::with_capacity(removed.len() + 4);
         for &t in &removed {
             let tri = parts.triangles[t.index()];
             for k in 0..3 {
@@ -476,7 +477,7 @@ impl NavMesh {
             }
         }
         // Kept triangles at each old vertex the added triangles use, found once.
-        let mut kept_at: HashMap<u32, Vec<TriangleId>> = HashMap::new();
+        let mut kept_at: HashMap<u32, Vec<TriangleId>> = HashMap::with_capacity(2 * removed.len() + 4);
         // Every other added edge: across it an added triangle, a kept triangle whose wall it
         // is, or nothing; never two of them, and no kept triangle running it the same way.
         for (i, c) in corners.iter().enumerate() {
@@ -825,7 +826,8 @@ impl NavMesh {
         let seed_set: HashSet<TriangleId> = seeds.iter().copied().collect();
         // Groups: one per connected set of added triangles (with the seeds it touches), one per
         // seed touching none.
-        let mut group_of: HashMap<TriangleId, usize> = HashMap::new();
+        let mut group_of: HashMap<TriangleId, usize> =
+            HashMap::with_capacity(4 * (added.len() + seeds.len()));
         let mut groups: Vec<Group> = Vec::new();
         // Groups that meet at a seed (a seed joins the first group reaching it).
         let mut meeting: Vec<(usize, usize)> = Vec::new();
@@ -871,15 +873,17 @@ impl NavMesh {
                 join(&mut groups, &mut parent, g, h);
             }
         }
-        loop {
-            let racing = racing_groups(&groups, &mut parent);
-            if racing.is_empty() {
-                break;
-            }
-            for g in racing {
+        // The racing groups change only when a group runs out or two join: they are found
+        // again only then, not at every step (a long race would otherwise pay for a pass over
+        // every group per triangle walked).
+        let mut racing = racing_groups(&groups, &mut parent);
+        while !racing.is_empty() {
+            let mut changed = false;
+            for &g in &racing {
                 let g = find(&mut parent, g);
                 let Some(t) = groups[g].frontier.pop_front() else {
                     groups[g].done = true;
+                    changed = true;
                     continue;
                 };
                 for u in self.parts.neighbours[t.index()] {
@@ -892,6 +896,7 @@ impl NavMesh {
                             if h != g {
                                 join(&mut groups, &mut parent, g, h);
                                 groups[g].done = false;
+                                changed = true;
                             }
                         }
                         None => {
@@ -903,7 +908,11 @@ impl NavMesh {
                 }
                 if groups[g].frontier.is_empty() {
                     groups[g].done = true;
+                    changed = true;
                 }
+            }
+            if changed {
+                racing = racing_groups(&groups, &mut parent);
             }
         }
 
