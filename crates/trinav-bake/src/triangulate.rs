@@ -20,10 +20,9 @@
 //! Every method uses the rings' points exactly as they are: no point is added or moved. See the
 //! README (and `examples/triangulators.rs`) for the measurements behind the default.
 
-use foldhash::{HashMap, HashMapExt};
-
 use i_triangle::i_overlay::i_float::adapter::FloatPointAdapter;
 use i_triangle::i_overlay::i_float::float::rect::FloatRect;
+use i_triangle::i_overlay::i_float::int::number::int::IntNumber;
 use i_triangle::i_overlay::i_float::int::point::IntPoint;
 use i_triangle::int::unchecked::IntUncheckedTriangulatable;
 use spade::handles::FixedFaceHandle;
@@ -243,13 +242,32 @@ fn grid_delaunay(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProb
         .unwrap_or(Err(TriangulationProblem::GridPanicked))
 }
 
-/// [`grid_delaunay`] without the guard against panics.
+/// [`grid_delaunay`] without the guard against panics. A polygon whose ring points are all on
+/// i_triangle's 16-bit grid (as a grid map's cell corners are, up to 8,192 cells across) is
+/// triangulated there, with narrower arithmetic than on the 32-bit grid; the triangles are the
+/// same, as every decision is an exact test on the same points, which the two grids' shift and
+/// power-of-two scale preserve.
 fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProblem> {
     let points: Vec<[f64; 2]> = polygon.rings().flatten().map(|p| [p.x, p.y]).collect();
     let rect = FloatRect::with_iter(points.iter()).ok().flatten().ok_or(TriangulationProblem::NoGrid)?;
-    let adapter = FloatPointAdapter::<[f64; 2], i32>::new_conservative(rect);
-    let mut ring_point: HashMap<IntPoint<i32>, Point> = HashMap::with_capacity(points.len());
-    let mut shape: Vec<Vec<IntPoint<i32>>> = Vec::with_capacity(1 + polygon.holes.len());
+    match delaunay_on_grid_of::<i16>(polygon, rect) {
+        Err(TriangulationProblem::OffGrid(_)) => delaunay_on_grid_of::<i32>(polygon, rect),
+        done => done,
+    }
+}
+
+/// [`grid_delaunay_unguarded`] on i_triangle's grid of integer type `I` over `rect`, the
+/// bounds of the polygon's ring points.
+fn delaunay_on_grid_of<I>(
+    polygon: &MergedPolygon,
+    rect: FloatRect<f64>,
+) -> Result<Triangles, TriangulationProblem>
+where
+    I: IntNumber,
+    Vec<Vec<IntPoint<I>>>: IntUncheckedTriangulatable<I>,
+{
+    let adapter = FloatPointAdapter::<[f64; 2], I>::new_conservative(rect);
+    let mut shape: Vec<Vec<IntPoint<I>>> = Vec::with_capacity(1 + polygon.holes.len());
     for ring in polygon.rings() {
         let mut contour = Vec::with_capacity(ring.len());
         for &p in ring {
@@ -259,19 +277,12 @@ fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Triangles, Triangu
                 // of valid rings does not expect (fuzzing found it panicking on one).
                 return Err(TriangulationProblem::OffGrid(p));
             }
-            let first = *ring_point.entry(q).or_insert(p);
-            if position_key(first) != position_key(p) {
-                return Err(TriangulationProblem::SharedGridPoint(first, p));
-            }
             contour.push(q);
         }
         shape.push(contour);
     }
     let delaunay = shape.uncheck_triangulate().into_delaunay();
-    // Each of the result's grid points back to its ring point, once per point.
-    let points = (delaunay.points.iter())
-        .map(|q| ring_point.get(q).copied().ok_or(TriangulationProblem::CornerNotRingPoint))
-        .collect::<Result<Vec<Point>, _>>()?;
+    let points = ring_points_of(&delaunay.points, &shape, polygon)?;
     let mut triangles = Vec::with_capacity(delaunay.triangles.len());
     for triangle in &delaunay.triangles {
         let corners = triangle.vertices.map(|v| v.index);
@@ -289,6 +300,47 @@ fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Triangles, Triangu
     // triangulation; the checks guard against a bug in the library.
     check_area(polygon, triangles.corners())?;
     Ok(triangles)
+}
+
+/// The ring point each of i_triangle's grid points came from (the first ring point on it, bit
+/// for bit), found by binary search in the grid points sorted (as i_triangle returns them; sorted
+/// here otherwise). Refused when a grid point is no ring point's, or when two ring points on one
+/// grid point differ (impossible once every ring point round-trips exactly; kept as a guard).
+fn ring_points_of<I: IntNumber>(
+    grid_points: &[IntPoint<I>],
+    shape: &[Vec<IntPoint<I>>],
+    polygon: &MergedPolygon,
+) -> Result<Vec<Point>, TriangulationProblem> {
+    let sorted_already = grid_points.windows(2).all(|pair| pair[0] < pair[1]);
+    let order: Vec<(IntPoint<I>, usize)> = if sorted_already {
+        Vec::new()
+    } else {
+        let mut order: Vec<_> = grid_points.iter().copied().zip(0..).collect();
+        order.sort_unstable();
+        order
+    };
+    let index_of = |q: &IntPoint<I>| {
+        if sorted_already {
+            grid_points.binary_search(q).ok()
+        } else {
+            order.binary_search_by(|(p, _)| p.cmp(q)).ok().map(|at| order[at].1)
+        }
+    };
+    let mut points: Vec<Option<Point>> = vec![None; grid_points.len()];
+    for (contour, ring) in shape.iter().zip(polygon.rings()) {
+        for (q, &p) in contour.iter().zip(ring) {
+            // A ring point the result does not hold is not needed to map it back.
+            let Some(i) = index_of(q) else { continue };
+            match points[i] {
+                None => points[i] = Some(p),
+                Some(first) if position_key(first) != position_key(p) => {
+                    return Err(TriangulationProblem::SharedGridPoint(first, p));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    points.into_iter().map(|p| p.ok_or(TriangulationProblem::CornerNotRingPoint)).collect()
 }
 
 /// Ear clipping of one polygon with holes (earcutr), checked: every triangle non-degenerate and
