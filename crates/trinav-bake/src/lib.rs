@@ -33,6 +33,7 @@ pub mod generate;
 pub mod import;
 pub mod level;
 pub mod merge;
+mod point_table;
 mod segment_points;
 pub mod triangulate;
 pub mod validate;
