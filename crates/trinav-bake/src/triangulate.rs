@@ -27,11 +27,11 @@ use i_triangle::i_overlay::i_float::int::point::IntPoint;
 use i_triangle::int::unchecked::IntUncheckedTriangulatable;
 use spade::handles::FixedFaceHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
-use trinav::build::position_key;
 use trinav::geometry::{Orientation, orient};
 use trinav::{AreaId, Point, Triangulation};
 
 use crate::merge::{MergedPolygon, MergedRegion, ring_area_with_error};
+use crate::point_table::PointTable;
 use crate::validate::Ring;
 use crate::verify::VerifyError;
 use crate::weld::WeldError;
@@ -56,9 +56,6 @@ pub enum TriangulationProblem {
     /// ring touch itself, so spade triangulates the polygon instead.
     #[error("ring point ({}, {}) is not on i_triangle's grid", .0.x, .0.y)]
     OffGrid(Point),
-    /// Two ring points round to the same grid point.
-    #[error("ring points ({}, {}) and ({}, {}) share a grid point", .0.x, .0.y, .1.x, .1.y)]
-    SharedGridPoint(Point, Point),
     /// i_triangle returned a triangle corner that is none of the ring points.
     #[error("a triangle corner is not a ring point")]
     CornerNotRingPoint,
@@ -250,8 +247,8 @@ fn grid_delaunay(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProb
 fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProblem> {
     let points: Vec<[f64; 2]> = polygon.rings().flatten().map(|p| [p.x, p.y]).collect();
     let rect = FloatRect::with_iter(points.iter()).ok().flatten().ok_or(TriangulationProblem::NoGrid)?;
-    match delaunay_on_grid_of::<i16>(polygon, rect) {
-        Err(TriangulationProblem::OffGrid(_)) => delaunay_on_grid_of::<i32>(polygon, rect),
+    match delaunay_on_grid_of::<i16>(polygon, &points, rect) {
+        Err(TriangulationProblem::OffGrid(_)) => delaunay_on_grid_of::<i32>(polygon, &points, rect),
         done => done,
     }
 }
@@ -260,6 +257,7 @@ fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Triangles, Triangu
 /// bounds of the polygon's ring points.
 fn delaunay_on_grid_of<I>(
     polygon: &MergedPolygon,
+    ring_points: &[[f64; 2]],
     rect: FloatRect<f64>,
 ) -> Result<Triangles, TriangulationProblem>
 where
@@ -282,7 +280,7 @@ where
         shape.push(contour);
     }
     let delaunay = shape.uncheck_triangulate().into_delaunay();
-    let points = ring_points_of(&delaunay.points, &shape, polygon)?;
+    let points = ring_points_of(&delaunay.points, &adapter, ring_points)?;
     let mut triangles = Vec::with_capacity(delaunay.triangles.len());
     for triangle in &delaunay.triangles {
         let corners = triangle.vertices.map(|v| v.index);
@@ -302,45 +300,26 @@ where
     Ok(triangles)
 }
 
-/// The ring point each of i_triangle's grid points came from (the first ring point on it, bit
-/// for bit), found by binary search in the grid points sorted (as i_triangle returns them; sorted
-/// here otherwise). Refused when a grid point is no ring point's, or when two ring points on one
-/// grid point differ (impossible once every ring point round-trips exactly; kept as a guard).
+/// The ring point each of i_triangle's grid points came from: the first of `ring_points` (all
+/// on the grid, so each grid point is exactly one position) at the grid point's position, bit
+/// for bit. Refused when a grid point is no ring point's.
 fn ring_points_of<I: IntNumber>(
     grid_points: &[IntPoint<I>],
-    shape: &[Vec<IntPoint<I>>],
-    polygon: &MergedPolygon,
+    adapter: &FloatPointAdapter<[f64; 2], I>,
+    ring_points: &[[f64; 2]],
 ) -> Result<Vec<Point>, TriangulationProblem> {
-    let sorted_already = grid_points.windows(2).all(|pair| pair[0] < pair[1]);
-    let order: Vec<(IntPoint<I>, usize)> = if sorted_already {
-        Vec::new()
-    } else {
-        let mut order: Vec<_> = grid_points.iter().copied().zip(0..).collect();
-        order.sort_unstable();
-        order
-    };
-    let index_of = |q: &IntPoint<I>| {
-        if sorted_already {
-            grid_points.binary_search(q).ok()
-        } else {
-            order.binary_search_by(|(p, _)| p.cmp(q)).ok().map(|at| order[at].1)
-        }
-    };
-    let mut points: Vec<Option<Point>> = vec![None; grid_points.len()];
-    for (contour, ring) in shape.iter().zip(polygon.rings()) {
-        for (q, &p) in contour.iter().zip(ring) {
-            // A ring point the result does not hold is not needed to map it back.
-            let Some(i) = index_of(q) else { continue };
-            match points[i] {
-                None => points[i] = Some(p),
-                Some(first) if position_key(first) != position_key(p) => {
-                    return Err(TriangulationProblem::SharedGridPoint(first, p));
-                }
-                Some(_) => {}
-            }
-        }
+    let point = |[x, y]: [f64; 2]| Point::new(x, y);
+    let mut first = PointTable::for_points(ring_points.iter().map(|&p| point(p)));
+    for (i, &p) in ring_points.iter().enumerate() {
+        let i = u32::try_from(i).expect("fewer than 2^32 ring points");
+        first.get_or_insert_with(point(p), || i);
     }
-    points.into_iter().map(|p| p.ok_or(TriangulationProblem::CornerNotRingPoint)).collect()
+    (grid_points.iter())
+        .map(|q| {
+            let i = first.get(point(adapter.int_to_float(q)));
+            i.map(|i| point(ring_points[i as usize])).ok_or(TriangulationProblem::CornerNotRingPoint)
+        })
+        .collect()
 }
 
 /// Ear clipping of one polygon with holes (earcutr), checked: every triangle non-degenerate and
