@@ -31,12 +31,12 @@ impl PointTable {
             (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
         let mut integers = true;
         for p in points {
-            integers &= p.x.fract() == 0.0 && p.y.fract() == 0.0;
+            integers &= is_integer(p.x) && is_integer(p.y);
             (min.x, min.y, max.x, max.y) = (min.x.min(p.x), min.y.min(p.y), max.x.max(p.x), max.y.max(p.y));
         }
         let limit = (count * LATTICE_POINTS_PER_POINT).max(4096) as f64;
         let (width, rows) = (max.x - min.x + 1.0, max.y - min.y + 1.0);
-        // `fract` of an infinity is NaN, so `integers` also says every point is finite.
+        // `integers` also says every point is finite.
         if count > 0 && integers && width * rows <= limit {
             let (width, rows) = (width as usize, rows as usize);
             return PointTable::Lattice { min, width, rows, values: vec![u32::MAX; width * rows] };
@@ -48,8 +48,11 @@ impl PointTable {
     #[inline]
     fn slot(min: Point, width: usize, rows: usize, p: Point) -> Option<usize> {
         let (dx, dy) = (p.x - min.x, p.y - min.y);
-        let inside = dx >= 0.0 && dy >= 0.0 && dx < width as f64 && dy < rows as f64;
-        (inside && dx.fract() == 0.0 && dy.fract() == 0.0).then(|| dy as usize * width + dx as usize)
+        if !(dx >= 0.0 && dy >= 0.0 && dx < width as f64 && dy < rows as f64) {
+            return None;
+        }
+        let (x, y) = (dx as usize, dy as usize);
+        (x as f64 == dx && y as f64 == dy).then_some(y * width + x)
     }
 
     /// The value of `p`, if any.
@@ -91,6 +94,13 @@ impl PointTable {
             PointTable::Hashed(map) => map.insert(position_key(p), value),
         }
     }
+}
+
+/// Whether `v` is a whole number of `i64`'s range (a cast and a comparison: `f64::fract` is a
+/// library call on the baseline x86-64 target).
+#[inline]
+fn is_integer(v: f64) -> bool {
+    (v as i64) as f64 == v
 }
 
 #[cfg(test)]
