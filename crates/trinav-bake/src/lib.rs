@@ -34,6 +34,7 @@ pub mod import;
 pub mod layers;
 pub mod level;
 pub mod merge;
+mod point_table;
 mod segment_points;
 pub mod triangulate;
 pub mod validate;

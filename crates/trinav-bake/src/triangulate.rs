@@ -20,19 +20,18 @@
 //! Every method uses the rings' points exactly as they are: no point is added or moved. See the
 //! README (and `examples/triangulators.rs`) for the measurements behind the default.
 
-use foldhash::{HashMap, HashMapExt};
-
 use i_triangle::i_overlay::i_float::adapter::FloatPointAdapter;
 use i_triangle::i_overlay::i_float::float::rect::FloatRect;
+use i_triangle::i_overlay::i_float::int::number::int::IntNumber;
 use i_triangle::i_overlay::i_float::int::point::IntPoint;
 use i_triangle::int::unchecked::IntUncheckedTriangulatable;
 use spade::handles::FixedFaceHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
-use trinav::build::position_key;
 use trinav::geometry::{Orientation, orient};
 use trinav::{AreaId, Point, Triangulation};
 
 use crate::merge::{MergedPolygon, MergedRegion, ring_area_with_error};
+use crate::point_table::PointTable;
 use crate::validate::Ring;
 use crate::verify::VerifyError;
 use crate::weld::WeldError;
@@ -57,9 +56,6 @@ pub enum TriangulationProblem {
     /// ring touch itself, so spade triangulates the polygon instead.
     #[error("ring point ({}, {}) is not on i_triangle's grid", .0.x, .0.y)]
     OffGrid(Point),
-    /// Two ring points round to the same grid point.
-    #[error("ring points ({}, {}) and ({}, {}) share a grid point", .0.x, .0.y, .1.x, .1.y)]
-    SharedGridPoint(Point, Point),
     /// i_triangle returned a triangle corner that is none of the ring points.
     #[error("a triangle corner is not a ring point")]
     CornerNotRingPoint,
@@ -243,13 +239,35 @@ fn grid_delaunay(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProb
         .unwrap_or(Err(TriangulationProblem::GridPanicked))
 }
 
-/// [`grid_delaunay`] without the guard against panics.
+/// [`grid_delaunay`] without the guard against panics. A polygon whose ring points are all on
+/// i_triangle's 16-bit grid (as a grid map's cell corners are, up to 8,192 cells across) is
+/// triangulated there, with narrower arithmetic than on the 32-bit grid. The triangles are the
+/// same on every map of the peer bench, and should be everywhere: every decision is an exact
+/// test on the same points, which the two grids' shift and power-of-two scale preserve (only
+/// the order of equal points, at pinch vertices, in i_triangle's sorts could depend on the
+/// integer type). Either way they are checked below and verified by stage 6.
 fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProblem> {
     let points: Vec<[f64; 2]> = polygon.rings().flatten().map(|p| [p.x, p.y]).collect();
     let rect = FloatRect::with_iter(points.iter()).ok().flatten().ok_or(TriangulationProblem::NoGrid)?;
-    let adapter = FloatPointAdapter::<[f64; 2], i32>::new_conservative(rect);
-    let mut ring_point: HashMap<IntPoint<i32>, Point> = HashMap::with_capacity(points.len());
-    let mut shape: Vec<Vec<IntPoint<i32>>> = Vec::with_capacity(1 + polygon.holes.len());
+    match delaunay_on_grid_of::<i16>(polygon, &points, rect) {
+        Err(TriangulationProblem::OffGrid(_)) => delaunay_on_grid_of::<i32>(polygon, &points, rect),
+        done => done,
+    }
+}
+
+/// [`grid_delaunay_unguarded`] on i_triangle's grid of integer type `I` over `rect`, the
+/// bounds of the polygon's ring points.
+fn delaunay_on_grid_of<I>(
+    polygon: &MergedPolygon,
+    ring_points: &[[f64; 2]],
+    rect: FloatRect<f64>,
+) -> Result<Triangles, TriangulationProblem>
+where
+    I: IntNumber,
+    Vec<Vec<IntPoint<I>>>: IntUncheckedTriangulatable<I>,
+{
+    let adapter = FloatPointAdapter::<[f64; 2], I>::new_conservative(rect);
+    let mut shape: Vec<Vec<IntPoint<I>>> = Vec::with_capacity(1 + polygon.holes.len());
     for ring in polygon.rings() {
         let mut contour = Vec::with_capacity(ring.len());
         for &p in ring {
@@ -259,19 +277,12 @@ fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Triangles, Triangu
                 // of valid rings does not expect (fuzzing found it panicking on one).
                 return Err(TriangulationProblem::OffGrid(p));
             }
-            let first = *ring_point.entry(q).or_insert(p);
-            if position_key(first) != position_key(p) {
-                return Err(TriangulationProblem::SharedGridPoint(first, p));
-            }
             contour.push(q);
         }
         shape.push(contour);
     }
     let delaunay = shape.uncheck_triangulate().into_delaunay();
-    // Each of the result's grid points back to its ring point, once per point.
-    let points = (delaunay.points.iter())
-        .map(|q| ring_point.get(q).copied().ok_or(TriangulationProblem::CornerNotRingPoint))
-        .collect::<Result<Vec<Point>, _>>()?;
+    let points = ring_points_of(&delaunay.points, &adapter, ring_points)?;
     let mut triangles = Vec::with_capacity(delaunay.triangles.len());
     for triangle in &delaunay.triangles {
         let corners = triangle.vertices.map(|v| v.index);
@@ -289,6 +300,28 @@ fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Triangles, Triangu
     // triangulation; the checks guard against a bug in the library.
     check_area(polygon, triangles.corners())?;
     Ok(triangles)
+}
+
+/// The ring point each of i_triangle's grid points came from: the first of `ring_points` (all
+/// on the grid, so each grid point is exactly one position) at the grid point's position, bit
+/// for bit. Refused when a grid point is no ring point's.
+fn ring_points_of<I: IntNumber>(
+    grid_points: &[IntPoint<I>],
+    adapter: &FloatPointAdapter<[f64; 2], I>,
+    ring_points: &[[f64; 2]],
+) -> Result<Vec<Point>, TriangulationProblem> {
+    let point = |[x, y]: [f64; 2]| Point::new(x, y);
+    let mut first = PointTable::for_points(ring_points.iter().map(|&p| point(p)));
+    for (i, &p) in ring_points.iter().enumerate() {
+        let i = u32::try_from(i).expect("fewer than 2^32 ring points");
+        first.get_or_insert_with(point(p), || i);
+    }
+    (grid_points.iter())
+        .map(|q| {
+            let i = first.get(point(adapter.int_to_float(q)));
+            i.map(|i| point(ring_points[i as usize])).ok_or(TriangulationProblem::CornerNotRingPoint)
+        })
+        .collect()
 }
 
 /// Ear clipping of one polygon with holes (earcutr), checked: every triangle non-degenerate and

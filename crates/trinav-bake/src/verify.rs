@@ -14,14 +14,12 @@
 //! boundary's length is still that of the region's rings: a gap between two pieces would add
 //! to it. Each triangle's type is its piece's by construction (stage 3).
 
-use foldhash::{HashMap, HashMapExt};
-
 use serde::Serialize;
-use trinav::build::position_key;
 use trinav::geometry::{Orientation, orient};
 use trinav::{NavMesh, Point, TriangleId, VertexId};
 
 use crate::merge::MergedRegion;
+use crate::point_table::PointTable;
 use crate::validate::Ring;
 
 /// Relative tolerance of the area and length checks (floating-point summation only).
@@ -134,16 +132,17 @@ fn boundary_along(
     // Every occurrence of a point in the rings, as a chain: the map holds the last one, each
     // occurrence the one before it (`usize::MAX` ends the chain). No allocation per point.
     let mut occurrences: Vec<(usize, usize, usize)> = Vec::new();
-    let mut last: HashMap<(u64, u64), usize> = HashMap::with_capacity(rings.iter().map(|r| r.len()).sum());
+    let mut last = PointTable::for_points(rings.iter().flat_map(|r| r.iter().copied()));
     for (r, ring) in rings.iter().enumerate() {
         for (i, &p) in ring.iter().enumerate() {
-            let previous = last.insert(position_key(p), occurrences.len()).unwrap_or(usize::MAX);
+            let at = u32::try_from(occurrences.len()).expect("fewer than 2^32 ring points");
+            let previous = last.insert(p, at).map_or(usize::MAX, |v| v as usize);
             occurrences.push((r, i, previous));
         }
     }
     let chain = &occurrences;
     let occurrences_of = |p: Point| {
-        let mut at = last.get(&position_key(p)).copied().unwrap_or(usize::MAX);
+        let mut at = last.get(p).map_or(usize::MAX, |v| v as usize);
         std::iter::from_fn(move || {
             let &(r, i, previous) = chain.get(at)?;
             at = previous;

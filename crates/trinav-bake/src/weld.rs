@@ -13,9 +13,10 @@
 
 use foldhash::{HashMap, HashMapExt};
 
-use trinav::build::{TopologyError, build_adjacency, position_key};
+use trinav::build::{TopologyError, build_adjacency};
 use trinav::{AreaId, Point, TriangleId, VertexId};
 
+use crate::point_table::PointTable;
 use crate::segment_points::SegmentPoints;
 
 use crate::triangulate::TriangleSoup;
@@ -51,7 +52,7 @@ pub fn weld(soup: &TriangleSoup) -> Result<WeldedMesh, WeldError> {
         return Err(WeldError::TooLarge(soup.triangles.len().max(soup.points.len())));
     }
     // Each soup point is looked up once; vertex ids follow the first use in triangle order.
-    let mut ids: HashMap<(u64, u64), VertexId> = HashMap::with_capacity(soup.points.len());
+    let mut ids = PointTable::for_points(soup.points.iter().copied());
     let mut vertex_of = vec![VertexId::NONE; soup.points.len()];
     let mut vertices = Vec::new();
     let mut triangles: Vec<[VertexId; 3]> = soup
@@ -62,10 +63,10 @@ pub fn weld(soup: &TriangleSoup) -> Result<WeldedMesh, WeldError> {
                 let slot = &mut vertex_of[i as usize];
                 if slot.is_none() {
                     let p = soup.points[i as usize];
-                    *slot = *ids.entry(position_key(p)).or_insert_with(|| {
+                    *slot = VertexId(ids.get_or_insert_with(p, || {
                         vertices.push(p);
-                        VertexId::from_index(vertices.len() - 1)
-                    });
+                        (vertices.len() - 1) as u32
+                    }));
                 }
                 *slot
             })

@@ -90,16 +90,25 @@ impl CellMask {
         a == d && b == c && a != b
     }
 
-    /// The traced cells of padded row `r` with an untraced cell beside them (4-connected), as
-    /// a word of bits per word of the row.
+    /// The traced cells of word `j` of map row `y` (as bits of its padded row) with a boundary
+    /// side (traced cell on its left, untraced on its right) that `sides` has not marked: the
+    /// cells whose sides [`trace`](Self::trace) must look at, 64 at a time.
     #[inline]
-    fn edge_cells(&self, r: usize, j: usize) -> u64 {
-        let (above, row, below) = (self.row(r - 1), self.row(r), self.row(r + 1));
-        let before = if j > 0 { row[j - 1] >> 63 } else { 0 };
-        let after = if j + 1 < self.words { row[j + 1] << 63 } else { 0 };
-        let left = row[j] << 1 | before;
-        let right = row[j] >> 1 | after;
-        row[j] & !(above[j] & below[j] & left & right)
+    fn unwalked_cells(&self, sides: &Sides, y: usize, j: usize) -> u64 {
+        let r = y + 1;
+        let (above, row, below) = (self.row(r - 1)[j], self.row(r)[j], self.row(r + 1)[j]);
+        let before = if j > 0 { self.row(r)[j - 1] >> 63 } else { 0 };
+        let after = if j + 1 < self.words { self.row(r)[j + 1] << 63 } else { 0 };
+        let (left, right) = (row << 1 | before, row >> 1 | after);
+        // Padded bit b is cell x = 64 j + b - 1; each side's flag index is linear in x.
+        let first = (64 * j) as isize - 1;
+        let (w, horizontal) = ((self.width) as isize, sides.horizontal as isize);
+        let top = !above & !sides.flags_from((y as isize) * w + first);
+        let bottom = !below & !sides.flags_from((y as isize + 1) * w + first);
+        let vertical = horizontal + (y as isize) * (w + 1) + first;
+        let on_left = !left & !sides.flags_from(vertical);
+        let on_right = !right & !sides.flags_from(vertical + 1);
+        row & (top | bottom | on_left | on_right)
     }
 
     /// The first padded column at or after `from` in padded row `r` whose bit is `set`, or the
@@ -135,10 +144,16 @@ impl CellMask {
         let point = |v: u32| Point::new((v as usize % (w + 1)) as f64, (v as usize / (w + 1)) as f64);
         for y in 0..h {
             for j in 0..self.words {
-                let mut cells = self.edge_cells(y + 1, j);
-                while cells != 0 {
-                    let x = j * 64 + cells.trailing_zeros() as usize - 1;
-                    cells &= cells - 1;
+                // Cells of this word with a boundary side no ring has walked yet, from padded
+                // bit `from` on; asked again after each cell, as its walks mark sides.
+                let mut from = 0;
+                while from < 64 {
+                    let cells = self.unwalked_cells(&sides, y, j) & u64::MAX << from;
+                    if cells == 0 {
+                        break;
+                    }
+                    from = cells.trailing_zeros() + 1;
+                    let x = j * 64 + from as usize - 2;
                     // The cell's sides, as (start point, direction): top, right, bottom, left.
                     let starts = [((x, y), 0), ((x + 1, y), 1), ((x + 1, y + 1), 2), ((x, y + 1), 3)];
                     for (start, k) in starts {
@@ -233,6 +248,19 @@ impl Sides {
     fn traced(&self, at: (usize, usize), k: usize) -> bool {
         let i = self.index(at, k);
         self.traced[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// The flags of sides `start` to `start + 63` as bits (flags before 0 or after the last
+    /// side read as unwalked).
+    #[inline]
+    fn flags_from(&self, start: isize) -> u64 {
+        if start < 0 {
+            return self.flags_from(0) << start.unsigned_abs().min(63);
+        }
+        let (word, shift) = (start as usize / 64, start as usize % 64);
+        let low = self.traced.get(word).map_or(0, |&w| w >> shift);
+        let high = if shift == 0 { 0 } else { self.traced.get(word + 1).map_or(0, |&w| w << (64 - shift)) };
+        low | high
     }
 
     #[inline]
