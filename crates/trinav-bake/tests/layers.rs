@@ -13,6 +13,10 @@ use trinav::{
 };
 use trinav_bake::{BakeError, LayerError, LayerInput, Level, LinkInput, PolygonInput, PortalInput, bake};
 
+#[path = "common/rects.rs"]
+mod rects;
+use rects::{Rect, corners, misses_interior};
+
 fn p(x: f64, y: f64) -> Point {
     Point::new(x, y)
 }
@@ -278,26 +282,6 @@ fn bad_layers_and_portals_are_bake_errors_naming_the_element() {
 
 // ---------------------------------------------------------------------------------------------
 // The oracle on random two-layer levels.
-
-/// An axis-aligned obstacle rectangle: min and max corners.
-type Rect = (Point, Point);
-
-fn corners((a, b): Rect) -> [Point; 4] {
-    [a, p(b.x, a.y), b, p(a.x, b.y)]
-}
-
-/// Whether the closed segment `a b` misses the open interior of `rect`.
-fn misses_interior(a: Point, b: Point, rect: Rect) -> bool {
-    let c = corners(rect);
-    let by_edge = (0..4).any(|i| {
-        let (u, w) = (c[i], c[(i + 1) % 4]);
-        orient(u, w, a) != Orientation::CounterClockwise && orient(u, w, b) != Orientation::CounterClockwise
-    });
-    let by_segment = a != b
-        && (c.iter().all(|&v| orient(a, b, v) != Orientation::Clockwise)
-            || c.iter().all(|&v| orient(a, b, v) != Orientation::CounterClockwise));
-    by_edge || by_segment
-}
 
 /// A layer of the random levels: a convex room (a rectangle) less rectangle obstacles strictly
 /// inside it. Its closed area is convex but for the obstacles, so a segment is walkable iff

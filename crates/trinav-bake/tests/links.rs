@@ -8,12 +8,15 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use proptest::prelude::*;
-use trinav::geometry::{Orientation, orient};
 use trinav::{
     AreaCosts, AreaId, BakeSettings, LinkError, LinkId, NavMesh, OffMeshLink, Path, PathError, PathMode,
     PathOptions, PathScratch, Point,
 };
 use trinav_bake::{BakeError, Level, LinkInput, PolygonInput, bake};
+
+#[path = "common/rects.rs"]
+mod rects;
+use rects::{Rect, corners, misses_interior};
 
 fn p(x: f64, y: f64) -> Point {
     Point::new(x, y)
@@ -24,27 +27,6 @@ fn options(mode: PathMode) -> PathOptions {
 }
 
 const MODES: [PathMode; 2] = [PathMode::Fast, PathMode::Optimal];
-
-/// An axis-aligned obstacle rectangle: min and max corners.
-type Rect = (Point, Point);
-
-fn corners((a, b): Rect) -> [Point; 4] {
-    [a, p(b.x, a.y), b, p(a.x, b.y)]
-}
-
-/// Whether the closed segment `a b` misses the open interior of `rect` (a separating line: one
-/// of the rectangle's edge lines or the segment's own).
-fn misses_interior(a: Point, b: Point, rect: Rect) -> bool {
-    let c = corners(rect);
-    let by_edge = (0..4).any(|i| {
-        let (u, w) = (c[i], c[(i + 1) % 4]);
-        orient(u, w, a) != Orientation::CounterClockwise && orient(u, w, b) != Orientation::CounterClockwise
-    });
-    let by_segment = a != b
-        && (c.iter().all(|&v| orient(a, b, v) != Orientation::Clockwise)
-            || c.iter().all(|&v| orient(a, b, v) != Orientation::CounterClockwise));
-    by_edge || by_segment
-}
 
 fn walkable(obstacles: &[Rect], size: f64, q: Point) -> bool {
     (0.0..=size).contains(&q.x)
