@@ -848,21 +848,22 @@ impl NavMesh {
     fn keep_same_place(&self, list: &mut Vec<TriangleId>, point: Point, layer: LayerId) {
         let on_layer: Vec<TriangleId> =
             list.iter().copied().filter(|&t| self.triangle_layer(t) == layer).collect();
-        let joined = |t: TriangleId| {
-            let ids = self.triangles()[t.index()];
-            let corners = self.triangle_points(t);
-            on_layer.iter().any(|&s| {
-                let other = self.triangles()[s.index()];
-                (0..3).any(|i| {
-                    let (a, b) = (ids[i], ids[(i + 1) % 3]);
-                    (corners[i] == point && other.contains(&a))
-                        || (orient(corners[i], corners[(i + 1) % 3], point) == Orientation::Collinear
-                            && other.contains(&a)
-                            && other.contains(&b))
-                })
-            })
-        };
+        let joined = |t: TriangleId| on_layer.iter().any(|&s| self.same_place(t, s, point));
         list.retain(|&t| self.triangle_layer(t) == layer || joined(t));
+    }
+
+    /// Whether triangle `t`, which holds `point`, and `other` are at the same place there:
+    /// they share `t`'s vertex at `point`, or the side of `t` through it (across a portal).
+    fn same_place(&self, t: TriangleId, other: TriangleId, point: Point) -> bool {
+        let (ids, corners) = (self.triangles()[t.index()], self.triangle_points(t));
+        let other = self.triangles()[other.index()];
+        (0..3).any(|i| {
+            let (a, b) = (ids[i], ids[(i + 1) % 3]);
+            (corners[i] == point && other.contains(&a))
+                || (orient(corners[i], corners[(i + 1) % 3], point) == Orientation::Collinear
+                    && other.contains(&a)
+                    && other.contains(&b))
+        })
     }
 
     /// The layer of a path end at `point`: `layer` when given (and `point` is on it), else the
@@ -923,19 +924,8 @@ impl NavMesh {
             // The goal is reached on its layer, or on a portal to it: a corner or a side of
             // `current` that a goal triangle shares.
             let q = out.points[k];
-            let corners = self.triangle_points(current);
-            let ids = self.triangles()[current.index()];
-            let shared = |t: TriangleId| {
-                let other = self.triangles()[t.index()];
-                (0..3).any(|i| {
-                    let (a, b) = (ids[i], ids[(i + 1) % 3]);
-                    (corners[i] == q && other.contains(&a))
-                        || (orient(corners[i], corners[(i + 1) % 3], q) == Orientation::Collinear
-                            && other.contains(&a)
-                            && other.contains(&b))
-                })
-            };
-            let reached = self.triangle_layer(current) == goal_layer || goals.iter().any(|&t| shared(t));
+            let reached = self.triangle_layer(current) == goal_layer
+                || goals.iter().any(|&t| self.same_place(current, t, q));
             if reached {
                 out.layers[k] = goal_layer;
             }
