@@ -15,7 +15,7 @@ use trinav_bake::{BakeError, LayerError, LayerInput, Level, LinkInput, PolygonIn
 
 #[path = "common/rects.rs"]
 mod rects;
-use rects::{Rect, corners, misses_interior};
+use rects::{Rect, corners, disjoint_rects, misses_interior};
 
 fn p(x: f64, y: f64) -> Point {
     Point::new(x, y)
@@ -382,22 +382,7 @@ fn oracle(
 /// Random disjoint rectangles on the integer grid inside `(x0, y0)..(x1, y1)`, kept when
 /// strictly apart and strictly inside.
 fn rects_in(x0: i32, y0: i32, x1: i32, y1: i32) -> impl Strategy<Value = Vec<Rect>> {
-    let shape = (x0 + 1..x1 - 1, y0 + 1..y1 - 1, 1..4i32, 1..4i32);
-    prop::collection::vec(shape, 0..6).prop_map(move |shapes| {
-        let mut kept: Vec<Rect> = Vec::new();
-        for (x, y, w, h) in shapes {
-            let (xe, ye) = ((x + w).min(x1 - 1), (y + h).min(y1 - 1));
-            if xe <= x || ye <= y {
-                continue;
-            }
-            let r = (p(f64::from(x), f64::from(y)), p(f64::from(xe), f64::from(ye)));
-            let apart = |k: &Rect| k.1.x < r.0.x || r.1.x < k.0.x || k.1.y < r.0.y || r.1.y < k.0.y;
-            if kept.iter().all(apart) {
-                kept.push(r);
-            }
-        }
-        kept
-    })
+    disjoint_rects((x0 + 1..x1 - 1, y0 + 1..y1 - 1), 4, 0..6, (x1 - 1, y1 - 1))
 }
 
 /// Random cases: 32, or `TRINAV_LAYER_CASES` (for long runs in release).

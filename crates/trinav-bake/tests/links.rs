@@ -16,7 +16,7 @@ use trinav_bake::{BakeError, Level, LinkInput, PolygonInput, bake};
 
 #[path = "common/rects.rs"]
 mod rects;
-use rects::{Rect, corners, misses_interior};
+use rects::{Rect, corners, disjoint_rects, misses_interior};
 
 fn p(x: f64, y: f64) -> Point {
     Point::new(x, y)
@@ -286,22 +286,7 @@ fn links_survive_the_file_and_old_versions_load_without() {
 
 /// Random disjoint rectangles on an integer grid, kept when strictly apart.
 fn rects_strategy(size: i32) -> impl Strategy<Value = Vec<Rect>> {
-    let shape = (1..size - 2, 1..size - 2, 1..6i32, 1..6i32);
-    prop::collection::vec(shape, 1..10).prop_map(move |shapes| {
-        let mut kept: Vec<Rect> = Vec::new();
-        for (x, y, w, h) in shapes {
-            let (x1, y1) = ((x + w).min(size - 1), (y + h).min(size - 1));
-            if x1 <= x || y1 <= y {
-                continue;
-            }
-            let r = (p(f64::from(x), f64::from(y)), p(f64::from(x1), f64::from(y1)));
-            let apart = |k: &Rect| k.1.x < r.0.x || r.1.x < k.0.x || k.1.y < r.0.y || r.1.y < k.0.y;
-            if kept.iter().all(apart) {
-                kept.push(r);
-            }
-        }
-        kept
-    })
+    disjoint_rects((1..size - 2, 1..size - 2), 6, 1..10, (size - 1, size - 1))
 }
 
 proptest! {
