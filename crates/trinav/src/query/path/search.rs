@@ -253,10 +253,7 @@ impl NavMesh {
         }
         // A start triangle holding the goal gives the way that never leaves it (its straight
         // segment came too near a wall: the funnel bends it round the walls' ends).
-        let (mut goal_g, mut goal) = match starts.iter().any(|s| goals.contains(s)) {
-            true => (from.distance(to), Some(START)),
-            false => (f64::INFINITY, None),
-        };
+        let (mut goal_g, mut goal) = goal_in_a_start(from, starts, to, goals);
         let (mut expanded, mut exhausted) = (0u32, false);
         let (mut best_estimate, mut best_reached) = (f64::INFINITY, None);
         loop {
@@ -312,6 +309,20 @@ impl NavMesh {
         } else {
             SearchEnd::Unreachable
         }
+    }
+}
+
+/// The per-entry searches' first goal: reached from [`START`] at the straight distance when a
+/// start triangle holds it (the way that never leaves it), else none yet.
+fn goal_in_a_start(
+    from: Point,
+    starts: &[TriangleId],
+    to: Point,
+    goals: &[TriangleId],
+) -> (f64, Option<u32>) {
+    match starts.iter().any(|s| goals.contains(s)) {
+        true => (from.distance(to), Some(START)),
+        false => (f64::INFINITY, None),
     }
 }
 
@@ -383,10 +394,7 @@ impl NavMesh {
         self.link_estimates(to, &mut estimates);
         let walk = LinkWalk { mesh: self, base, to, estimates };
         // The node the goal is reached from ([`START`]: a start triangle holds it).
-        let (mut goal_g, mut goal) = (f64::INFINITY, None);
-        if starts.iter().any(|t| goals.contains(t)) {
-            (goal_g, goal) = (from.distance(to), Some(START));
-        }
+        let (mut goal_g, mut goal) = goal_in_a_start(from, starts, to, goals);
         for &start in starts {
             walk.leave(scratch, START, start, from, 0.0, None);
         }
