@@ -597,7 +597,7 @@ pub struct NavMesh {
     /// derived on first use by a query with a radius.
     widths: std::sync::OnceLock<Vec<[f32; 3]>>,
     /// The turning corners as a disc's optimal search reads them, derived on first use.
-    disc_corners: std::sync::OnceLock<Vec<crate::query::path::DiscCorner>>,
+    disc_corners: std::sync::OnceLock<crate::query::path::DiscCorners>,
     /// The off-mesh links and the index the searches read (see [`crate::links`]).
     pub(crate) links: crate::links::Links,
     /// Per island, its lowest triangle: derived by the first patch (see `crate::patch`), then
@@ -691,8 +691,8 @@ impl NavMesh {
     }
 
     /// The disc corners, if derived already.
-    pub(crate) fn derived_disc_corners(&self) -> Option<&[crate::query::path::DiscCorner]> {
-        self.disc_corners.get().map(Vec::as_slice)
+    pub(crate) fn derived_disc_corners(&self) -> Option<&crate::query::path::DiscCorners> {
+        self.disc_corners.get()
     }
 
     /// The traversal widths, if derived already.
@@ -713,6 +713,12 @@ impl NavMesh {
 
     /// The turning corners a disc may bend round, derived on first use.
     pub(crate) fn disc_corners(&self) -> &[crate::query::path::DiscCorner] {
+        &self.disc_corner_index().list
+    }
+
+    /// The turning corners a disc may bend round and where each vertex's are, derived on
+    /// first use.
+    pub(crate) fn disc_corner_index(&self) -> &crate::query::path::DiscCorners {
         self.disc_corners.get_or_init(|| {
             crate::query::path::disc_corners(
                 &self.parts.vertices,
