@@ -148,6 +148,17 @@ pub enum LinkError {
 /// after the vertices).
 pub const MAX_LINKS: usize = 1 << 22;
 
+/// A query's memory for [`NavMesh::link_estimates`] (no allocation once grown).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LinkWork {
+    /// Per directed link, its bound so far.
+    bound: Vec<f64>,
+    /// The directed links not yet settled.
+    open: Vec<u32>,
+    /// The links worth counting: start, bound.
+    pub(crate) estimates: Vec<(Point, f64)>,
+}
+
 /// A live link and the triangles its ends lie in (located when added or after a patch).
 #[derive(Clone, Debug)]
 struct Slot {
@@ -415,17 +426,43 @@ impl NavMesh {
     }
 
     /// The links worth counting in a bound on the cost to `to`: per directed link, its start
-    /// and a lower bound on the cost from there when it is taken (its cost plus the smaller of
-    /// the straight way from its end and [`NavMesh::link_bound`]: the rest either walks, or
-    /// takes a last link), kept only when that is less than the straight way from its start
-    /// (otherwise no bound through it beats walking straight). Written into `out`.
-    pub(crate) fn link_estimates(&self, to: Point, out: &mut Vec<(Point, f64)>) {
-        let bound = self.link_bound(to);
-        out.clear();
-        for d in &self.links.directed {
-            let estimate = d.cost + d.to.distance(to).min(bound);
-            if estimate < d.from.distance(to) {
-                out.push((d.from, estimate));
+    /// and a lower bound on the cost from there when it is taken, kept only when that is less
+    /// than the straight way from its start (otherwise no bound through it beats walking
+    /// straight). Written into `work.estimates`.
+    ///
+    /// The bound is the least cost over the links with every walk replaced by the straight
+    /// segment (no walk is shorter): a link's cost plus, from its end, the straight way to
+    /// `to` or to a further link's start and that link's bound. A Dijkstra search backwards
+    /// from `to` over the directed links (each settled link relaxes the ones left, quadratic
+    /// in the number of links, no mesh); it stops once the least bound left reaches the
+    /// largest straight way from a start, as no link left can then be worth counting.
+    pub(crate) fn link_estimates(&self, to: Point, work: &mut LinkWork) {
+        let directed = &self.links.directed;
+        let LinkWork { bound, open, estimates } = work;
+        bound.clear();
+        bound.extend(directed.iter().map(|d| d.cost + d.to.distance(to)));
+        open.clear();
+        open.extend(0..directed.len() as u32);
+        estimates.clear();
+        let worth = directed.iter().map(|d| d.from.distance(to)).fold(0.0, f64::max);
+        while !open.is_empty() {
+            let (at, k) = (open.iter().enumerate())
+                .map(|(at, &d)| (at, bound[d as usize]))
+                .fold((0, f64::INFINITY), |best, next| if next.1 < best.1 { next } else { best });
+            if k >= worth {
+                break;
+            }
+            let settled = directed[open.swap_remove(at) as usize].from;
+            for &d in open.iter() {
+                let link = &directed[d as usize];
+                let through = link.cost + link.to.distance(settled) + k;
+                let b = &mut bound[d as usize];
+                *b = b.min(through);
+            }
+        }
+        for (d, &b) in directed.iter().zip(bound.iter()) {
+            if b < d.from.distance(to) {
+                estimates.push((d.from, b));
             }
         }
     }

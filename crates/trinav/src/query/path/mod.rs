@@ -461,7 +461,7 @@ pub struct PathScratch {
     hops: Vec<(usize, u32)>,
     piece: Vec<Point>,
     /// With links, the fast search's [`NavMesh::link_estimates`].
-    link_estimates: Vec<(Point, f64)>,
+    link_work: crate::links::LinkWork,
     /// With links, the node the fast search reached the goal by ([`search::START`]: a start
     /// triangle holds the goal).
     goal_node: u32,

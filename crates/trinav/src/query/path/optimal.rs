@@ -47,6 +47,7 @@ use std::collections::BinaryHeap;
 
 use crate::geometry::{Orientation, Point, closest_point_on_segment, orient};
 use crate::ids::{HalfEdge, TriangleId};
+use crate::links::LinkWork;
 use crate::mesh::NavMesh;
 use crate::query::path::search::OpenNode;
 use crate::query::path::{GenerationSet, LinkStep, Path, PocketPass, SearchEnd, tidy_path};
@@ -94,7 +95,7 @@ pub(crate) struct OptimalScratch {
     successors: Vec<Node>,
     /// With links: per directed link, the estimate of [`NavMesh::link_estimates`]; per root
     /// (the start in the last slot), the bound on a way through a link from it, once computed.
-    link_estimates: Vec<(Point, f64)>,
+    link_work: LinkWork,
     link_bound_seen: GenerationSet,
     root_link_bound: Vec<f64>,
     /// The slot of the start in `root_link_bound`.
@@ -196,7 +197,7 @@ impl NavMesh {
         let vertices = self.vertices().len();
         scratch.begin(vertices + if LINKS { 2 * self.links.directed.len() } else { 0 });
         if LINKS {
-            self.link_estimates(to, &mut scratch.link_estimates);
+            self.link_estimates(to, &mut scratch.link_work);
             let slots = vertices + 2 * self.links.directed.len() + 1;
             scratch.link_bound_seen.clear(slots);
             scratch.start_slot = slots - 1;
@@ -300,7 +301,7 @@ impl<const LINKS: bool> Search<'_, LINKS> {
         if self.scratch.link_bound_seen.contains(slot) {
             return self.scratch.root_link_bound[slot];
         }
-        let bound = self.mesh.through_links(self.point(root), &self.scratch.link_estimates);
+        let bound = self.mesh.through_links(self.point(root), &self.scratch.link_work.estimates);
         self.scratch.link_bound_seen.insert(slot);
         self.scratch.root_link_bound[slot] = bound;
         bound

@@ -390,8 +390,9 @@ impl NavMesh {
         let base = 3 * self.triangle_count();
         scratch.begin(base + self.links.directed.len());
         scratch.per_entry = true;
-        let mut estimates = std::mem::take(&mut scratch.link_estimates);
-        self.link_estimates(to, &mut estimates);
+        let mut work = std::mem::take(&mut scratch.link_work);
+        self.link_estimates(to, &mut work);
+        let estimates = std::mem::take(&mut work.estimates);
         let walk = LinkWalk { mesh: self, base, to, estimates };
         // The node the goal is reached from ([`START`]: a start triangle holds it).
         let (mut goal_g, mut goal) = goal_in_a_start(from, starts, to, goals);
@@ -437,7 +438,8 @@ impl NavMesh {
         }
         scratch.expanded = expanded;
         scratch.best_reached = best_reached;
-        scratch.link_estimates = walk.estimates;
+        work.estimates = walk.estimates;
+        scratch.link_work = work;
         if let Some(goal) = goal {
             scratch.goal_node = goal;
             SearchEnd::Found
