@@ -425,6 +425,15 @@ impl NavMesh {
         self.links.directed.iter().map(|d| d.cost + d.to.distance(to)).fold(f64::INFINITY, f64::min)
     }
 
+    /// The least any path from `from` to `to` that takes a link costs: over the directed links,
+    /// the straight way to its start, its cost, and the straight way from its end. Infinite
+    /// without links.
+    pub(crate) fn first_link_bound(&self, from: Point, to: Point) -> f64 {
+        (self.links.directed.iter())
+            .map(|d| from.distance(d.from) + d.cost + d.to.distance(to))
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// The links worth counting in a bound on the cost to `to`: per directed link, its start
     /// and a lower bound on the cost from there when it is taken, kept only when that is less
     /// than the straight way from its start (otherwise no bound through it beats walking

@@ -460,6 +460,8 @@ pub struct PathScratch {
     /// the next crossing, the directed link), and the pulled piece between links.
     hops: Vec<(usize, u32)>,
     piece: Vec<Point>,
+    /// With links, the fast mode's walking path, while the link search looks for a cheaper one.
+    walked: Vec<Point>,
     /// With links, the fast search's [`NavMesh::link_estimates`].
     link_work: crate::links::LinkWork,
     /// With links, the node the fast search reached the goal by ([`search::START`]: a start
@@ -1222,37 +1224,51 @@ impl NavMesh {
                 end
             }
             PathMode::Fast if self.has_links() => {
-                let mut end = self.search_link_corridor(from, starts, to, goals, budget, scratch);
-                match end {
+                // The walking path first (the cone search, on the start's island; straight
+                // when a triangle holds both ends), then the link search for a cheaper way:
+                // its nodes sit at edge midpoints, which can make a link look cheaper than
+                // walking through long triangles, so the cheaper path once pulled wins.
+                let mut walked = std::mem::take(&mut scratch.walked);
+                walked.clear();
+                if shared {
+                    walked.extend([from, to]);
+                } else if starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)))
+                    && self.search_corridor(from, starts, to, goals, budget, 0.0, scratch) == SearchEnd::Found
+                {
+                    self.pull_corridor(from, to, 0.0, scratch, &mut walked);
+                }
+                let walked_length = match walked.is_empty() {
+                    true => f64::INFINITY,
+                    false => walked.windows(2).map(|w| w[0].distance(w[1])).sum(),
+                };
+                let mut end = match walked.is_empty() {
+                    true => SearchEnd::Unreachable,
+                    false => SearchEnd::Found,
+                };
+                match self.search_link_corridor(from, starts, to, goals, budget, walked_length, scratch) {
                     SearchEnd::Found => {
                         self.pull_link_corridor(from, to, scratch, out);
                         self.measure(out);
+                        if out.cost < walked_length {
+                            walked.clear();
+                            end = SearchEnd::Found;
+                        }
                     }
-                    SearchEnd::Exhausted if options.partial => {
-                        self.partial_link_corridor(from, starts, to, scratch, out)
+                    SearchEnd::Exhausted if walked.is_empty() => {
+                        if options.partial {
+                            self.partial_link_corridor(from, starts, to, scratch, out)
+                        }
+                        end = SearchEnd::Exhausted;
                     }
                     _ => {}
                 }
-                // The link search's nodes sit at edge midpoints, which can make a link look
-                // cheaper than walking through long triangles: the walking path of the cone
-                // search competes, and the cheaper path wins.
-                let same_island =
-                    starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)));
-                if same_island
-                    && self.search_corridor(from, starts, to, goals, budget, 0.0, scratch) == SearchEnd::Found
-                {
-                    let mut walked = std::mem::take(&mut scratch.piece);
-                    self.pull_corridor(from, to, 0.0, scratch, &mut walked);
-                    let length: f64 = walked.windows(2).map(|w| w[0].distance(w[1])).sum();
-                    if end != SearchEnd::Found || length < out.cost {
-                        out.points.clear();
-                        out.points.extend_from_slice(&walked);
-                        out.links.clear();
-                        out.partial = None;
-                        end = SearchEnd::Found;
-                    }
-                    scratch.piece = walked;
+                if !walked.is_empty() {
+                    out.points.clear();
+                    out.points.extend_from_slice(&walked);
+                    out.links.clear();
+                    out.partial = None;
                 }
+                scratch.walked = walked;
                 end
             }
             PathMode::Fast => {
