@@ -152,7 +152,9 @@ pub const MAX_LINKS: usize = 1 << 22;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LinkWork {
     /// Per directed link, its bound so far.
-    bound: Vec<f64>,
+    pub(crate) bound: Vec<f64>,
+    /// Per directed link, the link its bound takes next (`u32::MAX`: none).
+    pub(crate) next: Vec<u32>,
     /// The directed links not yet settled.
     open: Vec<u32>,
     /// The links worth counting: start, bound.
@@ -178,6 +180,11 @@ pub(crate) struct Directed {
     pub(crate) link: LinkId,
     /// The triangles the end `to` lies in: `triangles[to_triangles.0..to_triangles.1]`.
     to_triangles: (u32, u32),
+    /// The triangles the start `from` lies in, likewise.
+    from_triangles: (u32, u32),
+    /// The islands of the start and of the end.
+    pub(crate) from_island: u32,
+    to_island: u32,
 }
 
 /// The links of a mesh and the index the searches read (see the module documentation).
@@ -226,6 +233,13 @@ impl Links {
     #[inline]
     pub(crate) fn end_triangles(&self, d: u32) -> &[TriangleId] {
         let (a, b) = self.directed[d as usize].to_triangles;
+        &self.triangles[a as usize..b as usize]
+    }
+
+    /// The triangles the start of directed link `d` lies in.
+    #[inline]
+    pub(crate) fn start_triangles(&self, d: u32) -> &[TriangleId] {
+        let (a, b) = self.directed[d as usize].from_triangles;
         &self.triangles[a as usize..b as usize]
     }
 
@@ -398,13 +412,17 @@ impl NavMesh {
                 let d = links.directed.len() as u32;
                 let at = links.triangles.len() as u32;
                 links.triangles.extend_from_slice(to_triangles);
-                let to_range = (at, links.triangles.len() as u32);
+                let middle = links.triangles.len() as u32;
+                links.triangles.extend_from_slice(from_triangles);
                 links.directed.push(Directed {
                     from,
                     to,
                     cost: link.cost,
                     link: LinkId(i),
-                    to_triangles: to_range,
+                    to_triangles: (at, middle),
+                    from_triangles: (middle, links.triangles.len() as u32),
+                    from_island: self.island(from_triangles[0]).0,
+                    to_island: self.island(to_triangles[0]).0,
                 });
                 for &t in from_triangles.iter() {
                     links.starts.push((t.0, d));
@@ -434,22 +452,29 @@ impl NavMesh {
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// The links worth counting in a bound on the cost to `to`: per directed link, its start
-    /// and a lower bound on the cost from there when it is taken, kept only when that is less
-    /// than the straight way from its start (otherwise no bound through it beats walking
-    /// straight). Written into `work.estimates`.
+    /// The links worth counting in a bound on the cost to `to` (on island `goal_island`): per
+    /// directed link, its start and a lower bound on the cost from there when it is taken,
+    /// kept only when that is less than the straight way from its start (otherwise no bound
+    /// through it beats walking straight). Written into `work.estimates`.
     ///
     /// The bound is the least cost over the links with every walk replaced by the straight
-    /// segment (no walk is shorter): a link's cost plus, from its end, the straight way to
-    /// `to` or to a further link's start and that link's bound. A Dijkstra search backwards
-    /// from `to` over the directed links (each settled link relaxes the ones left, quadratic
-    /// in the number of links, no mesh); it stops once the least bound left reaches the
-    /// largest straight way from a start, as no link left can then be worth counting.
-    pub(crate) fn link_estimates(&self, to: Point, work: &mut LinkWork) {
+    /// segment (no walk is shorter) and kept on one island: a link's cost plus, from its
+    /// end, the straight way to `to` or to a further link's start and that link's bound. A
+    /// Dijkstra search backwards from `to` over the directed links (each settled link relaxes
+    /// the ones left, quadratic in the number of links, no mesh); it stops once the least
+    /// bound left reaches the largest straight way from a start, as no link left can then be
+    /// worth counting. `work.bound` and `work.next` keep each counted link's bound and the
+    /// link its bound takes next (`u32::MAX`: straight to `to`).
+    pub(crate) fn link_estimates(&self, to: Point, goal_island: u32, work: &mut LinkWork) {
         let directed = &self.links.directed;
-        let LinkWork { bound, open, estimates } = work;
+        let LinkWork { bound, next, open, estimates } = work;
         bound.clear();
-        bound.extend(directed.iter().map(|d| d.cost + d.to.distance(to)));
+        bound.extend(directed.iter().map(|d| match d.to_island == goal_island {
+            true => d.cost + d.to.distance(to),
+            false => f64::INFINITY,
+        }));
+        next.clear();
+        next.resize(directed.len(), u32::MAX);
         open.clear();
         open.extend(0..directed.len() as u32);
         estimates.clear();
@@ -461,12 +486,16 @@ impl NavMesh {
             if k >= worth {
                 break;
             }
-            let settled = directed[open.swap_remove(at) as usize].from;
+            let s = open.swap_remove(at);
+            let settled = &directed[s as usize];
             for &d in open.iter() {
                 let link = &directed[d as usize];
-                let through = link.cost + link.to.distance(settled) + k;
-                let b = &mut bound[d as usize];
-                *b = b.min(through);
+                if link.to_island == settled.from_island {
+                    let through = link.cost + link.to.distance(settled.from) + k;
+                    if through < bound[d as usize] {
+                        (bound[d as usize], next[d as usize]) = (through, s);
+                    }
+                }
             }
         }
         for (d, &b) in directed.iter().zip(bound.iter()) {
