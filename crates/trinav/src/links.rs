@@ -155,10 +155,22 @@ pub(crate) struct LinkWork {
     pub(crate) bound: Vec<f64>,
     /// Per directed link, the link its bound takes next (`u32::MAX`: none).
     pub(crate) next: Vec<u32>,
-    /// The directed links not yet settled.
-    open: Vec<u32>,
+    /// The bounds of the links not yet settled.
+    key: Vec<f64>,
     /// The links worth counting: start, bound.
     pub(crate) estimates: Vec<(Point, f64)>,
+}
+
+/// The most directed links whose [`Links::hop`] table is kept (`MAX_HOP_TABLE²` f64, 2 MiB).
+const MAX_HOP_TABLE: usize = 512;
+
+/// What taking `link` costs at least when `then` is the next link taken (see [`Links::hop`]).
+#[inline]
+fn hop(link: &Directed, then: &Directed) -> f64 {
+    match link.to_island == then.from_island {
+        true => link.cost + link.to.distance(then.from),
+        false => f64::INFINITY,
+    }
 }
 
 /// A live link and the triangles its ends lie in (located when added or after a patch).
@@ -204,6 +216,9 @@ pub(crate) struct Links {
     /// (island, directed link) for every island a directed link starts on, sorted: the edges
     /// of the directed island graph.
     by_island: Vec<(u32, u32)>,
+    /// With at most [`MAX_HOP_TABLE`] directed links, [`Links::hop`] of every pair (row: the
+    /// link taken next), else empty (computed when asked).
+    hops: Vec<f64>,
     /// Per triangle (empty until a link is added), how many usable links have an end in a
     /// pocket that this triangle leads out of: the searches may enter it when above 0.
     pocket_count: Vec<u32>,
@@ -234,6 +249,18 @@ impl Links {
     pub(crate) fn end_triangles(&self, d: u32) -> &[TriangleId] {
         let (a, b) = self.directed[d as usize].to_triangles;
         &self.triangles[a as usize..b as usize]
+    }
+
+    /// What taking directed link `d` costs at least when the next link taken is `next`: its
+    /// cost and the straight way from its end to that link's start, on one island (else
+    /// infinite).
+    #[inline]
+    fn hop(&self, d: usize, next: usize) -> f64 {
+        let n = self.directed.len();
+        if let Some(&hop) = self.hops.get(next * n + d) {
+            return hop;
+        }
+        hop(&self.directed[d], &self.directed[next])
     }
 
     /// The triangles the start of directed link `d` lies in.
@@ -433,6 +460,13 @@ impl NavMesh {
         links.starts.sort_unstable();
         links.by_island.sort_unstable();
         links.by_island.dedup();
+        links.hops.clear();
+        let n = links.directed.len();
+        if n <= MAX_HOP_TABLE {
+            let directed = &links.directed;
+            let hops = directed.iter().flat_map(|then| directed.iter().map(move |link| hop(link, then)));
+            links.hops = hops.collect();
+        }
         self.links = links;
     }
 
@@ -466,35 +500,34 @@ impl NavMesh {
     /// worth counting. `work.bound` and `work.next` keep each counted link's bound and the
     /// link its bound takes next (`u32::MAX`: straight to `to`).
     pub(crate) fn link_estimates(&self, to: Point, goal_island: u32, work: &mut LinkWork) {
-        let directed = &self.links.directed;
-        let LinkWork { bound, next, open, estimates } = work;
+        let links = &self.links;
+        let directed = &links.directed;
+        let n = directed.len();
+        let LinkWork { bound, next, key, estimates } = work;
         bound.clear();
         bound.extend(directed.iter().map(|d| match d.to_island == goal_island {
             true => d.cost + d.to.distance(to),
             false => f64::INFINITY,
         }));
         next.clear();
-        next.resize(directed.len(), u32::MAX);
-        open.clear();
-        open.extend(0..directed.len() as u32);
+        next.resize(n, u32::MAX);
+        // The bounds of the links not yet settled (infinite once settled).
+        key.clear();
+        key.extend_from_slice(bound);
         estimates.clear();
         let worth = directed.iter().map(|d| d.from.distance(to)).fold(0.0, f64::max);
-        while !open.is_empty() {
-            let (at, k) = (open.iter().enumerate())
-                .map(|(at, &d)| (at, bound[d as usize]))
-                .fold((0, f64::INFINITY), |best, next| if next.1 < best.1 { next } else { best });
+        loop {
+            let (s, k) = (key.iter().enumerate())
+                .fold((0, f64::INFINITY), |best, (d, &k)| if k < best.1 { (d, k) } else { best });
             if k >= worth {
                 break;
             }
-            let s = open.swap_remove(at);
-            let settled = &directed[s as usize];
-            for &d in open.iter() {
-                let link = &directed[d as usize];
-                if link.to_island == settled.from_island {
-                    let through = link.cost + link.to.distance(settled.from) + k;
-                    if through < bound[d as usize] {
-                        (bound[d as usize], next[d as usize]) = (through, s);
-                    }
+            key[s] = f64::INFINITY;
+            // A settled link's bound is at most k, so relaxing it changes nothing.
+            for d in 0..n {
+                let through = links.hop(d, s) + k;
+                if through < bound[d] {
+                    (bound[d], key[d], next[d]) = (through, through, s as u32);
                 }
             }
         }
