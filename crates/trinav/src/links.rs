@@ -6,9 +6,11 @@
 //! runtime with [`NavMesh::add_link`] and [`NavMesh::remove_link`] (no re-bake). Every change
 //! re-derives the small index the searches read: the directed links (a bidirectional link is
 //! two), the triangles holding each start and the directed island graph ("no path" follows
-//! links, one-way ones included): linear in the number of links (plus a sort), not in the
-//! mesh. The pockets the searches must be allowed to enter because a link ends there are
-//! counted per triangle, up and down the link's own way out.
+//! links, one-way ones included), and the table of the hops between links the searches' bound
+//! reads (a link's cost plus the straight way from its end to each other link's start, on one
+//! island, up to 512 directed links): quadratic in the number of links (plus a
+//! sort), not in the mesh. The pockets the searches must be allowed to enter because a link
+//! ends there are counted per triangle, up and down the link's own way out.
 //!
 //! A link whose end is no longer on the walkable area after [`NavMesh::apply_patch`] (an
 //! obstacle dropped on it) is kept but unusable until the area under it is walkable again.
@@ -290,7 +292,8 @@ impl Links {
 
 impl NavMesh {
     /// Adds an off-mesh link (no re-bake): both ends must lie on the walkable area, the cost
-    /// must be finite and `>= 0`. Takes microseconds (linear in the number of links).
+    /// must be finite and `>= 0`. Takes microseconds (quadratic in the number of links: about
+    /// 0.1 ms with 100 links).
     ///
     /// ```
     /// # use trinav::{NavMesh, OffMeshLink, Point};

@@ -1327,7 +1327,7 @@ impl NavMesh {
             out.links.clear();
             SearchEnd::Found
         } else {
-            match self.search_link_corridor(from, starts, to, goals, budget, f64::INFINITY, scratch) {
+            match self.search_link_corridor(from, starts, to, goals, budget, scratch) {
                 SearchEnd::Found => {
                     self.pull_link_corridor(from, to, scratch, out);
                     SearchEnd::Found

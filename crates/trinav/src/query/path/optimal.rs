@@ -36,9 +36,10 @@
 //! triangle); its end is then a new root, `g` plus the link's cost, put on the open list as a
 //! node of its own that, expanded, searches from the end as from the start. The heuristic is
 //! the smaller of the straight way to the goal and the least that a way through a link can cost
-//! from the node's root (over the links, the straight way to its start, its cost, and the
-//! least the rest can cost: computed once per root), so it stays a lower bound, and the goal
-//! test (a final node leaving the open list) stays exact.
+//! from the node's root (over the links, the straight way to its start plus the link's bound:
+//! its cost and the least the rest can cost with every walk taken straight, from a search over
+//! the links once per query, [`NavMesh::link_estimates`]; computed once per root), so it stays
+//! a lower bound, and the goal test (a final node leaving the open list) stays exact.
 //!
 //! A node budget bounds the expansions (each node of a single-successor chain counts); when it
 //! runs out, a partial path can be written from the nodes made so far.

@@ -375,13 +375,11 @@ fn shared_corner(i: usize, j: usize) -> usize {
 /// the search for a disc; a link is a step from a triangle holding its start, costing the way
 /// to the start plus the link's cost. The estimate is the straight way to the goal or the least
 /// any way through a link costs, whichever is smaller (weighted as elsewhere). The corridor is
-/// then pulled piece by piece between the links taken. It looks only for ways cheaper than a
-/// path already in hand (the cone search's walking path), and not at all when no way through
-/// a link can be.
+/// then pulled piece by piece between the links taken. The fast mode runs it only when neither
+/// its walking path nor the chain of links the bound picks is found (see
+/// [`NavMesh::chain_through_links`]).
 impl NavMesh {
-    /// Runs the search for a way cheaper than `cap` (by its estimate); when found,
-    /// [`NavMesh::pull_link_corridor`] writes the path. `Unreachable` when there is none.
-    #[allow(clippy::too_many_arguments)]
+    /// Runs the search; when found, [`NavMesh::pull_link_corridor`] writes the path.
     pub(crate) fn search_link_corridor(
         &self,
         from: Point,
@@ -389,18 +387,8 @@ impl NavMesh {
         to: Point,
         goals: &[TriangleId],
         budget: u32,
-        cap: f64,
         scratch: &mut PathScratch,
     ) -> SearchEnd {
-        // The node the goal is reached from ([`START`]: a start triangle holds it).
-        let (mut goal_g, mut goal) = goal_in_a_start(from, starts, to, goals);
-        if goal_g >= cap {
-            (goal_g, goal) = (cap, None);
-        }
-        if self.first_link_bound(from, to) >= goal_g {
-            (scratch.expanded, scratch.best_reached, scratch.goal_node) = (0, None, START);
-            return if goal.is_some() { SearchEnd::Found } else { SearchEnd::Unreachable };
-        }
         let base = 3 * self.triangle_count();
         scratch.begin(base + self.links.directed.len());
         scratch.per_entry = true;
@@ -408,6 +396,8 @@ impl NavMesh {
         self.link_estimates(to, goals.first().map_or(u32::MAX, |&g| self.island(g).0), &mut work);
         let estimates = std::mem::take(&mut work.estimates);
         let walk = LinkWalk { mesh: self, base, to, estimates };
+        // The node the goal is reached from ([`START`]: a start triangle holds it).
+        let (mut goal_g, mut goal) = goal_in_a_start(from, starts, to, goals);
         for &start in starts {
             walk.leave(scratch, START, start, from, 0.0, None);
         }
