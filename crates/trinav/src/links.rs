@@ -6,11 +6,12 @@
 //! runtime with [`NavMesh::add_link`] and [`NavMesh::remove_link`] (no re-bake). Every change
 //! re-derives the small index the searches read: the directed links (a bidirectional link is
 //! two), the triangles holding each start and the directed island graph ("no path" follows
-//! links, one-way ones included), and the table of the hops between links the searches' bound
-//! reads (a link's cost plus the straight way from its end to each other link's start, on one
-//! island, up to 512 directed links): quadratic in the number of links (plus a
-//! sort), not in the mesh. The pockets the searches must be allowed to enter because a link
-//! ends there are counted per triangle, up and down the link's own way out.
+//! links, one-way ones included): linear in the number of links (plus a sort), not in the
+//! mesh. The table of the hops between links the searches' bound reads (a link's cost plus the
+//! straight way from its end to each other link's start, on one island, up to 512 directed
+//! links), quadratic, is built by the first query after a change. The pockets the searches
+//! must be allowed to enter because a link ends there are counted per triangle, up and down
+//! the link's own way out.
 //!
 //! A link whose end is no longer on the walkable area after [`NavMesh::apply_patch`] (an
 //! obstacle dropped on it) is kept but unusable until the area under it is walkable again.
@@ -219,8 +220,9 @@ pub(crate) struct Links {
     /// of the directed island graph.
     by_island: Vec<(u32, u32)>,
     /// With at most [`MAX_HOP_TABLE`] directed links, [`Links::hop`] of every pair (row: the
-    /// link taken next), else empty (computed when asked).
-    hops: Vec<f64>,
+    /// link taken next), else empty (computed when asked). Built by the first query after a
+    /// change, so that adding and removing links stays cheap.
+    hops: std::sync::OnceLock<Vec<f64>>,
     /// Per triangle (empty until a link is added), how many usable links have an end in a
     /// pocket that this triangle leads out of: the searches may enter it when above 0.
     pocket_count: Vec<u32>,
@@ -256,13 +258,28 @@ impl Links {
     /// What taking directed link `d` costs at least when the next link taken is `next`: its
     /// cost and the straight way from its end to that link's start, on one island (else
     /// infinite).
+    /// `table` is [`Links::hop_table`].
     #[inline]
-    fn hop(&self, d: usize, next: usize) -> f64 {
-        let n = self.directed.len();
-        if let Some(&hop) = self.hops.get(next * n + d) {
-            return hop;
+    fn hop(&self, table: &[f64], d: usize, next: usize) -> f64 {
+        match table.get(next * self.directed.len() + d) {
+            Some(&hop) => hop,
+            None => hop(&self.directed[d], &self.directed[next]),
         }
-        hop(&self.directed[d], &self.directed[next])
+    }
+
+    /// The table of [`Links::hop`] (empty beyond [`MAX_HOP_TABLE`] directed links), built on
+    /// first use.
+    fn hop_table(&self) -> &[f64] {
+        self.hops.get_or_init(|| {
+            let directed = &self.directed;
+            match directed.len() <= MAX_HOP_TABLE {
+                true => directed
+                    .iter()
+                    .flat_map(|then| directed.iter().map(move |link| hop(link, then)))
+                    .collect(),
+                false => Vec::new(),
+            }
+        })
     }
 
     /// The triangles the start of directed link `d` lies in.
@@ -292,8 +309,9 @@ impl Links {
 
 impl NavMesh {
     /// Adds an off-mesh link (no re-bake): both ends must lie on the walkable area, the cost
-    /// must be finite and `>= 0`. Takes microseconds (quadratic in the number of links: about
-    /// 0.1 ms with 100 links).
+    /// must be finite and `>= 0`. Takes microseconds (linear in the number of links; the first
+    /// query after a change builds the table of hops between links, quadratic: about 0.1 ms
+    /// with 100 links).
     ///
     /// ```
     /// # use trinav::{NavMesh, OffMeshLink, Point};
@@ -463,13 +481,7 @@ impl NavMesh {
         links.starts.sort_unstable();
         links.by_island.sort_unstable();
         links.by_island.dedup();
-        links.hops.clear();
-        let n = links.directed.len();
-        if n <= MAX_HOP_TABLE {
-            let directed = &links.directed;
-            let hops = directed.iter().flat_map(|then| directed.iter().map(move |link| hop(link, then)));
-            links.hops = hops.collect();
-        }
+        links.hops = std::sync::OnceLock::new();
         self.links = links;
     }
 
@@ -504,7 +516,7 @@ impl NavMesh {
     /// link its bound takes next (`u32::MAX`: straight to `to`).
     pub(crate) fn link_estimates(&self, to: Point, goal_island: u32, work: &mut LinkWork) {
         let links = &self.links;
-        let directed = &links.directed;
+        let (directed, table) = (&links.directed, links.hop_table());
         let n = directed.len();
         let LinkWork { bound, next, key, estimates } = work;
         bound.clear();
@@ -528,7 +540,7 @@ impl NavMesh {
             key[s] = f64::INFINITY;
             // A settled link's bound is at most k, so relaxing it changes nothing.
             for d in 0..n {
-                let through = links.hop(d, s) + k;
+                let through = links.hop(table, d, s) + k;
                 if through < bound[d] {
                     (bound[d], key[d], next[d]) = (through, through, s as u32);
                 }
