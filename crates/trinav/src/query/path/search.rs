@@ -453,11 +453,10 @@ impl NavMesh {
     }
 
     /// The fast mode's way through links, chosen by the bound of [`NavMesh::link_estimates`]:
-    /// from the start, the counted link (on the start's island) with the least straight way
-    /// to its start plus its bound, then the links that bound takes next; each piece between
+    /// from the start, the link (on the start's island) with the least straight way to its
+    /// start plus its bound, then the links that bound takes next; each piece between
     /// links walked by the cone search and pulled taut. Writes the path into `out` and
-    /// returns its cost; `None` when no counted link is worth trying (its estimate not below
-    /// `cap`) or a piece is not found within the budget. Its paths are valid, not always the
+    /// returns its cost; `None` when no link is worth trying (its estimate not below `cap`) or a piece is not found within the budget. Its paths are valid, not always the
     /// cheapest: the bound walks straight between links.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn chain_through_links(
@@ -474,10 +473,10 @@ impl NavMesh {
         self.link_estimates(to, self.island(goal).0, &mut work);
         let start_island = self.island(start).0;
         let directed = &self.links.directed;
+        // Any link with a bound is a chain to the goal (settled or not: its `next` are), and
+        // may beat a long walk even when it does not beat the straight way.
         let first = (0..directed.len())
-            .filter(|&d| {
-                directed[d].from_island == start_island && work.bound[d] < directed[d].from.distance(to)
-            })
+            .filter(|&d| directed[d].from_island == start_island && work.bound[d].is_finite())
             .map(|d| (d as u32, from.distance(directed[d].from) + work.bound[d]))
             .fold(None, |best: Option<(u32, f64)>, next| match best {
                 Some(best) if best.1 <= next.1 => Some(best),
