@@ -2,8 +2,9 @@
 //!
 //! Islands are the connected components over edge adjacency
 //! ([`trinav::find_islands`]); each triangle keeps the area type of the piece it was cut from. Bounds and the uniform
-//! grid are derived by [`NavMesh::from_parts`], the same code that runs when a baked file is
-//! loaded, so a baked and a loaded mesh are built identically.
+//! grid are derived by the same code that runs when a baked file is loaded, so a baked and a
+//! loaded mesh are built identically; the bake's own meshes skip the structure checks, which
+//! its stages establish (`derive_baked`).
 
 use trinav::build::{InvalidMesh, MeshParts, find_islands};
 use trinav::{BakeSettings, NavMesh};

@@ -1122,6 +1122,28 @@ mod tests {
     }
 
     #[test]
+    fn trusted_parts_refuse_what_would_break_the_derivation() {
+        let good = grid_with_a_lone_triangle(5, 4);
+        let trusted = NavMesh::from_trusted_parts(good.clone()).unwrap();
+        assert_eq!(trusted.stats(), NavMesh::from_parts(good.clone()).unwrap().stats());
+        let mut bad_index = good.clone();
+        bad_index.triangles[3][1] = VertexId(good.vertices.len() as u32);
+        let mut bad_link = good.clone();
+        bad_link.neighbours[2][0] = TriangleId(good.triangles.len() as u32);
+        let mut short = good.clone();
+        short.areas.pop();
+        for parts in [bad_index, bad_link, short] {
+            let problems = parts.find_problems();
+            assert!(!problems.is_empty());
+            assert_eq!(NavMesh::from_trusted_parts(parts).unwrap_err().problems, problems);
+        }
+        // Debug builds check every rule.
+        let mut flipped = good.clone();
+        flipped.triangles[0].swap(0, 1);
+        assert_eq!(NavMesh::from_trusted_parts(flipped).is_err(), cfg!(debug_assertions));
+    }
+
+    #[test]
     fn nav_mesh_is_send_and_sync() {
         fn assert_send_sync<T: Send + Sync>() {}
         assert_send_sync::<NavMesh>();
