@@ -652,6 +652,35 @@ impl NavMesh {
         Ok(Self::derive(parts))
     }
 
+    /// The mesh of `parts` from a baker whose own stages establish the rules of
+    /// [`MeshParts::find_problems`]: vertices distinct (welded by exact position), triangles
+    /// strictly counter-clockwise (checked when made), neighbours equal to
+    /// [`build_adjacency`]'s, islands equal to [`find_islands`](crate::build::find_islands)'s.
+    /// Only the rules that keep the derivation in bounds are checked here (settings, array
+    /// lengths, indices, area ids), so a mesh breaking the others gives wrong query answers
+    /// instead of an error; debug builds check every rule. Use [`NavMesh::from_parts`] for
+    /// parts of any other origin.
+    pub fn from_trusted_parts(parts: MeshParts) -> Result<NavMesh, InvalidMesh> {
+        let (v_count, t_count) = (parts.vertices.len(), parts.triangles.len());
+        let in_bounds = parts.settings.check().is_ok()
+            && t_count <= HalfEdge::MAX_TRIANGLES
+            && parts.per_triangle_lengths().iter().all(|&(_, len)| len == t_count)
+            && parts.areas.iter().fold(true, |ok, &a| ok & (a <= AreaId::MAX))
+            && parts.triangles.iter().flatten().fold(true, |ok, v| ok & (v.index() < v_count))
+            && parts
+                .neighbours
+                .iter()
+                .flatten()
+                .fold(true, |ok, n| ok & (n.is_none() | (n.index() < t_count)));
+        if !in_bounds || cfg!(debug_assertions) {
+            let problems = parts.find_problems();
+            if !problems.is_empty() {
+                return Err(InvalidMesh { problems });
+            }
+        }
+        Ok(Self::derive(parts))
+    }
+
     /// The mesh of validated `parts`: derives the island count, bounds, the point-location
     /// grid, the turning corners and the pockets.
     pub(crate) fn derive(parts: MeshParts) -> NavMesh {
@@ -1096,6 +1125,28 @@ mod tests {
         let mut short = good.clone();
         short.islands.pop();
         assert!(!quick_check(&short));
+    }
+
+    #[test]
+    fn trusted_parts_refuse_what_would_break_the_derivation() {
+        let good = grid_with_a_lone_triangle(5, 4);
+        let trusted = NavMesh::from_trusted_parts(good.clone()).unwrap();
+        assert_eq!(trusted.stats(), NavMesh::from_parts(good.clone()).unwrap().stats());
+        let mut bad_index = good.clone();
+        bad_index.triangles[3][1] = VertexId(good.vertices.len() as u32);
+        let mut bad_link = good.clone();
+        bad_link.neighbours[2][0] = TriangleId(good.triangles.len() as u32);
+        let mut short = good.clone();
+        short.areas.pop();
+        for parts in [bad_index, bad_link, short] {
+            let problems = parts.find_problems();
+            assert!(!problems.is_empty());
+            assert_eq!(NavMesh::from_trusted_parts(parts).unwrap_err().problems, problems);
+        }
+        // Debug builds check every rule.
+        let mut flipped = good.clone();
+        flipped.triangles[0].swap(0, 1);
+        assert_eq!(NavMesh::from_trusted_parts(flipped).is_err(), cfg!(debug_assertions));
     }
 
     #[test]
