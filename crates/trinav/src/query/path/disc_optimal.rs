@@ -18,9 +18,11 @@
 //!   list that passes its test ends the shortest path.
 //! - **Dominance.** Of two arrivals at one circle and side, one that can go round the circle
 //!   to the other's contact at no more cost makes the other redundant: it is not expanded.
-//! - **Candidates.** The corners of the start's island; when a path of length `L` is known
-//!   (the fast mode's, tried first), only corners `c` with `|s c| + |c g| - 2r <= L` (a path
-//!   round `c`'s circle is at least that long).
+//! - **Candidates.** From the start, the corners of its island; from a corner's circle, the
+//!   corners in sight of that corner ([`super::disc_sight`]). When a path of length `L` is
+//!   known (the fast mode's, tried first), only corners `c` with `|s c| + |c g| - 2r <= L` (a
+//!   path round `c`'s circle is at least that long), and no edge is looked through beyond
+//!   which every corner is farther.
 //!
 //! The tangent from circle `c` to circle `d` keeps `r` from every wall only if the segment
 //! `c d` meets no wall; so the search is complete over the tangents between corners, which is

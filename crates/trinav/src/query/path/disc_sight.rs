@@ -10,17 +10,19 @@
 //! yields are still tested against the walls.
 
 use crate::geometry::{Orientation, Point, orient};
-use crate::ids::{TriangleId, VertexId};
+use crate::ids::{HalfEdge, TriangleId, VertexId};
 use crate::mesh::NavMesh;
 use crate::query::path::GenerationSet;
 
-/// A wedge of directions from the eye, through an edge of the triangle it enters: every
+/// A wedge of directions from the eye, through edge `edge` of the triangle it enters: every
 /// direction from `right` counter-clockwise to `left`, both on the edge's line or beyond it.
+/// Triangles are counter-clockwise and the eye is outside the entered one, so seen from the
+/// eye the edge runs from its end `edge + 1` on the right to its end `edge` on the left, and
+/// the far vertex is `edge + 2`.
 #[derive(Clone, Copy, Debug)]
 struct Window {
     triangle: TriangleId,
-    /// The entered triangle's vertices on the right and left ends of the edge crossed.
-    ends: [VertexId; 2],
+    edge: usize,
     right: Point,
     left: Point,
 }
@@ -87,7 +89,8 @@ impl NavMesh {
             }
         };
         // The fan round the eye: every vertex of it is in sight, and each triangle's far edge
-        // opens a window.
+        // (from its vertex `k + 1` on the right to `k + 2` on the left, seen from the eye inside
+        // the counter-clockwise triangle) opens a window.
         let mut cur = first;
         for _ in 0..triangles.len() {
             let tri = triangles[cur.index()];
@@ -95,19 +98,8 @@ impl NavMesh {
             let (a, b) = (tri[(k + 1) % 3], tri[(k + 2) % 3]);
             report(a, &mut scratch.seen);
             report(b, &mut scratch.seen);
-            let beyond = self.neighbours(cur)[(k + 1) % 3];
-            if !beyond.is_none() {
-                let (pa, pb) = (vertices[a.index()], vertices[b.index()]);
-                match orient(p, pa, pb) {
-                    Orientation::CounterClockwise => {
-                        narrow((beyond, a, b), (pa, pb), vertices, &mut worth, &mut scratch.windows)
-                    }
-                    Orientation::Clockwise => {
-                        narrow((beyond, b, a), (pb, pa), vertices, &mut worth, &mut scratch.windows)
-                    }
-                    Orientation::Collinear => {}
-                }
-            }
+            let ends = (vertices[a.index()], vertices[b.index()]);
+            self.narrow(HalfEdge::new(cur, (k + 1) % 3), ends, &mut worth, &mut scratch.windows);
             cur = self.neighbours(cur)[(k + 2) % 3];
             if cur.is_none() || cur == first {
                 break;
@@ -115,47 +107,48 @@ impl NavMesh {
         }
         while let Some(w) = scratch.windows.pop() {
             let tri = triangles[w.triangle.index()];
-            let far = (0..3).find(|&i| !w.ends.contains(&tri[i])).expect("a triangle has a third vertex");
-            let z = tri[far];
+            let z = tri[(w.edge + 2) % 3];
             let pz = vertices[z.index()];
             if in_wedge(p, w.right, w.left, pz) {
                 report(z, &mut scratch.seen);
             }
-            let neighbours = self.neighbours(w.triangle);
-            // Edge `i` of a triangle joins its vertices `i` and `i + 1`.
-            let edge = |u: VertexId, v: VertexId| {
-                let (i, j) = (tri.iter().position(|&x| x == u), tri.iter().position(|&x| x == v));
-                let (i, j) = (i.expect("an end of the window"), j.expect("an end of the window"));
-                if (i + 1) % 3 == j { i } else { j }
-            };
-            let [right_end, left_end] = w.ends;
             // Through the edge from the right end to the far vertex: directions from the
-            // window's right up to the far vertex, where it is left of the window's left.
+            // window's right up to the far vertex, where it is right of the window's left.
             let left = if orient(p, pz, w.left) == Orientation::CounterClockwise { pz } else { w.left };
-            let beyond = neighbours[edge(right_end, z)];
-            if !beyond.is_none() && orient(p, w.right, left) == Orientation::CounterClockwise {
-                narrow((beyond, right_end, z), (w.right, left), vertices, &mut worth, &mut scratch.windows);
+            if orient(p, w.right, left) == Orientation::CounterClockwise {
+                let through = HalfEdge::new(w.triangle, (w.edge + 1) % 3);
+                self.narrow(through, (w.right, left), &mut worth, &mut scratch.windows);
             }
             let right = if orient(p, w.right, pz) == Orientation::CounterClockwise { pz } else { w.right };
-            let beyond = neighbours[edge(z, left_end)];
-            if !beyond.is_none() && orient(p, right, w.left) == Orientation::CounterClockwise {
-                narrow((beyond, z, left_end), (right, w.left), vertices, &mut worth, &mut scratch.windows);
+            if orient(p, right, w.left) == Orientation::CounterClockwise {
+                let through = HalfEdge::new(w.triangle, (w.edge + 2) % 3);
+                self.narrow(through, (right, w.left), &mut worth, &mut scratch.windows);
             }
         }
     }
-}
 
-/// Pushes the window into `beyond` through its edge from vertex `right_end` to `left_end`,
-/// for the directions from `right` to `left`, unless `worth` cuts the edge off.
-fn narrow(
-    (beyond, right_end, left_end): (TriangleId, VertexId, VertexId),
-    (right, left): (Point, Point),
-    vertices: &[Point],
-    worth: &mut impl FnMut([Point; 2]) -> bool,
-    windows: &mut Vec<Window>,
-) {
-    if worth([vertices[right_end.index()], vertices[left_end.index()]]) {
-        windows.push(Window { triangle: beyond, ends: [right_end, left_end], right, left });
+    /// Pushes the window through half-edge `through` (out of the triangle on the eye's side)
+    /// into the triangle beyond, for the directions from `right` to `left`, unless the edge
+    /// is a wall or `worth` cuts it off.
+    fn narrow(
+        &self,
+        through: HalfEdge,
+        (right, left): (Point, Point),
+        worth: &mut impl FnMut([Point; 2]) -> bool,
+        windows: &mut Vec<Window>,
+    ) {
+        let (t, e) = (through.triangle(), through.edge());
+        let beyond = self.neighbours(t)[e];
+        if beyond.is_none() {
+            return;
+        }
+        let tri = self.triangles()[t.index()];
+        let ends = [tri[e], tri[(e + 1) % 3]].map(|v| self.vertices()[v.index()]);
+        if worth(ends) {
+            let edge =
+                self.neighbours(beyond).iter().position(|&n| n == t).expect("neighbours are symmetric");
+            windows.push(Window { triangle: beyond, edge, right, left });
+        }
     }
 }
 
