@@ -501,7 +501,7 @@ impl NavMesh {
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// The links worth counting in a bound on the cost to `to` (on island `goal_island`): per
+    /// The links worth counting in a bound on the cost to `to` (in triangles `goals`): per
     /// directed link, its start and a lower bound on the cost from there when it is taken,
     /// kept only when that is less than the straight way from its start (otherwise no bound
     /// through it beats walking straight). Written into `work.estimates`.
@@ -514,7 +514,8 @@ impl NavMesh {
     /// bound left reaches the largest straight way from a start, as no link left can then be
     /// worth counting. `work.bound` and `work.next` keep each counted link's bound and the
     /// link its bound takes next (`u32::MAX`: straight to `to`).
-    pub(crate) fn link_estimates(&self, to: Point, goal_island: u32, work: &mut LinkWork) {
+    pub(crate) fn link_estimates(&self, (to, goals): (Point, &[TriangleId]), work: &mut LinkWork) {
+        let goal_island = goals.first().map_or(u32::MAX, |&g| self.island(g).0);
         let links = &self.links;
         let (directed, table) = (&links.directed, links.hop_table());
         let n = directed.len();

@@ -393,7 +393,7 @@ impl NavMesh {
         scratch.begin(base + self.links.directed.len());
         scratch.per_entry = true;
         let mut work = std::mem::take(&mut scratch.link_work);
-        self.link_estimates(to, goals.first().map_or(u32::MAX, |&g| self.island(g).0), &mut work);
+        self.link_estimates((to, goals), &mut work);
         let estimates = std::mem::take(&mut work.estimates);
         let walk = LinkWalk { mesh: self, base, to, estimates };
         // The node the goal is reached from ([`START`]: a start triangle holds it).
@@ -468,9 +468,12 @@ impl NavMesh {
         scratch: &mut PathScratch,
         out: &mut Path,
     ) -> Option<f64> {
-        let (&start, &goal) = (starts.first()?, goals.first()?);
+        let &start = starts.first()?;
+        if goals.is_empty() {
+            return None;
+        }
         let mut work = std::mem::take(&mut scratch.link_work);
-        self.link_estimates(to, self.island(goal).0, &mut work);
+        self.link_estimates((to, goals), &mut work);
         let start_island = self.island(start).0;
         let directed = &self.links.directed;
         // Any link with a bound is a chain to the goal (settled or not: its `next` are), and
