@@ -21,8 +21,10 @@
 //! - **Candidates.** From the start, the corners of its island; from a corner's circle, the
 //!   corners in sight of that corner ([`super::disc_sight`]). When a path of length `L` is
 //!   known (the fast mode's, tried first), only corners `c` with `|s c| + |c g| - 2r <= L` (a
-//!   path round `c`'s circle is at least that long), and no edge is looked through beyond
-//!   which every corner is farther.
+//!   path round `c`'s circle is at least that long). A corner expanded a few times keeps the
+//!   list of the corners it sees, nearest first (read up to the first corner too far for such
+//!   a path); until then its walk does not look through an edge beyond which every corner is
+//!   farther.
 //!
 //! The tangent from circle `c` to circle `d` keeps `r` from every wall only if the segment
 //! `c d` meets no wall; so the search is complete over the tangents between corners, which is
@@ -31,6 +33,8 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::f64::consts::{PI, TAU};
+use std::sync::OnceLock;
+use std::sync::atomic::{self, AtomicU32};
 
 use crate::clearance::{ClearanceScratch, segments_nearer};
 use crate::geometry::{Orientation, Point, orient};
@@ -52,12 +56,35 @@ pub(crate) struct DiscCorner {
     next_at_vertex: u32,
 }
 
-/// The turning corners of a mesh, and where each vertex's are.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The turning corners of a mesh, where each vertex's are, and which corners each sees.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct DiscCorners {
     pub(crate) list: Vec<DiscCorner>,
     /// Per vertex, its first corner, or `NONE`.
     first_at_vertex: Vec<u32>,
+    /// Per corner, the corners in sight of it (they depend on the mesh alone, not on the
+    /// query), kept once the corner has been expanded a few times.
+    pub(crate) in_sight: Vec<SightList>,
+}
+
+/// The corners in sight of one corner, nearest first, once kept; how often it was expanded.
+#[derive(Debug, Default)]
+pub(crate) struct SightList {
+    pub(crate) uses: AtomicU32,
+    pub(crate) list: OnceLock<Box<[u32]>>,
+}
+
+impl Clone for SightList {
+    fn clone(&self) -> Self {
+        SightList { uses: AtomicU32::new(self.uses.load(atomic::Ordering::Relaxed)), list: self.list.clone() }
+    }
+}
+
+/// Two corner sets are equal when their corners are: the sight lists are a cache of those.
+impl PartialEq for DiscCorners {
+    fn eq(&self, other: &Self) -> bool {
+        self.list == other.list && self.first_at_vertex == other.first_at_vertex
+    }
 }
 
 impl DiscCorners {
@@ -119,7 +146,8 @@ pub(crate) fn disc_corners(
         corner.next_at_vertex = first_at_vertex[corner.vertex.index()];
         first_at_vertex[corner.vertex.index()] = c as u32;
     }
-    DiscCorners { list: corners, first_at_vertex }
+    let in_sight = corners.iter().map(|_| SightList::default()).collect();
+    DiscCorners { list: corners, first_at_vertex, in_sight }
 }
 
 /// Marks the start (as an arrival's corner) and the goal (as a candidate's target).
@@ -424,8 +452,21 @@ impl NavMesh {
             disc.candidates.iter().for_each(|&c| try_corner(c));
             return;
         };
-        // Through an edge, no corner is nearer the centre and the goal together than the
-        // edge's best point; the contact is within `radius` of the centre.
+        // No corner farther than `reach` from the centre passes `try_corner`'s test:
+        // `|c at| >= d - r` and `|c goal| >= d - |centre goal|` for `d = |c centre|`.
+        let reach = (limit - arrival.g + here.centre.distance(goal) + 3.0 * radius) / 2.0 * (1.0 + SLACK);
+        if let Some(list) = self.corners_in_sight(arrival.corner, &mut disc.sight) {
+            for &c in list {
+                if corners.list[c as usize].centre.distance(here.centre) > reach {
+                    break;
+                }
+                try_corner(c);
+            }
+            return;
+        }
+        // Not kept (yet): walked within the bound. Through an edge, no corner is nearer the
+        // centre and the goal together than the edge's best point; the contact is within
+        // `radius` of the centre.
         let worth = |edge| arrival.g + least_sum_through(here.centre, goal, edge) - 3.0 * radius <= limit;
         self.vertices_in_sight(here.vertex, here.triangle, worth, &mut disc.sight, |v| {
             corners.at_vertex(v).for_each(&mut try_corner)

@@ -9,10 +9,17 @@
 //! sight, so it can only find more vertices than a disc needs, never fewer; the tangents it
 //! yields are still tested against the walls.
 
+use std::sync::atomic::Ordering;
+
 use crate::geometry::{Orientation, Point, orient};
 use crate::ids::{HalfEdge, TriangleId, VertexId};
 use crate::mesh::NavMesh;
 use crate::query::path::GenerationSet;
+
+/// A corner's sight list is kept from its this-many-th expansion on: a corner expanded fewer
+/// times (on open maps most are, and their lists are long) is walked within each query's
+/// bound instead.
+const KEEP_FROM_USE: u32 = 4;
 
 /// A wedge of directions from the eye, through edge `edge` of the triangle it enters: every
 /// direction from `right` counter-clockwise to `left`, both on the edge's line or beyond it.
@@ -63,6 +70,33 @@ pub(crate) fn least_sum_through(a: Point, b: Point, s: [Point; 2]) -> f64 {
 }
 
 impl NavMesh {
+    /// The turning corners in sight of corner `corner` (see [`Self::vertices_in_sight`]),
+    /// nearest first, the corner itself left out, once the corner has been expanded often
+    /// enough to keep them ([`KEEP_FROM_USE`]; the list is then walked and allocated, once per
+    /// corner and mesh); `None` before.
+    pub(crate) fn corners_in_sight(&self, corner: u32, scratch: &mut SightScratch) -> Option<&[u32]> {
+        let corners = self.disc_corner_index();
+        let kept = &corners.in_sight[corner as usize];
+        if let Some(list) = kept.list.get() {
+            return Some(list);
+        }
+        if kept.uses.fetch_add(1, Ordering::Relaxed) + 1 < KEEP_FROM_USE {
+            return None;
+        }
+        Some(kept.list.get_or_init(|| {
+            let eye = &corners.list[corner as usize];
+            let mut found = Vec::new();
+            let everywhere = |_: [Point; 2]| true;
+            self.vertices_in_sight(eye.vertex, eye.triangle, everywhere, scratch, |v| {
+                found.extend(corners.at_vertex(v));
+            });
+            found.retain(|&c| c != corner);
+            let away = |c: &u32| corners.list[*c as usize].centre.distance(eye.centre);
+            found.sort_by(|a, b| away(a).total_cmp(&away(b)).then(a.cmp(b)));
+            found.into_boxed_slice()
+        }))
+    }
+
     /// Calls `visit` once for every vertex in sight of `eye` (a vertex of the mesh) through
     /// its fan that starts at `first`: the triangle at `eye` whose edge leaving `eye`
     /// counter-clockwise is a wall (a [`super::DiscCorner`]'s triangle), walked to the fan's
