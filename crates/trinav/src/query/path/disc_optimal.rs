@@ -339,7 +339,7 @@ impl NavMesh {
             next_same: NONE,
         };
         disc.arrivals.push(start);
-        self.expand_disc(0, to, radius, bound, disc);
+        self.expand_disc(0, (to, starts), radius, bound, disc);
         // A start on a corner's circle leaves round it.
         for i in 0..disc.candidates.len() {
             let c = disc.candidates[i];
@@ -347,7 +347,7 @@ impl NavMesh {
                 for side in [1.0, -1.0] {
                     let arrival = Arrival { corner: c, side, parent: 0, ..start };
                     disc.arrivals.push(arrival);
-                    self.expand_disc(disc.arrivals.len() as u32 - 1, to, radius, bound, disc);
+                    self.expand_disc(disc.arrivals.len() as u32 - 1, (to, starts), radius, bound, disc);
                 }
             }
         }
@@ -394,14 +394,21 @@ impl NavMesh {
             if next.at.distance(to) < disc.arrivals[nearest as usize].at.distance(to) {
                 nearest = index;
             }
-            self.expand_disc(index, to, radius, bound, disc);
+            self.expand_disc(index, (to, starts), radius, bound, disc);
         }
         SearchEnd::Unreachable
     }
 
-    /// Pushes the tangents from arrival `index` to the goal and to the candidate corners: from
-    /// the start, every candidate; from a corner's circle, the corners in sight of the corner.
-    fn expand_disc(&self, index: u32, goal: Point, radius: f64, bound: f64, disc: &mut DiscScratch) {
+    /// Pushes the tangents from arrival `index` to the goal and to the corners in sight: of
+    /// the start (which lies in the triangles `starts`), or of the arrival's corner.
+    fn expand_disc(
+        &self,
+        index: u32,
+        (goal, starts): (Point, &[TriangleId]),
+        radius: f64,
+        bound: f64,
+        disc: &mut DiscScratch,
+    ) {
         disc.expanded += 1;
         let corners = self.disc_corner_index();
         let arrival = disc.arrivals[index as usize];
@@ -449,7 +456,12 @@ impl NavMesh {
             }
         };
         let Some(here) = here else {
-            disc.candidates.iter().for_each(|&c| try_corner(c));
+            // Through an edge, no corner is nearer the start and the goal together than the
+            // edge's best point.
+            let worth = |edge| least_sum_through(arrival.at, goal, edge) - 2.0 * radius <= limit;
+            self.vertices_in_sight_of_point(arrival.at, starts, worth, &mut disc.sight, |v| {
+                corners.at_vertex(v).for_each(&mut try_corner)
+            });
             return;
         };
         // No corner farther than `reach` from the centre passes `try_corner`'s test:

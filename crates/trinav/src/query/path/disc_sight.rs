@@ -69,6 +69,14 @@ pub(crate) fn least_sum_through(a: Point, b: Point, s: [Point; 2]) -> f64 {
     w.distance(a) + w.distance(b)
 }
 
+/// Calls `visit` for `v` unless it was seen already.
+fn report(v: VertexId, seen: &mut GenerationSet, visit: &mut impl FnMut(VertexId)) {
+    if !seen.contains(v.index()) {
+        seen.insert(v.index());
+        visit(v);
+    }
+}
+
 impl NavMesh {
     /// The turning corners in sight of corner `corner` (see [`Self::vertices_in_sight`]),
     /// nearest first, the corner itself left out, once the corner has been expanded often
@@ -112,16 +120,9 @@ impl NavMesh {
     ) {
         let triangles = self.triangles();
         let vertices = self.vertices();
-        let p = vertices[eye.index()];
         scratch.seen.clear(vertices.len());
         scratch.seen.insert(eye.index());
         scratch.windows.clear();
-        let mut report = |v: VertexId, seen: &mut GenerationSet| {
-            if !seen.contains(v.index()) {
-                seen.insert(v.index());
-                visit(v);
-            }
-        };
         // The fan round the eye: every vertex of it is in sight, and each triangle's far edge
         // (from its vertex `k + 1` on the right to `k + 2` on the left, seen from the eye inside
         // the counter-clockwise triangle) opens a window.
@@ -130,8 +131,8 @@ impl NavMesh {
             let tri = triangles[cur.index()];
             let k = tri.iter().position(|&v| v == eye).expect("the fan holds the eye");
             let (a, b) = (tri[(k + 1) % 3], tri[(k + 2) % 3]);
-            report(a, &mut scratch.seen);
-            report(b, &mut scratch.seen);
+            report(a, &mut scratch.seen, &mut visit);
+            report(b, &mut scratch.seen, &mut visit);
             let ends = (vertices[a.index()], vertices[b.index()]);
             self.narrow(HalfEdge::new(cur, (k + 1) % 3), ends, &mut worth, &mut scratch.windows);
             cur = self.neighbours(cur)[(k + 2) % 3];
@@ -139,12 +140,57 @@ impl NavMesh {
                 break;
             }
         }
+        self.look_through_windows(vertices[eye.index()], worth, scratch, visit);
+    }
+
+    /// Calls `visit` once for every vertex in sight of point `eye`, which lies in each of the
+    /// triangles `at` and in no other (all of them: where it lies on an edge or a vertex, the
+    /// triangles on every side). `worth` as in [`Self::vertices_in_sight`].
+    pub(crate) fn vertices_in_sight_of_point(
+        &self,
+        eye: Point,
+        at: &[TriangleId],
+        mut worth: impl FnMut([Point; 2]) -> bool,
+        scratch: &mut SightScratch,
+        mut visit: impl FnMut(VertexId),
+    ) {
+        let vertices = self.vertices();
+        scratch.seen.clear(vertices.len());
+        scratch.windows.clear();
+        // Each edge of the triangles round the eye that leads out of them opens a window,
+        // from its first end on the right to its second on the left: the eye is inside the
+        // counter-clockwise triangle, or on an edge that leads to another of them.
+        for &t in at {
+            let tri = self.triangles()[t.index()];
+            for e in 0..3 {
+                report(tri[e], &mut scratch.seen, &mut visit);
+                if !at.contains(&self.neighbours(t)[e]) {
+                    let ends = (vertices[tri[e].index()], vertices[tri[(e + 1) % 3].index()]);
+                    self.narrow(HalfEdge::new(t, e), ends, &mut worth, &mut scratch.windows);
+                }
+            }
+        }
+        self.look_through_windows(eye, worth, scratch, visit);
+    }
+
+    /// The walk itself: takes windows from `scratch` until none is left, reporting the far
+    /// vertex of each triangle a window enters when it lies in the window's wedge, and
+    /// pushing the narrowed windows through its two other edges.
+    fn look_through_windows(
+        &self,
+        p: Point,
+        mut worth: impl FnMut([Point; 2]) -> bool,
+        scratch: &mut SightScratch,
+        mut visit: impl FnMut(VertexId),
+    ) {
+        let triangles = self.triangles();
+        let vertices = self.vertices();
         while let Some(w) = scratch.windows.pop() {
             let tri = triangles[w.triangle.index()];
             let z = tri[(w.edge + 2) % 3];
             let pz = vertices[z.index()];
             if in_wedge(p, w.right, w.left, pz) {
-                report(z, &mut scratch.seen);
+                report(z, &mut scratch.seen, &mut visit);
             }
             // Through the edge from the right end to the far vertex: directions from the
             // window's right up to the far vertex, where it is right of the window's left.
