@@ -21,7 +21,9 @@
 //! affects: those of the obstacles it removes or moves, and those whose footprints the new
 //! footprints meet. It becomes one [`MeshPatch`]: their old triangles and the base triangles
 //! newly covered out, the base triangles no longer covered and the new components' triangles
-//! in. The rest of the mesh is not looked at.
+//! in. The rest of the mesh is not looked at. Cells set recompute the tiles around them, but
+//! only the triangles a tile did not have before are born and only those it lost die: the
+//! others keep their base ids and slots, so the patch is as small as the change of the shape.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -110,11 +112,14 @@ pub struct EditableMesh {
     last: ChangeReport,
 }
 
-/// A change of the base: tiles whose triangles are computed again.
+/// A change of the base: tiles whose triangles were computed again, as the triangles that
+/// go and come (those a tile has before and after stay, with their ids and slots).
 struct BaseChange {
     /// The tiles.
     tiles: Vec<u32>,
-    /// Their new triangles, per tile.
+    /// Base ids of their triangles that go.
+    dead: Vec<u32>,
+    /// Their triangles that come, per tile.
     triangles: Vec<Vec<[Point; 3]>>,
 }
 
@@ -303,7 +308,7 @@ impl EditableMesh {
 
     /// Overwrites the cells from (`x`, `y`) (column, row) with `patch`, free and blocked cells
     /// alike, for a mesh made by [`EditableMesh::from_grid`]. The tiles within one cell of the
-    /// patch are computed again.
+    /// patch are computed again; only the triangles they gained or lost change in the mesh.
     pub fn set_cells(&mut self, x: u32, y: u32, patch: &Grid) -> Result<(), EditError> {
         let tiles = self.tiles.as_mut().ok_or(EditError::NotAGrid)?;
         check_grid(patch)?;
@@ -333,10 +338,14 @@ impl EditableMesh {
         let result = (|| {
             let tiles = self.tiles.as_ref().expect("a grid");
             let changed = tiles.depending_on(x, y, x + patch.width, y + patch.height);
-            let triangles = (changed.iter())
-                .map(|&tile| tiles.triangulate(tile, self.settings.triangulation))
-                .collect::<Result<Vec<_>, _>>()?;
-            self.change(&[], Vec::new(), Some(BaseChange { tiles: changed, triangles }))
+            let mesh: &NavMesh = self.snapshots.current();
+            let (mut dead, mut triangles) = (Vec::new(), Vec::with_capacity(changed.len()));
+            for &tile in &changed {
+                let new = tiles.triangulate(tile, self.settings.triangulation)?;
+                let old = tiles.bases[tile as usize].iter().map(|&b| (b, self.base.points(mesh, b)));
+                triangles.push(changed_triangles(old, new, &mut dead));
+            }
+            self.change(&[], Vec::new(), Some(BaseChange { tiles: changed, dead, triangles }))
         })();
         if result.is_err() {
             self.tiles.as_mut().expect("a grid").write(x, y, &old);
@@ -380,11 +389,9 @@ impl EditableMesh {
         // A base change: the tiles' old triangles die, their new ones are born.
         let mut dead: HashSet<u32> = HashSet::new();
         let mut born: Vec<[Point; 3]> = Vec::new();
-        if let (Some(change), Some(tiles)) = (base, &self.tiles) {
-            for (&tile, triangles) in change.tiles.iter().zip(&change.triangles) {
-                dead.extend(tiles.bases[tile as usize].iter().copied());
-                born.extend(triangles.iter().copied());
-            }
+        if let Some(change) = base {
+            dead.extend(change.dead.iter().copied());
+            born.extend(change.triangles.iter().flatten().copied());
         }
         let born_boxes: Vec<Aabb> = born.iter().map(|t| Aabb::from_points(*t)).collect();
         let corners = |b: u32| if b >= BORN { born[(b - BORN) as usize] } else { self.base.points(mesh, b) };
@@ -577,10 +584,12 @@ impl EditableMesh {
         }
         let mut born_ids = Vec::new();
         if let (Some(change), Some(tiles)) = (base, self.tiles.as_mut()) {
+            let dead: HashSet<u32> = change.dead.iter().copied().collect();
             for &tile in &change.tiles {
-                for b in std::mem::take(&mut tiles.bases[tile as usize]) {
-                    self.base.release(b);
-                }
+                tiles.bases[tile as usize].retain(|b| !dead.contains(b));
+            }
+            for &b in &change.dead {
+                self.base.release(b);
             }
             for (&tile, triangles) in change.tiles.iter().zip(&change.triangles) {
                 for _ in triangles {
@@ -646,6 +655,29 @@ impl EditableMesh {
     }
 }
 
+/// A tile's triangles `new` against its `old` ones (base id, corners): pushes onto `dead` the
+/// ids of the old ones not among the new, and returns the new ones not among the old, in
+/// order. A triangle is the same whichever corner it starts at.
+fn changed_triangles(
+    old: impl Iterator<Item = (u32, [Point; 3])>,
+    new: Vec<[Point; 3]>,
+    dead: &mut Vec<u32>,
+) -> Vec<[Point; 3]> {
+    let old: Vec<(u32, [u64; 6])> = old.map(|(b, t)| (b, triangle_key(&t))).collect();
+    let new_keys: HashSet<[u64; 6]> = new.iter().map(triangle_key).collect();
+    let old_keys: HashSet<[u64; 6]> = old.iter().map(|&(_, k)| k).collect();
+    dead.extend(old.iter().filter(|(_, k)| !new_keys.contains(k)).map(|&(b, _)| b));
+    new.into_iter().filter(|t| !old_keys.contains(&triangle_key(t))).collect()
+}
+
+/// A triangle's corners, bit for bit, starting at the lowest: the same for every rotation.
+fn triangle_key(t: &[Point; 3]) -> [u64; 6] {
+    let bits = t.map(|p| (p.x.to_bits(), p.y.to_bits()));
+    let first = (0..3).min_by_key(|&i| bits[i]).expect("three corners");
+    let [a, b, c] = [0, 1, 2].map(|i| bits[(first + i) % 3]);
+    [a.0, a.1, b.0, b.1, c.0, c.1]
+}
+
 /// Whether two closed boxes meet.
 fn overlap(a: &Aabb, b: &Aabb) -> bool {
     a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y
@@ -676,4 +708,27 @@ fn check_grid(grid: &Grid) -> Result<(), EditError> {
         return Err(EditError::BadGrid { width: grid.width, height: grid.height, cells: grid.blocked.len() });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tile_keeps_the_triangles_it_has_before_and_after() {
+        let p = |x: f64, y: f64| Point::new(x, y);
+        let (a, b, c, d) = (p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0));
+        let e = p(2.0, 0.0);
+        // Old: abc (id 7), acd (id 8), bec (id 9). New: abc (from c on), aec, edc.
+        let old = [(7, [a, b, c]), (8, [a, c, d]), (9, [b, e, c])];
+        let new = vec![[c, a, b], [a, e, c], [e, d, c]];
+        let mut dead = vec![1];
+        let born = changed_triangles(old.into_iter(), new, &mut dead);
+        assert_eq!(dead, [1, 8, 9]);
+        assert_eq!(born, [[a, e, c], [e, d, c]]);
+        // A triangle turned the other way round is another triangle.
+        let mut dead = Vec::new();
+        assert_eq!(changed_triangles([(7, [a, b, c])].into_iter(), vec![[a, c, b]], &mut dead), [[a, c, b]]);
+        assert_eq!(dead, [7]);
+    }
 }

@@ -5,7 +5,8 @@
 //! cells on either side of the border change from free to blocked. Both tiles along a border
 //! therefore put the same points on it, and their triangles meet edge to edge. A tile depends
 //! on its own cells and on the cells just outside its border, so changing cells recomputes the
-//! tiles within one cell of them; the tiles further away keep their triangles.
+//! tiles within one cell of them; the tiles further away keep their triangles (and so do the
+//! triangles a recomputed tile has before and after).
 
 use trinav::{Point, Triangulation};
 use trinav_bake::import::grid::Grid;

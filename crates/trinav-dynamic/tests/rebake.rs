@@ -216,3 +216,37 @@ fn obstacles_on_a_grid_mesh_follow_its_cells() {
         assert_eq!(assert_same_as_bake(&mut rng, editable.mesh(), &baked.mesh, area, 20, 1e-9, &what), 0);
     }
 }
+
+/// Cells set one at a time in large tiles: only the triangles that differ from the tiles' old
+/// ones are replaced (a small part of what the tiles hold; none when a cell is written with
+/// the value it has), and the mesh still equals a bake of the grid.
+#[test]
+fn cells_set_replace_only_the_triangles_that_change() {
+    let mut rng = rng(70);
+    let settings = BakeSettings::default();
+    let (w, h) = (64, 64);
+    let mut editable =
+        EditableMesh::from_grid_with_tiles(random_grid(&mut rng, w, h, 0.1), &settings, 32).unwrap();
+    let (mut replaced, mut held) = (0, 0);
+    for step in 0..40 {
+        let (x, y) = (rng.random_range(0..w), rng.random_range(0..h));
+        let value = editable.grid().unwrap().is_blocked(i64::from(x), i64::from(y));
+        let what = format!("step {step}: cell ({x}, {y})");
+        // The same value again: nothing changes.
+        let before = editable.mesh().to_bytes().unwrap();
+        editable.set_cells(x, y, &Grid { width: 1, height: 1, blocked: vec![value] }).unwrap();
+        let last = editable.last_change();
+        assert_eq!((last.removed, last.added), (0, 0), "{what}");
+        assert_eq!(editable.mesh().to_bytes().unwrap(), before, "{what}");
+
+        held += editable.mesh().triangle_count();
+        editable.set_cells(x, y, &Grid { width: 1, height: 1, blocked: vec![!value] }).unwrap();
+        replaced += editable.last_change().removed;
+        check_derived(editable.mesh()).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let baked = bake_source(&Source::Grid(editable.grid().unwrap().clone()), &settings).unwrap().mesh;
+        let area = (Point::new(0.0, 0.0), Point::new(f64::from(w), f64::from(h)));
+        assert_eq!(assert_same_as_bake(&mut rng, editable.mesh(), &baked, area, 25, 1e-9, &what), 0);
+    }
+    // Recomputing whole tiles would replace at least a quarter of the mesh at each step.
+    assert!(replaced * 8 < held, "{replaced} triangles replaced of {held}");
+}

@@ -347,15 +347,12 @@ impl NavMesh {
     }
 
     /// Every (triangle, corner) at vertex `v`.
-    fn incident(&self, v: VertexId) -> Vec<(TriangleId, u8)> {
+    fn incident(&self, v: VertexId) -> impl Iterator<Item = (TriangleId, u8)> + '_ {
         let p = self.parts.vertices[v.index()];
-        let mut out = Vec::new();
-        for &t in self.grid.candidates(p) {
-            if let Some(k) = self.parts.triangles[t.index()].iter().position(|&w| w == v) {
-                out.push((t, k as u8));
-            }
-        }
-        out
+        (self.grid.candidates(p).iter()).filter_map(move |&t| {
+            let k = self.parts.triangles[t.index()].iter().position(|&w| w == v)?;
+            Some((t, k as u8))
+        })
     }
 
     /// The triangles at old vertex `v` that a patch keeps, remembered in `cache`.
@@ -366,10 +363,7 @@ impl NavMesh {
         cache: &'a mut HashMap<u32, Vec<TriangleId>>,
     ) -> &'a [TriangleId] {
         cache.entry(v).or_insert_with(|| {
-            (self.incident(VertexId(v)).into_iter())
-                .map(|(t, _)| t)
-                .filter(|t| !is_removed.contains(t))
-                .collect()
+            (self.incident(VertexId(v))).map(|(t, _)| t).filter(|t| !is_removed.contains(t)).collect()
         })
     }
 
@@ -632,10 +626,13 @@ impl NavMesh {
         // Vertices nothing uses: the last vertex moves into each hole.
         let dead_points: Vec<Point> = dead_vertices.iter().map(|v| self.parts.vertices[v.index()]).collect();
         let mut renamed: HashMap<VertexId, VertexId> = HashMap::new();
+        let mut incident: Vec<(TriangleId, u8)> = Vec::new();
         for &hole in dead_vertices.iter().rev() {
             let last = VertexId::from_index(self.parts.vertices.len() - 1);
             if hole != last {
-                for (t, k) in self.incident(last) {
+                incident.clear();
+                incident.extend(self.incident(last));
+                for &(t, k) in &incident {
                     self.parts.triangles[t.index()][k as usize] = hole;
                     w.triangles.push(t.0);
                 }
@@ -681,7 +678,8 @@ impl NavMesh {
 
         // Turning corners at every vertex whose fan changed.
         for &v in &affected_vertices {
-            let incident = self.incident(v);
+            incident.clear();
+            incident.extend(self.incident(v));
             let bits = vertex_turning(
                 &self.parts.vertices,
                 &self.parts.triangles,
