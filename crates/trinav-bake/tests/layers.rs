@@ -226,6 +226,12 @@ fn partial_paths_and_snapping_on_layers() {
         assert_eq!(path.points, vec![p(10., 2.), p(10., 12.)], "{mode:?}");
         assert_eq!(path.partial, Some(PartialReason::GoalOffMesh));
         assert_eq!(named_layers(&mesh, &path), ["bridge", "ground"]);
+        // A layer that does not exist is an error still.
+        let err = mesh.find_path_on((ground, p(10., -2.)), (LayerId(7), p(3., 5.)), &o, &mut scratch);
+        assert_eq!(
+            err.unwrap_err(),
+            PathError::OffLayer { which: Endpoint::Goal, point: p(3., 5.), layer: LayerId(7) }
+        );
         // Without partial paths, as before.
         let err = mesh.find_path_on((ground, p(10., -2.)), (ground, p(3., 5.)), &options(mode), &mut scratch);
         assert_eq!(err.unwrap_err(), PathError::Unreachable);

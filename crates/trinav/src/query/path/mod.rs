@@ -820,7 +820,12 @@ impl NavMesh {
             self.layered_endpoint(from, Endpoint::Start, from_layer, options.snap)?;
         let goal = match self.layered_endpoint(to, Endpoint::Goal, to_layer, options.snap) {
             Ok(goal) => Some(goal),
-            Err(PathError::OffMesh { .. } | PathError::OffLayer { .. }) if options.partial => None,
+            Err(PathError::OffMesh { .. }) if options.partial => None,
+            Err(PathError::OffLayer { layer, .. })
+                if options.partial && layer.index() < self.layer_count() =>
+            {
+                None
+            }
             Err(e) => return Err(e),
         };
         let (mut starts, mut goals) =
