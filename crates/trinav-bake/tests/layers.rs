@@ -236,7 +236,7 @@ fn partial_paths_and_snapping_on_layers() {
         let err = mesh.find_path_on((ground, p(10., -2.)), (ground, p(3., 5.)), &options(mode), &mut scratch);
         assert_eq!(err.unwrap_err(), PathError::Unreachable);
         // A budget that runs out: a partial path from the start, its layers traced.
-        let tight = o.clone().with_node_budget(Some(1));
+        let tight = o.with_node_budget(Some(1));
         let path =
             mesh.find_path_on((ground, p(7., -3.)), (ground, p(10., 13.)), &tight, &mut scratch).unwrap();
         assert_eq!(path.partial, Some(PartialReason::BudgetExhausted), "{mode:?}");
