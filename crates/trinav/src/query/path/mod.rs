@@ -737,8 +737,10 @@ impl NavMesh {
 
     /// The path from `from` on layer `from_layer` to `to` on layer `to_layer` with `options`
     /// (on a mesh without layers, layer 0 is the only one). [`Path::layers`] gives the layer of
-    /// each point. On a layered mesh, agent radii, snapping, partial paths and area costs other
-    /// than 1 are refused ([`PathError::NotWithLayers`]) for now.
+    /// each point. Snapping takes the nearest point of the end's layer when one is given (of
+    /// any layer otherwise); a partial path ends at the point of the start's islands nearest
+    /// the goal in x, y, on any layer. On a layered mesh, agent radii are refused
+    /// ([`PathError::NotWithLayers`]) for now.
     ///
     /// ```
     /// # use trinav::{LayerId, NavMesh, PathOptions, PathScratch, Point};
@@ -805,44 +807,143 @@ impl NavMesh {
         if options.radius != 0.0 {
             return Err(PathError::NotWithLayers("an agent radius"));
         }
-        if options.snap {
-            return Err(PathError::NotWithLayers("snapping"));
+        if self.has_links() && !options.area_costs.is_uniform() {
+            return Err(PathError::CostsWithLinks);
         }
-        if options.partial {
-            return Err(PathError::NotWithLayers("a partial path"));
-        }
-        if !options.area_costs.is_uniform() {
-            return Err(PathError::NotWithLayers("area costs or exclusions"));
-        }
-        let start_layer = self.end_layer(from, Endpoint::Start, from_layer)?;
-        let goal_layer = self.end_layer(to, Endpoint::Goal, to_layer)?;
-        let (mut starts, mut goals) =
-            (std::mem::take(&mut scratch.starts), std::mem::take(&mut scratch.goals));
         out.points.clear();
         out.links.clear();
         out.length = 0.0;
         out.cost = 0.0;
         out.partial = None;
         scratch.expanded = 0;
-        for (list, point, layer, side) in [
-            (&mut starts, from, start_layer, options.start_side),
-            (&mut goals, to, goal_layer, options.goal_side),
-        ] {
-            self.end_triangles(list, point, None, None);
-            self.keep_same_place(list, point, layer);
-            if let Some(side) = side.filter(|&side| side != point && list.len() > 1) {
-                self.keep_fan_towards(list, point, side);
+        let (from, start_layer, from_snapped) =
+            self.layered_endpoint(from, Endpoint::Start, from_layer, options.snap)?;
+        let goal = match self.layered_endpoint(to, Endpoint::Goal, to_layer, options.snap) {
+            Ok(goal) => Some(goal),
+            Err(PathError::OffMesh { .. }) if options.partial => None,
+            Err(PathError::OffLayer { layer, .. })
+                if options.partial && layer.index() < self.layer_count() =>
+            {
+                None
             }
-        }
-        let result = self.route((from, &starts), (to, &goals), options, scratch, out);
+            Err(e) => return Err(e),
+        };
+        let (mut starts, mut goals) =
+            (std::mem::take(&mut scratch.starts), std::mem::take(&mut scratch.goals));
+        let costs = &options.area_costs;
+        let mut result = self.layered_end_triangles(
+            &mut starts,
+            (from, start_layer, from_snapped),
+            options.start_side,
+            (Endpoint::Start, costs),
+        );
         if result.is_ok() {
-            self.trace_layers(&starts, (&goals, goal_layer), out);
+            result = match goal {
+                Some((to, layer, snapped)) => self
+                    .layered_end_triangles(
+                        &mut goals,
+                        (to, layer, snapped),
+                        options.goal_side,
+                        (Endpoint::Goal, costs),
+                    )
+                    .and_then(|()| match self.route((from, &starts), (to, &goals), options, scratch, out) {
+                        Err(PathError::Unreachable) if options.partial => {
+                            let reason = PartialReason::Unreachable;
+                            self.route_to_nearest(
+                                (from, &starts),
+                                to,
+                                reason,
+                                options,
+                                scratch,
+                                &mut goals,
+                                out,
+                            )
+                        }
+                        result => result,
+                    }),
+                None => {
+                    let reason = PartialReason::GoalOffMesh;
+                    self.route_to_nearest((from, &starts), to, reason, options, scratch, &mut goals, out)
+                }
+            };
+        }
+        if result.is_ok() {
+            // The path ends at the goal, or at the target of a partial path (`goals` then
+            // holds its triangles), unless the budget ran out on the way.
+            let end = match out.partial {
+                None => goal.map(|(_, layer, _)| layer),
+                Some(PartialReason::Unreachable | PartialReason::GoalOffMesh) => {
+                    goals.first().map(|&t| self.triangle_layer(t))
+                }
+                Some(_) => None,
+            };
+            self.trace_layers(&starts, end.map(|layer| (&goals[..], layer)), out);
             if let Some(first) = out.layers.first_mut() {
                 *first = start_layer;
             }
         }
         (scratch.starts, scratch.goals) = (starts, goals);
         result
+    }
+
+    /// A path end on a layered mesh: the point, its layer and, when it was snapped onto the
+    /// mesh (onto `layer` when given), the triangle it was snapped to.
+    fn layered_endpoint(
+        &self,
+        point: Point,
+        which: Endpoint,
+        layer: Option<LayerId>,
+        snap: bool,
+    ) -> Result<(Point, LayerId, Option<TriangleId>), PathError> {
+        match self.end_layer(point, which, layer) {
+            Ok(layer) => Ok((point, layer, None)),
+            Err(PathError::OffMesh { .. }) if snap => {
+                let (q, t) = self.nearest_point(point).ok_or(PathError::Unreachable)?;
+                Ok((q, self.triangle_layer(t), Some(t)))
+            }
+            Err(PathError::OffLayer { layer, .. }) if snap && layer.index() < self.layer_count() => {
+                let (q, t) = self.nearest_point_on(layer, point).ok_or(PathError::Unreachable)?;
+                Ok((q, layer, Some(t)))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Fills `list` with the triangles of a path end at `point` on `layer` (`snapped`: the
+    /// triangle it was snapped to): those of its layer and those at the same place, the fan
+    /// towards `side`, less excluded ones (none left: [`PathError::ExcludedArea`]).
+    fn layered_end_triangles(
+        &self,
+        list: &mut Vec<TriangleId>,
+        (point, layer, snapped): (Point, LayerId, Option<TriangleId>),
+        side: Option<Point>,
+        (which, costs): (Endpoint, &AreaCosts),
+    ) -> Result<(), PathError> {
+        self.end_triangles(list, point, snapped, None);
+        self.keep_same_place(list, point, layer);
+        if let Some(side) = side.filter(|&side| side != point && list.len() > 1) {
+            self.keep_fan_towards(list, point, side);
+        }
+        self.keep_allowed(list, which, point, costs)
+    }
+
+    /// Keeps, of the triangles `list` holding path end `point`, those `costs` do not
+    /// exclude; an error when none is left.
+    fn keep_allowed(
+        &self,
+        list: &mut Vec<TriangleId>,
+        which: Endpoint,
+        point: Point,
+        costs: &AreaCosts,
+    ) -> Result<(), PathError> {
+        if costs.has_exclusions() && !list.is_empty() {
+            let area = self.area_id(list[0]);
+            list.retain(|&t| !costs.is_excluded(self.area_id(t)));
+            if list.is_empty() {
+                return Err(PathError::ExcludedArea { which, point, area });
+            }
+        }
+        Ok(())
     }
 
     /// Keeps, of the triangles `list` holding `point`, those of `layer` and those at the same
@@ -900,8 +1001,9 @@ impl NavMesh {
     /// Fills `out.layers`: walks the path's segments through the triangles from a start
     /// triangle (links jump to their arrival layer), giving each point the layer of the
     /// triangle the walk reaches it in. Where layers overlap, a segment leaving a vertex shared
-    /// by two layers may open into both: each is tried until the walk ends on `goal_layer`.
-    fn trace_layers(&self, starts: &[TriangleId], goal: (&[TriangleId], LayerId), out: &mut Path) {
+    /// by two layers may open into both: each is tried until the walk ends on `goal`'s layer
+    /// (`None`: a partial path that ends where the budget ran out, on any layer).
+    fn trace_layers(&self, starts: &[TriangleId], goal: Option<(&[TriangleId], LayerId)>, out: &mut Path) {
         out.layers.clear();
         for &start in starts {
             if self.trace_from(start, 0, goal, out) {
@@ -918,7 +1020,7 @@ impl NavMesh {
         &self,
         current: TriangleId,
         k: usize,
-        (goals, goal_layer): (&[TriangleId], LayerId),
+        goal: Option<(&[TriangleId], LayerId)>,
         out: &mut Path,
     ) -> bool {
         out.layers.truncate(k);
@@ -926,6 +1028,7 @@ impl NavMesh {
         if k + 1 >= out.points.len() {
             // The goal is reached on its layer, or on a portal to it: a corner or a side of
             // `current` that a goal triangle shares.
+            let Some((goals, goal_layer)) = goal else { return true };
             let q = out.points[k];
             let reached = self.triangle_layer(current) == goal_layer
                 || goals.iter().any(|&t| self.same_place(current, t, q));
@@ -934,7 +1037,6 @@ impl NavMesh {
             }
             return reached;
         }
-        let goal = (goals, goal_layer);
         let (p, q) = (out.points[k], out.points[k + 1]);
         if let Some(step) = out.links.iter().find(|step| step.point == k) {
             let Some(link) = self.link(step.link) else { return false };
@@ -1004,24 +1106,14 @@ impl NavMesh {
             (std::mem::take(&mut scratch.starts), std::mem::take(&mut scratch.goals));
         self.end_triangles(&mut starts, from, from_snapped, options.start_side);
         let costs = &options.area_costs;
-        let allowed = |list: &mut Vec<TriangleId>, which: Endpoint, point: Point| {
-            if costs.has_exclusions() && !list.is_empty() {
-                let area = self.area_id(list[0]);
-                list.retain(|&t| !costs.is_excluded(self.area_id(t)));
-                if list.is_empty() {
-                    return Err(PathError::ExcludedArea { which, point, area });
-                }
-            }
-            Ok(())
-        };
-        if let Err(e) = allowed(&mut starts, Endpoint::Start, from) {
+        if let Err(e) = self.keep_allowed(&mut starts, Endpoint::Start, from, costs) {
             (scratch.starts, scratch.goals) = (starts, goals);
             return Err(e);
         }
         let result = match goal {
             Some((goal, goal_snapped)) => {
                 self.end_triangles(&mut goals, goal, goal_snapped, options.goal_side);
-                if let Err(e) = allowed(&mut goals, Endpoint::Goal, goal) {
+                if let Err(e) = self.keep_allowed(&mut goals, Endpoint::Goal, goal, costs) {
                     (scratch.starts, scratch.goals) = (starts, goals);
                     return Err(e);
                 }
@@ -1093,6 +1185,10 @@ impl NavMesh {
             }
         }
         self.end_triangles(targets, target, Some(triangle), None);
+        if self.is_layered() {
+            // Layers may overlap there: the target is on the nearest point's layer.
+            self.keep_same_place(targets, target, self.triangle_layer(triangle));
+        }
         // The nearest point may be a pinch shared with another island: stay on the start's.
         // (With exclusions, the nearest point of an excluded triangle is not a target: the
         // partial path then fails as unreachable.)
