@@ -82,6 +82,15 @@ fn cross(o: Point, a: Point, b: Point) -> f64 {
     (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
 }
 
+/// Where the line from `root` through `through` crosses the segment `a b`, clamped to it (its
+/// middle when the line is parallel to it).
+#[inline]
+pub(crate) fn line_crossing(root: Point, through: Point, a: Point, b: Point) -> Point {
+    let (ca, cb) = (cross(root, through, a), cross(root, through, b));
+    let s = if ca == cb { 0.5 } else { (ca / (ca - cb)).clamp(0.0, 1.0) };
+    Point::new(a.x + s * (b.x - a.x), a.y + s * (b.y - a.y))
+}
+
 /// The geometry of one query's cones.
 pub(crate) struct Cones<'a> {
     pub(crate) mesh: &'a NavMesh,
@@ -170,10 +179,7 @@ impl Cones<'_> {
         if line == view.ends.1 {
             return b;
         }
-        let through = self.point(line);
-        let (ca, cb) = (cross(root, through, a), cross(root, through, b));
-        let s = if ca == cb { 0.5 } else { (ca / (ca - cb)).clamp(0.0, 1.0) };
-        Point::new(a.x + s * (b.x - a.x), a.y + s * (b.y - a.y))
+        line_crossing(root, self.point(line), a, b)
     }
 
     /// The length estimate of the way from the root of `cone` (entered through `entry`, `g`

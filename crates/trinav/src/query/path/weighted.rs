@@ -12,26 +12,36 @@
 //! edge), sweep after sweep until a sweep gains nothing, so that each point obeys Snell's law
 //! of refraction for the sequence of edges found. Mesh vertices on the path stay.
 //!
-//! Fast mode uses [`FAST_POINTS`] per edge and a few sweeps; optimal mode [`OPTIMAL_POINTS`]
-//! and sweeps until converged. The README and the tests (`tests/weighted.rs`) give the cost
-//! ratios measured against a dense Steiner-point oracle.
+//! That is optimal mode ([`OPTIMAL_POINTS`] per edge, sweeps until converged). Fast mode
+//! searches the triangles instead, as the plain fast mode does, with one node per triangle
+//! (entered at one point of its entry edge: where the straight way from the previous entry
+//! point towards the goal crosses it, clamped to the edge; g the cost of that chain of points,
+//! the estimate the straight distance times the smallest cost, weighted as the plain search's).
+//! The corridor found is cut where the cost changes into runs of one cost; each run is
+//! string-pulled between its crossing points on the cut edges, and only those points are
+//! refined (each slid along its edge, Snell's law between its neighbours, then the runs pulled
+//! again), a few sweeps. The README and the tests (`tests/weighted.rs`) give the cost ratios
+//! measured against a dense Steiner-point oracle.
 
 use std::collections::BinaryHeap;
 
 use crate::geometry::{Orientation, Point, orient};
-use crate::ids::TriangleId;
+use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
-use crate::query::path::search::OpenNode;
+use crate::query::path::AreaCosts;
+use crate::query::path::cone::line_crossing;
+use crate::query::path::funnel::{Portal, string_pull};
+use crate::query::path::search::{HEURISTIC_WEIGHT, OpenNode};
 use crate::query::path::{GenerationSet, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass};
 
-/// Steiner points inside each edge in fast mode.
-pub(crate) const FAST_POINTS: usize = 1;
 /// Steiner points inside each edge in optimal mode.
 pub(crate) const OPTIMAL_POINTS: usize = 5;
-/// Refinement sweeps in fast mode (optimal mode sweeps until a sweep gains nothing).
-const FAST_SWEEPS: usize = 3;
 /// The most refinement sweeps in optimal mode.
 const OPTIMAL_SWEEPS: usize = 200;
+/// The most sweeps of fast mode's refinement of the points where the cost changes.
+const FAST_SWEEPS: usize = 4;
+/// Fast mode's golden-section tolerance, a fraction of the edge a point slides along.
+const FAST_TOLERANCE: f64 = 1e-6;
 /// Refinement sweeps when a vertex is tried unpinned (the whole path is refined again after).
 const TRIAL_SWEEPS: usize = 3;
 /// A sweep that gains less than this fraction of the cost ends the refinement.
@@ -63,6 +73,25 @@ pub(crate) struct WeightedScratch {
     /// Copies of the path while changes to it are tried: as it was, and the best change.
     backup: PathCopy,
     best: PathCopy,
+    /// Fast mode: per triangle, the point of its entry edge it was entered at.
+    entry: Vec<Point>,
+    /// Fast mode: where the corridor crosses from one cost to another, in order.
+    cuts: Vec<Cut>,
+    /// Fast mode: the cut points before a sweep (put back when the sweep lost).
+    saved: Vec<Point>,
+}
+
+/// Fast mode: a corridor crossing between triangles of different costs.
+#[derive(Clone, Copy, Debug)]
+struct Cut {
+    /// The crossing's index in the corridor.
+    at: usize,
+    /// The ends of the edge crossed.
+    ends: (Point, Point),
+    /// Where the path crosses it.
+    point: Point,
+    /// That point's index in the path.
+    index: usize,
 }
 
 /// A path with what the refinement knows of its points and pieces.
@@ -205,7 +234,10 @@ impl NavMesh {
             return Err(PathError::Unreachable);
         }
         scratch.pass.open(self, [starts, goals], &options.area_costs);
-        let m = if options.mode == PathMode::Optimal { OPTIMAL_POINTS } else { FAST_POINTS };
+        if options.mode == PathMode::Fast {
+            return self.route_weighted_fast((from, starts), (to, goals), options, scratch, out);
+        }
+        let m = OPTIMAL_POINTS;
         let vertices = self.vertices().len() as u32;
         let goal_node = vertices + (3 * self.triangle_count() * m) as u32;
         let search = Weighted {
@@ -228,7 +260,7 @@ impl NavMesh {
             return Err(PathError::BudgetExhausted { budget });
         }
         search.read_path(w, &mut out.points);
-        let sweeps = if options.mode == PathMode::Optimal { OPTIMAL_SWEEPS } else { FAST_SWEEPS };
+        let sweeps = OPTIMAL_SWEEPS;
         search.refine(w, &mut out.points, sweeps);
         if search.unpin_vertices(w, &mut out.points) {
             search.refine(w, &mut out.points, sweeps);
@@ -247,6 +279,277 @@ impl NavMesh {
         out.cost = (out.points.windows(2).zip(&w.factor)).map(|(p, f)| p[0].distance(p[1]) * f).sum();
         Ok(())
     }
+}
+
+impl NavMesh {
+    /// Fast mode under weighted costs (see the module documentation); `scratch.pass` is open.
+    fn route_weighted_fast(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        let costs = &options.area_costs;
+        let budget = options.node_budget.unwrap_or(u32::MAX);
+        let goal = self.search_weighted_corridor((from, starts), (to, goals), costs, budget, scratch)?;
+        let cost = |t: TriangleId| costs.cost(self.area_id(t));
+        let w = &mut scratch.weighted;
+        w.cuts.clear();
+        for (at, &crossing) in scratch.corridor.iter().enumerate() {
+            let (t, k) = (crossing.triangle(), crossing.edge());
+            let next = self.neighbours(t)[k];
+            if cost(t) != cost(next) {
+                let corners = self.triangle_points(t);
+                let ends = (corners[k], corners[(k + 1) % 3]);
+                w.cuts.push(Cut { at, ends, point: w.entry[next.index()], index: 0 });
+            }
+        }
+        let runs = Runs { mesh: self, costs, from, to, goal, corridor: &scratch.corridor };
+        let buffers = (&mut scratch.portals, &mut scratch.piece);
+        let mut total = runs.pull(w, buffers.0, buffers.1, &mut out.points);
+        for _ in 0..FAST_SWEEPS {
+            if w.cuts.is_empty() {
+                break;
+            }
+            w.saved.clear();
+            w.saved.extend(w.cuts.iter().map(|c| c.point));
+            for cut in w.cuts.iter_mut() {
+                let i = cut.index;
+                if i == 0 || i + 1 >= out.points.len() {
+                    continue;
+                }
+                let (prev, next) = (out.points[i - 1], out.points[i + 1]);
+                let (f0, f1) = (w.factor[i - 1], w.factor[i]);
+                cut.point = cheapest_on_edge(cut.ends, (prev, f0), (next, f1), FAST_TOLERANCE);
+            }
+            let after = runs.pull(w, buffers.0, buffers.1, &mut out.points);
+            if after >= total * (1.0 - SWEEP_GAIN) {
+                if after > total {
+                    for (cut, &point) in w.cuts.iter_mut().zip(&w.saved) {
+                        cut.point = point;
+                    }
+                    runs.pull(w, buffers.0, buffers.1, &mut out.points);
+                }
+                break;
+            }
+            total = after;
+        }
+        runs.charge_edges(w, &scratch.pass, &out.points);
+        out.length = out.points.windows(2).map(|p| p[0].distance(p[1])).sum();
+        out.cost = (out.points.windows(2).zip(&w.factor)).map(|(p, f)| p[0].distance(p[1]) * f).sum();
+        Ok(())
+    }
+
+    /// Fast mode's search under weighted costs: A* over triangles, one node per triangle
+    /// entered at one point of its entry edge (see the module documentation). Fills
+    /// `scratch.corridor` and returns the goal's triangle.
+    fn search_weighted_corridor(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        costs: &AreaCosts,
+        budget: u32,
+        scratch: &mut PathScratch,
+    ) -> Result<TriangleId, PathError> {
+        let n = self.triangle_count();
+        scratch.begin(n);
+        scratch.per_entry = false;
+        if scratch.weighted.entry.len() < n {
+            scratch.weighted.entry.resize(n, from);
+        }
+        let scale = HEURISTIC_WEIGHT * costs.min_cost();
+        let cost = |t: TriangleId| costs.cost(self.area_id(t));
+        // Leaves triangle `t`, entered at `at` at cost `g`, through each edge to a triangle
+        // the search may enter, unless that was entered with a lower f.
+        let leave = |scratch: &mut PathScratch, t: TriangleId, at: Point, g: f64| {
+            let corners = self.triangle_points(t);
+            for (k, &next) in self.neighbours(t).iter().enumerate() {
+                let i = next.index();
+                if next.is_none() || scratch.closed.contains(i) || !scratch.pass.allows(self, next) {
+                    continue;
+                }
+                let x = line_crossing(at, to, corners[k], corners[(k + 1) % 3]);
+                let g = g + cost(t) * at.distance(x);
+                let f = g + scale * x.distance(to);
+                if scratch.seen.contains(i) && f64::from_bits(scratch.f_bits[i]) <= f {
+                    continue;
+                }
+                scratch.seen.insert(i);
+                scratch.g[i] = g;
+                scratch.f_bits[i] = f.to_bits();
+                scratch.parent[i] = HalfEdge::new(t, k);
+                scratch.weighted.entry[i] = x;
+                scratch.open.push(OpenNode { f_bits: f.to_bits(), item: next.0 });
+            }
+        };
+        let (mut goal_g, mut goal) = (f64::INFINITY, TriangleId::NONE);
+        for &start in starts {
+            scratch.closed.insert(start.index());
+            scratch.parent[start.index()] = HalfEdge::NONE;
+            if goals.contains(&start) && cost(start) * from.distance(to) < goal_g {
+                (goal_g, goal) = (cost(start) * from.distance(to), start);
+            }
+        }
+        for &start in starts {
+            leave(scratch, start, from, 0.0);
+        }
+        let (mut expanded, mut exhausted) = (0u32, false);
+        while let Some(node) = scratch.open.pop() {
+            if f64::from_bits(node.f_bits) >= goal_g {
+                break;
+            }
+            let here = TriangleId(node.item);
+            let t = here.index();
+            if scratch.closed.contains(t) || node.f_bits != scratch.f_bits[t] {
+                continue;
+            }
+            if expanded == budget {
+                exhausted = true;
+                break;
+            }
+            expanded += 1;
+            scratch.closed.insert(t);
+            let (g, at) = (scratch.g[t], scratch.weighted.entry[t]);
+            if goals.contains(&here) {
+                let total = g + cost(here) * at.distance(to);
+                if total < goal_g {
+                    (goal_g, goal) = (total, here);
+                }
+                continue;
+            }
+            leave(scratch, here, at, g);
+        }
+        scratch.expanded = expanded;
+        if goal.is_none() {
+            return Err(if exhausted {
+                PathError::BudgetExhausted { budget }
+            } else {
+                PathError::Unreachable
+            });
+        }
+        self.corridor_to(goal.index(), scratch);
+        Ok(goal)
+    }
+}
+
+/// Fast mode's corridor, cut into runs of one cost where it crosses [`Cut`]s.
+struct Runs<'a> {
+    mesh: &'a NavMesh,
+    costs: &'a AreaCosts,
+    from: Point,
+    to: Point,
+    /// The corridor's last triangle.
+    goal: TriangleId,
+    corridor: &'a [HalfEdge],
+}
+
+impl Runs<'_> {
+    /// The triangle the corridor is in before crossing `j` (after the last: the goal's).
+    fn triangle(&self, j: usize) -> TriangleId {
+        self.corridor.get(j).map_or(self.goal, |c| c.triangle())
+    }
+
+    /// The corridor indices of run `k`'s crossings: those before its end cut.
+    fn crossings(&self, w: &WeightedScratch, k: usize) -> std::ops::Range<usize> {
+        let first = if k == 0 { 0 } else { w.cuts[k - 1].at + 1 };
+        first..w.cuts.get(k).map_or(self.corridor.len(), |c| c.at)
+    }
+
+    /// String-pulls each run between its cut points into `points`, each piece's cost per unit
+    /// length into `w.factor` and each cut's index in `points`; returns the path's cost.
+    fn pull(
+        &self,
+        w: &mut WeightedScratch,
+        portals: &mut Vec<Portal>,
+        piece: &mut Vec<Point>,
+        points: &mut Vec<Point>,
+    ) -> f64 {
+        points.clear();
+        w.factor.clear();
+        points.push(self.from);
+        let (mut start, mut total) = (self.from, 0.0);
+        for k in 0..=w.cuts.len() {
+            let crossings = self.crossings(w, k);
+            let end = w.cuts.get(k).map_or(self.to, |c| c.point);
+            let factor = self.costs.cost(self.mesh.area_id(self.triangle(crossings.start)));
+            portals.clear();
+            portals.push((start, start));
+            for &crossing in &self.corridor[crossings] {
+                let (corners, i) = (self.mesh.triangle_points(crossing.triangle()), crossing.edge());
+                portals.push((corners[(i + 1) % 3], corners[i]));
+            }
+            portals.push((end, end));
+            string_pull(portals, piece);
+            for &p in piece.iter().skip(1) {
+                let last = *points.last().expect("the start is in");
+                if p != last {
+                    total += last.distance(p) * factor;
+                    points.push(p);
+                    w.factor.push(factor);
+                }
+            }
+            if let Some(cut) = w.cuts.get_mut(k) {
+                cut.index = points.len() - 1;
+            }
+            start = end;
+        }
+        total
+    }
+
+    /// Lowers the factor of each piece that runs along an edge of its run's triangles to the
+    /// cost of the triangle beyond, when that is cheaper and not excluded.
+    fn charge_edges(&self, w: &mut WeightedScratch, pass: &PocketPass, points: &[Point]) {
+        let mut first_piece = 0;
+        for k in 0..=w.cuts.len() {
+            let last_piece = w.cuts.get(k).map_or(points.len() - 1, |c| c.index);
+            let crossings = self.crossings(w, k);
+            for j in crossings.start..=crossings.end {
+                let t = self.triangle(j);
+                let own = self.costs.cost(self.mesh.area_id(t));
+                let corners = self.mesh.triangle_points(t);
+                for (e, &next) in self.mesh.neighbours(t).iter().enumerate() {
+                    if next.is_none() || pass.excludes(self.mesh, next) {
+                        continue;
+                    }
+                    let beyond = self.costs.cost(self.mesh.area_id(next));
+                    if beyond >= own {
+                        continue;
+                    }
+                    let (a, b) = (corners[e], corners[(e + 1) % 3]);
+                    let on_edge = |p: Point| {
+                        let along = (p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y);
+                        orient(a, b, p) == Orientation::Collinear
+                            && (0.0..=(b.x - a.x).powi(2) + (b.y - a.y).powi(2)).contains(&along)
+                    };
+                    for i in first_piece..last_piece {
+                        if on_edge(points[i]) && on_edge(points[i + 1]) {
+                            w.factor[i] = w.factor[i].min(beyond);
+                        }
+                    }
+                }
+            }
+            first_piece = last_piece;
+        }
+    }
+}
+
+/// The point of the edge `ends` where the way from `prev` (at cost `f0` per unit) to `next` (at
+/// `f1`) through it costs least (golden section within `tolerance` of the edge: the cost is
+/// convex along it).
+fn cheapest_on_edge(
+    (a, b): (Point, Point),
+    (prev, f0): (Point, f64),
+    (next, f1): (Point, f64),
+    tolerance: f64,
+) -> Point {
+    let at = |s: f64| Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s);
+    let cost = |s: f64| {
+        let x = at(s);
+        prev.distance(x) * f0 + x.distance(next) * f1
+    };
+    at(golden_section(cost, tolerance))
 }
 
 impl Weighted<'_> {
@@ -478,14 +781,9 @@ impl Weighted<'_> {
                 let Some((a, b)) = w.slide[i] else { continue };
                 let (prev, next) = (points[i - 1], points[i + 1]);
                 let (f0, f1) = (w.factor[i - 1], w.factor[i]);
-                let at = |s: f64| Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s);
-                let piece_cost = |s: f64| {
-                    let x = at(s);
-                    prev.distance(x) * f0 + x.distance(next) * f1
-                };
-                let s = golden_section(piece_cost, 1e-10);
-                let x = at(s);
-                if piece_cost(s) < prev.distance(points[i]) * f0 + points[i].distance(next) * f1 {
+                let piece_cost = |x: Point| prev.distance(x) * f0 + x.distance(next) * f1;
+                let x = cheapest_on_edge((a, b), (prev, f0), (next, f1), 1e-10);
+                if piece_cost(x) < piece_cost(points[i]) {
                     points[i] = x;
                 }
             }
