@@ -8,7 +8,7 @@
 //! excluded type) at the distance times that triangle's cost (along an edge shared by two
 //! types, the cheaper), the estimate the straight distance to the goal times the smallest
 //! cost. The path found is then refined: each point on an edge slides along that edge to where
-//! the two pieces through it cost least (golden-section search: the cost is convex along the
+//! the two pieces through it cost least (Newton steps in a bracket: the cost is convex along the
 //! edge), sweep after sweep until a sweep gains nothing, so that each point obeys Snell's law
 //! of refraction for the sequence of edges found. Mesh vertices on the path stay.
 //!
@@ -40,8 +40,8 @@ pub(crate) const OPTIMAL_POINTS: usize = 5;
 const OPTIMAL_SWEEPS: usize = 200;
 /// The most sweeps of fast mode's refinement of the points where the cost changes.
 const FAST_SWEEPS: usize = 4;
-/// Fast mode's golden-section tolerance, a fraction of the edge a point slides along.
-const FAST_TOLERANCE: f64 = 1e-6;
+/// How near the cheapest point of an edge a point slid along it comes (a fraction of the edge).
+const EDGE_TOLERANCE: f64 = 1e-10;
 /// Refinement sweeps when a vertex is tried unpinned (the whole path is refined again after).
 const TRIAL_SWEEPS: usize = 3;
 /// A sweep that gains less than this fraction of the cost ends the refinement.
@@ -322,7 +322,7 @@ impl NavMesh {
                 }
                 let (prev, next) = (out.points[i - 1], out.points[i + 1]);
                 let (f0, f1) = (w.factor[i - 1], w.factor[i]);
-                cut.point = cheapest_on_edge(cut.ends, (prev, f0), (next, f1), FAST_TOLERANCE);
+                cut.point = cheapest_on_edge(cut.ends, (prev, f0), (next, f1));
             }
             let after = runs.pull(w, buffers.0, buffers.1, &mut out.points);
             if after >= total * (1.0 - SWEEP_GAIN) {
@@ -536,20 +536,51 @@ impl Runs<'_> {
 }
 
 /// The point of the edge `ends` where the way from `prev` (at cost `f0` per unit) to `next` (at
-/// `f1`) through it costs least (golden section within `tolerance` of the edge: the cost is
-/// convex along it).
-fn cheapest_on_edge(
-    (a, b): (Point, Point),
-    (prev, f0): (Point, f64),
-    (next, f1): (Point, f64),
-    tolerance: f64,
-) -> Point {
-    let at = |s: f64| Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s);
-    let cost = |s: f64| {
+/// `f1`) through it costs least: the cost is convex along the edge, so where its derivative
+/// changes sign (Snell's law), found by Newton steps kept inside a shrinking bracket (a
+/// bisection step where Newton's would leave it), to within [`EDGE_TOLERANCE`] of the edge.
+fn cheapest_on_edge((a, b): (Point, Point), (prev, f0): (Point, f64), (next, f1): (Point, f64)) -> Point {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let dd = dx * dx + dy * dy;
+    let at = |s: f64| Point::new(a.x + dx * s, a.y + dy * s);
+    // The first and second derivatives of f0 |x - prev| + f1 |x - next| at x = at(s).
+    let slope = |s: f64| {
         let x = at(s);
-        prev.distance(x) * f0 + x.distance(next) * f1
+        let (mut d1, mut d2) = (0.0, 0.0);
+        for (end, f) in [(prev, f0), (next, f1)] {
+            let (ux, uy) = (x.x - end.x, x.y - end.y);
+            let len = (ux * ux + uy * uy).sqrt();
+            if len > 0.0 {
+                let along = ux * dx + uy * dy;
+                d1 += f * along / len;
+                d2 += f * (dd * len * len - along * along) / (len * len * len);
+            }
+        }
+        (d1, d2)
     };
-    at(golden_section(cost, tolerance))
+    if slope(0.0).0 >= 0.0 {
+        return a;
+    }
+    if slope(1.0).0 <= 0.0 {
+        return b;
+    }
+    let (mut lo, mut hi, mut s) = (0.0f64, 1.0f64, 0.5f64);
+    for _ in 0..64 {
+        let (d1, d2) = slope(s);
+        if d1 > 0.0 {
+            hi = s;
+        } else {
+            lo = s;
+        }
+        let newton = s - d1 / d2;
+        let next_s = if d2 > 0.0 && newton > lo && newton < hi { newton } else { 0.5 * (lo + hi) };
+        let step = (next_s - s).abs();
+        s = next_s;
+        if step <= EDGE_TOLERANCE || hi - lo <= EDGE_TOLERANCE {
+            break;
+        }
+    }
+    at(s)
 }
 
 impl Weighted<'_> {
@@ -782,7 +813,7 @@ impl Weighted<'_> {
                 let (prev, next) = (points[i - 1], points[i + 1]);
                 let (f0, f1) = (w.factor[i - 1], w.factor[i]);
                 let piece_cost = |x: Point| prev.distance(x) * f0 + x.distance(next) * f1;
-                let x = cheapest_on_edge((a, b), (prev, f0), (next, f1), 1e-10);
+                let x = cheapest_on_edge((a, b), (prev, f0), (next, f1));
                 if piece_cost(x) < piece_cost(points[i]) {
                     points[i] = x;
                 }
@@ -977,31 +1008,4 @@ fn straighten_runs(w: &WeightedScratch, points: &mut [Point]) {
         }
         first = last;
     }
-}
-
-/// The minimum of a convex function on `[0, 1]`, within `tolerance`.
-fn golden_section(f: impl Fn(f64) -> f64, tolerance: f64) -> f64 {
-    const INV_PHI: f64 = 0.618_033_988_749_894_9;
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    let mut x1 = hi - INV_PHI * (hi - lo);
-    let mut x2 = lo + INV_PHI * (hi - lo);
-    let (mut f1, mut f2) = (f(x1), f(x2));
-    while hi - lo > tolerance {
-        if f1 <= f2 {
-            hi = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = hi - INV_PHI * (hi - lo);
-            f1 = f(x1);
-        } else {
-            lo = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = lo + INV_PHI * (hi - lo);
-            f2 = f(x2);
-        }
-    }
-    let mid = 0.5 * (lo + hi);
-    // The ends themselves, where the minimum often is (a corner).
-    [0.0, mid, 1.0].into_iter().min_by(|&x, &y| f(x).total_cmp(&f(y))).expect("three candidates")
 }
