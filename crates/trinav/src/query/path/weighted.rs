@@ -1009,3 +1009,40 @@ fn straighten_runs(w: &WeightedScratch, points: &mut [Point]) {
         first = last;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cost through `x` of the way from `prev` to `next`.
+    fn through(x: Point, (prev, f0): (Point, f64), (next, f1): (Point, f64)) -> f64 {
+        prev.distance(x) * f0 + x.distance(next) * f1
+    }
+
+    #[test]
+    fn cheapest_point_of_an_edge_beats_every_sampled_point() {
+        let edge = (Point::new(-3.0, 0.0), Point::new(5.0, 0.0));
+        let cases = [
+            ((Point::new(0.0, 2.0), 1.0), (Point::new(4.0, -1.0), 3.0)),
+            ((Point::new(0.0, 2.0), 3.0), (Point::new(4.0, -1.0), 0.5)),
+            // The cheapest place at an end of the edge.
+            ((Point::new(-6.0, 1.0), 1.0), (Point::new(-5.0, -1.0), 1.0)),
+            // An end of the way on the edge's line (a kink of the cost there).
+            ((Point::new(1.0, 0.0), 2.0), (Point::new(3.0, -2.0), 1.0)),
+        ];
+        for (prev, next) in cases {
+            let x = cheapest_on_edge(edge, prev, next);
+            let best = through(x, prev, next);
+            for k in 0..=10_000 {
+                let s = k as f64 / 10_000.0;
+                let y = Point::new(-3.0 + 8.0 * s, 0.0);
+                assert!(best <= through(y, prev, next) + 1e-9, "{x:?} costs {best}, {y:?} less");
+            }
+        }
+        // Snell's law where the way crosses: f0 sin(a0) = f1 sin(a1).
+        let (prev, next) = ((Point::new(0.0, 2.0), 1.0), (Point::new(4.0, -1.0), 3.0));
+        let x = cheapest_on_edge(edge, prev, next);
+        let sin = |p: Point| (x.x - p.x).abs() / x.distance(p);
+        assert!((sin(prev.0) * prev.1 - sin(next.0) * next.1).abs() < 1e-8);
+    }
+}
