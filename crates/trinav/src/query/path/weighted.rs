@@ -14,8 +14,8 @@
 //!
 //! That is optimal mode ([`OPTIMAL_POINTS`] per edge, sweeps until converged). Fast mode
 //! searches the triangles instead, as the plain fast mode does, with one node per triangle
-//! (entered at one point of its entry edge: where the straight way from the previous entry
-//! point towards the goal crosses it, clamped to the edge; g the cost of that chain of points,
+//! (entered at one point of its entry edge: halfway between its middle and where the straight
+//! way from the previous entry point towards the goal crosses it; g the cost of that chain,
 //! the estimate the straight distance times the smallest cost, weighted as the plain search's).
 //! The corridor found is cut where the cost changes into runs of one cost; each run is
 //! string-pulled between its crossing points on the cut edges, and only those points are
@@ -362,7 +362,11 @@ impl NavMesh {
         let scale = HEURISTIC_WEIGHT * costs.min_cost();
         let cost = |t: TriangleId| costs.cost(self.area_id(t));
         // Leaves triangle `t`, entered at `at` at cost `g`, through each edge to a triangle
-        // the search may enter, unless that was entered with a lower f.
+        // the search may enter, unless that was entered with a lower f. The entry point is
+        // halfway between where the straight way towards the goal crosses the edge and the
+        // edge's middle: on the oracle tests' levels, the way towards the goal alone gives
+        // fast-mode mean cost ratios 1.030 and 1.117 (bigger level), the middle alone 1.025
+        // and 1.119, halfway 1.020 and 1.073.
         let leave = |scratch: &mut PathScratch, t: TriangleId, at: Point, g: f64| {
             let corners = self.triangle_points(t);
             for (k, &next) in self.neighbours(t).iter().enumerate() {
@@ -370,7 +374,8 @@ impl NavMesh {
                 if next.is_none() || scratch.closed.contains(i) || !scratch.pass.allows(self, next) {
                     continue;
                 }
-                let x = line_crossing(at, to, corners[k], corners[(k + 1) % 3]);
+                let (a, b) = (corners[k], corners[(k + 1) % 3]);
+                let x = line_crossing(at, to, a, b).midpoint(a.midpoint(b));
                 let g = g + cost(t) * at.distance(x);
                 let f = g + scale * x.distance(to);
                 if scratch.seen.contains(i) && f64::from_bits(scratch.f_bits[i]) <= f {
