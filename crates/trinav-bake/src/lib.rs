@@ -282,7 +282,7 @@ fn finish(
 ) -> Result<Baked, BakeError> {
     let soup = timed(&mut times.triangulate, || triangulate::triangulate(region, settings.triangulation))?;
     let welded = timed(&mut times.weld, || weld::weld(&soup))?;
-    let mesh = timed(&mut times.derive, || derive::derive(welded, settings))?;
+    let mesh = timed(&mut times.derive, || derive::derive_baked(welded, settings))?;
     let verification = timed(&mut times.verify, || verify::verify(region, &mesh))?;
     let report = BakeReport {
         times,

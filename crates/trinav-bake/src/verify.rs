@@ -2,8 +2,8 @@
 //!
 //! - the mesh area equals the region area within 1e-9 relative;
 //! - the mesh passes [`MeshParts::find_problems`](trinav::build::MeshParts::find_problems) (no zero-area or clockwise triangle, adjacency
-//!   symmetric and complete, islands right): guaranteed by [`NavMesh::from_parts`], which
-//!   stage 5 built it with, so not checked again here;
+//!   symmetric and complete, islands right): guaranteed by how stages 3 to 5 make it (see
+//!   [`derive`](crate::derive)), and checked in full by debug builds, so not checked again here;
 //! - every boundary edge lies on a ring of the region, running the ring's way (a boundary edge
 //!   may span ring points that lie exactly on it: ear clipping drops collinear points);
 //! - the boundary edges' total length equals the rings' total length within 1e-9 relative, so
@@ -76,7 +76,7 @@ pub enum VerifyError {
 /// Runs stage 6.
 pub fn verify(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, VerifyError> {
     // Every structural rule (strictly counter-clockwise triangles, symmetric and complete
-    // adjacency, islands) was checked when the `NavMesh` was built: it cannot exist otherwise.
+    // adjacency, islands) holds by construction (stages 3 to 5).
     let mesh_area = mesh.area();
     let region_area = region.area();
     let relative_error = (mesh_area - region_area).abs() / region_area.abs().max(f64::MIN_POSITIVE);

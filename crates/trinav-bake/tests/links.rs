@@ -35,8 +35,15 @@ fn walkable(obstacles: &[Rect], size: f64, q: Point) -> bool {
 }
 
 /// The least cost from `from` to `to`: walked segments among the obstacles plus links, or
-/// `None` when no way leads there.
-fn oracle(obstacles: &[Rect], links: &[OffMeshLink], from: Point, to: Point) -> Option<f64> {
+/// `None` when no way leads there. `barriers` block like obstacles, but their corners (off the
+/// floor) are no way round them.
+fn oracle(
+    obstacles: &[Rect],
+    barriers: &[Rect],
+    links: &[OffMeshLink],
+    from: Point,
+    to: Point,
+) -> Option<f64> {
     let mut nodes = vec![from, to];
     nodes.extend(obstacles.iter().flat_map(|&r| corners(r)));
     let link_at = nodes.len();
@@ -63,7 +70,7 @@ fn oracle(obstacles: &[Rect], links: &[OffMeshLink], from: Point, to: Point) -> 
             }
         };
         for v in 0..n {
-            if obstacles.iter().all(|&r| misses_interior(nodes[u], nodes[v], r)) {
+            if obstacles.iter().chain(barriers).all(|&r| misses_interior(nodes[u], nodes[v], r)) {
                 relax(v, d + nodes[u].distance(nodes[v]), &mut heap);
             }
         }
@@ -322,7 +329,7 @@ proptest! {
             if !walkable(&obstacles, size, from) || !walkable(&obstacles, size, to) {
                 continue;
             }
-            let expected = oracle(&obstacles, &links, from, to).expect("the room is connected");
+            let expected = oracle(&obstacles, &[], &links, from, to).expect("the room is connected");
             let optimal = mesh.find_path_with(from, to, &options(PathMode::Optimal), &mut scratch).unwrap();
             check_valid(&mesh, &obstacles, from, to, &optimal);
             prop_assert!((optimal.cost - expected).abs() <= 1e-9 * expected.max(1.0),
@@ -350,5 +357,144 @@ fn area_costs_on_a_mesh_with_links_are_refused() {
         }
         let uniform = options(mode).with_area_costs(AreaCosts::default());
         assert_eq!(mesh.find_path_with(a, b, &uniform, &mut PathScratch::new()).unwrap().cost, 7.0);
+    }
+}
+
+/// Checks both modes on `mesh` (with live links `links`) against the oracle: the optimal cost
+/// equal, the fast path valid and never cheaper, "no path" exactly when the oracle has none.
+fn check_against_oracle(
+    mesh: &NavMesh,
+    (obstacles, barriers): (&[Rect], &[Rect]),
+    links: &[OffMeshLink],
+    from: Point,
+    to: Point,
+) {
+    let mut scratch = PathScratch::new();
+    let expected = oracle(obstacles, barriers, links, from, to);
+    let walls: Vec<Rect> = obstacles.iter().chain(barriers).copied().collect();
+    for mode in MODES {
+        let found = mesh.find_path_with(from, to, &options(mode), &mut scratch);
+        let Some(expected) = expected else {
+            assert_eq!(
+                found.map(|path| path.cost),
+                Err(PathError::Unreachable),
+                "{mode:?} {from:?} -> {to:?}"
+            );
+            continue;
+        };
+        let path = found.unwrap_or_else(|e| panic!("{mode:?} {from:?} -> {to:?}: {e}"));
+        check_valid(mesh, &walls, from, to, &path);
+        match mode {
+            PathMode::Optimal => assert!(
+                (path.cost - expected).abs() <= 1e-9 * expected.max(1.0),
+                "{from:?} -> {to:?}: optimal {} ({:?} {:?}), oracle {expected}",
+                path.cost,
+                path.points,
+                path.links
+            ),
+            _ => assert!(
+                path.cost >= expected * (1.0 - 1e-12),
+                "fast {} below the oracle {expected}",
+                path.cost
+            ),
+        }
+    }
+}
+
+/// Two rooms of 12 × 12 side by side, `[0, 12]²` and `[13, 25] × [0, 12]`, with obstacles: two
+/// islands. For the oracle, the gap between them is a barrier reaching past the rooms.
+fn two_rooms(a: &[Rect], b: &[Rect]) -> (NavMesh, Vec<Rect>, Rect) {
+    let shift = |&(lo, hi): &Rect| (p(lo.x + 13.0, lo.y), p(hi.x + 13.0, hi.y));
+    let obstacles: Vec<Rect> = a.iter().copied().chain(b.iter().map(shift)).collect();
+    let level = Level {
+        walkable: vec![PolygonInput::rect(0.0, 0.0, 12.0, 12.0), PolygonInput::rect(13.0, 0.0, 25.0, 12.0)],
+        obstacles: obstacles.iter().map(|&(a, b)| PolygonInput::rect(a.x, a.y, b.x, b.y)).collect(),
+        ..Level::default()
+    };
+    let mesh = bake(&level, &BakeSettings::default()).expect("level bakes").mesh;
+    (mesh, obstacles, (p(12.0, -1.0), p(13.0, 13.0)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Many links (10 to 40, some between the two islands, some one way) on two rooms: both
+    /// modes against the oracle, then again after removing some links at runtime and adding
+    /// them back (the per-mesh tables of the bound through links follow every change).
+    #[test]
+    fn many_links_on_two_islands_match_the_oracle_after_add_and_remove(
+        (a, b) in (rects_strategy(12), rects_strategy(12)),
+        raw_links in prop::collection::vec((0..=100u32, 0..=48u32, 0..=100u32, 0..=48u32, 0..=8u32, any::<bool>()), 10..40),
+        points in prop::collection::vec((0..=100u32, 0..=48u32, 0..=100u32, 0..=48u32), 6),
+        removed in prop::collection::vec(any::<prop::sample::Index>(), 1..8),
+    ) {
+        let (mut mesh, obstacles, gap) = two_rooms(&a, &b);
+        let walls = (&obstacles[..], &[gap][..]);
+        let quarter = |v: u32| f64::from(v) / 4.0;
+        let on_floor = |q: Point| walkable(&obstacles, 25.0, q) && !(12.0 < q.x && q.x < 13.0);
+        let mut links: Vec<(LinkId, OffMeshLink)> = raw_links
+            .iter()
+            .map(|&(x0, y0, x1, y1, c, both)| {
+                let link = OffMeshLink::new(p(quarter(x0), quarter(y0)), p(quarter(x1), quarter(y1)));
+                link.with_cost(link.cost * f64::from(c) / 8.0).with_bidirectional(both)
+            })
+            .filter(|l| on_floor(l.from) && on_floor(l.to))
+            .map(|l| (mesh.add_link(l).unwrap(), l))
+            .collect();
+        let queries: Vec<(Point, Point)> = points
+            .iter()
+            .map(|&(x0, y0, x1, y1)| (p(quarter(x0), quarter(y0)), p(quarter(x1), quarter(y1))))
+            .filter(|&(from, to)| on_floor(from) && on_floor(to))
+            .collect();
+        let live = |links: &[(LinkId, OffMeshLink)]| links.iter().map(|&(_, l)| l).collect::<Vec<_>>();
+        for &(from, to) in &queries {
+            check_against_oracle(&mesh, walls, &live(&links), from, to);
+        }
+        let mut taken = Vec::new();
+        for index in removed {
+            if links.is_empty() {
+                break;
+            }
+            let (id, link) = links.remove(index.index(links.len()));
+            prop_assert_eq!(mesh.remove_link(id), Ok(link));
+            taken.push(link);
+        }
+        for &(from, to) in &queries {
+            check_against_oracle(&mesh, walls, &live(&links), from, to);
+        }
+        for link in taken {
+            links.push((mesh.add_link(link).unwrap(), link));
+        }
+        for &(from, to) in &queries {
+            check_against_oracle(&mesh, walls, &live(&links), from, to);
+        }
+    }
+}
+
+/// More directions of links (600) than the bound's table holds: the bound computes its hops
+/// when asked, and the answers stay exact.
+#[test]
+fn more_links_than_the_table_holds_match_the_oracle() {
+    let obstacles = vec![(p(3.0, 3.0), p(7.0, 5.0)), (p(9.0, 8.0), p(12.0, 13.0))];
+    let mut mesh = bake_room(16.0, &obstacles, &[]);
+    // A fixed pseudo-random sequence (a linear congruential generator) of points on the floor.
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut point = || loop {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let q = p(f64::from((state >> 33) as u32 % 65) / 4.0, f64::from((state >> 13) as u32 % 65) / 4.0);
+        if walkable(&obstacles, 16.0, q) {
+            return q;
+        }
+    };
+    let mut links = Vec::new();
+    for k in 0..300 {
+        let link = OffMeshLink::new(point(), point());
+        let link = link.with_cost(link.cost * f64::from(k % 5) / 4.0).with_bidirectional(true);
+        mesh.add_link(link).unwrap();
+        links.push(link);
+    }
+    for _ in 0..8 {
+        let (from, to) = (point(), point());
+        check_against_oracle(&mesh, (&obstacles, &[]), &links, from, to);
     }
 }

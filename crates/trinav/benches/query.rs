@@ -33,7 +33,9 @@
 //! `generated_10k_cdt` on the mesh as it is (`none`) and with `LINKS` links added (ends
 //! uniform on the mesh, one in three both ways; `100_cheap`: costs uniform from 0 to their
 //! length, shortcuts everywhere; `100_at_length`: each costing its length, as a jump or a
-//! ladder), and one link added and removed again on the mesh with links.
+//! ladder), and one link added and removed again on the mesh with links. Printed first, per
+//! mesh with links: the mean and worst ratio of the fast mode's cost to the optimal one over
+//! the pairs both modes join, and how many paths take a link in each mode.
 //!
 //! Run with `cargo bench -p trinav --bench query` (`-- links` for the link groups alone).
 
@@ -586,6 +588,34 @@ fn find_path_group(c: &mut Criterion, cases: &[Case], mode: PathMode) {
     group.finish();
 }
 
+/// The fast mode's cost against the optimal one on a mesh with links (see the module
+/// documentation).
+fn report_links(name: &str, mesh: &NavMesh, pairs: &[(Point, Point)]) {
+    let mut scratch = PathScratch::new();
+    let (mut ratios, mut linked) = (Vec::new(), [0usize; 2]);
+    for &(from, to) in pairs {
+        let costs = MODES.map(|mode| {
+            let options = PathOptions::default().with_mode(mode);
+            mesh.find_path_with(from, to, &options, &mut scratch).ok()
+        });
+        for (count, path) in linked.iter_mut().zip(&costs) {
+            *count += usize::from(path.as_ref().is_some_and(|path| !path.links.is_empty()));
+        }
+        if let [Some(fast), Some(optimal)] = &costs {
+            ratios.push(if optimal.cost > 0.0 { fast.cost / optimal.cost } else { 1.0 });
+        }
+    }
+    let mean = ratios.iter().sum::<f64>() / ratios.len().max(1) as f64;
+    let worst = ratios.iter().copied().fold(1.0, f64::max);
+    println!(
+        "links {name}: fast cost / optimal cost mean {mean:.4}, worst {worst:.4} over {} pairs; paths taking a \
+         link: fast {}, optimal {}",
+        ratios.len(),
+        linked[0],
+        linked[1]
+    );
+}
+
 /// The link groups (see the module documentation).
 fn links_groups(c: &mut Criterion, cases: &[Case]) {
     let Some(base) = cases.iter().find(|case| case.name == "generated_10k_cdt") else { return };
@@ -612,6 +642,9 @@ fn links_groups(c: &mut Criterion, cases: &[Case]) {
     for link in links {
         linked.add_link(link).expect("ends on the mesh");
         at_length.add_link(link.with_cost(link.from.distance(link.to))).expect("ends on the mesh");
+    }
+    for (name, mesh) in [("100_cheap", &linked), ("100_at_length", &at_length)] {
+        report_links(name, mesh, &base.pairs);
     }
     for mode in MODES {
         let mut group = configure(c, &format!("links_{}", mode.name()));

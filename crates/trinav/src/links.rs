@@ -7,8 +7,11 @@
 //! re-derives the small index the searches read: the directed links (a bidirectional link is
 //! two), the triangles holding each start and the directed island graph ("no path" follows
 //! links, one-way ones included): linear in the number of links (plus a sort), not in the
-//! mesh. The pockets the searches must be allowed to enter because a link ends there are
-//! counted per triangle, up and down the link's own way out.
+//! mesh. The table of the hops between links the searches' bound reads (a link's cost plus the
+//! straight way from its end to each other link's start, on one island, up to 512 directed
+//! links), quadratic, is built by the first query after a change. The pockets the searches
+//! must be allowed to enter because a link ends there are counted per triangle, up and down
+//! the link's own way out.
 //!
 //! A link whose end is no longer on the walkable area after [`NavMesh::apply_patch`] (an
 //! obstacle dropped on it) is kept but unusable until the area under it is walkable again.
@@ -148,6 +151,31 @@ pub enum LinkError {
 /// after the vertices).
 pub const MAX_LINKS: usize = 1 << 22;
 
+/// A query's memory for [`NavMesh::link_estimates`] (no allocation once grown).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LinkWork {
+    /// Per directed link, its bound so far.
+    pub(crate) bound: Vec<f64>,
+    /// Per directed link, the link its bound takes next (`u32::MAX`: none).
+    pub(crate) next: Vec<u32>,
+    /// The bounds of the links not yet settled.
+    key: Vec<f64>,
+    /// The links worth counting: start, bound.
+    pub(crate) estimates: Vec<(Point, f64)>,
+}
+
+/// The most directed links whose [`Links::hop`] table is kept (`MAX_HOP_TABLE²` f64, 2 MiB).
+const MAX_HOP_TABLE: usize = 512;
+
+/// What taking `link` costs at least when `then` is the next link taken (see [`Links::hop`]).
+#[inline]
+fn hop(link: &Directed, then: &Directed) -> f64 {
+    match link.to_island == then.from_island {
+        true => link.cost + link.to.distance(then.from),
+        false => f64::INFINITY,
+    }
+}
+
 /// A live link and the triangles its ends lie in (located when added or after a patch).
 #[derive(Clone, Debug)]
 struct Slot {
@@ -167,6 +195,11 @@ pub(crate) struct Directed {
     pub(crate) link: LinkId,
     /// The triangles the end `to` lies in: `triangles[to_triangles.0..to_triangles.1]`.
     to_triangles: (u32, u32),
+    /// The triangles the start `from` lies in, likewise.
+    from_triangles: (u32, u32),
+    /// The islands of the start and of the end.
+    pub(crate) from_island: u32,
+    to_island: u32,
 }
 
 /// The links of a mesh and the index the searches read (see the module documentation).
@@ -186,6 +219,10 @@ pub(crate) struct Links {
     /// (island, directed link) for every island a directed link starts on, sorted: the edges
     /// of the directed island graph.
     by_island: Vec<(u32, u32)>,
+    /// With at most [`MAX_HOP_TABLE`] directed links, [`Links::hop`] of every pair (row: the
+    /// link taken next), else empty (computed when asked). Built by the first query after a
+    /// change, so that adding and removing links stays cheap.
+    hops: std::sync::OnceLock<Vec<f64>>,
     /// Per triangle (empty until a link is added), how many usable links have an end in a
     /// pocket that this triangle leads out of: the searches may enter it when above 0.
     pocket_count: Vec<u32>,
@@ -218,6 +255,40 @@ impl Links {
         &self.triangles[a as usize..b as usize]
     }
 
+    /// What taking directed link `d` costs at least when the next link taken is `next`: its
+    /// cost and the straight way from its end to that link's start, on one island (else
+    /// infinite).
+    /// `table` is [`Links::hop_table`].
+    #[inline]
+    fn hop(&self, table: &[f64], d: usize, next: usize) -> f64 {
+        match table.get(next * self.directed.len() + d) {
+            Some(&hop) => hop,
+            None => hop(&self.directed[d], &self.directed[next]),
+        }
+    }
+
+    /// The table of [`Links::hop`] (empty beyond [`MAX_HOP_TABLE`] directed links), built on
+    /// first use.
+    fn hop_table(&self) -> &[f64] {
+        self.hops.get_or_init(|| {
+            let directed = &self.directed;
+            match directed.len() <= MAX_HOP_TABLE {
+                true => directed
+                    .iter()
+                    .flat_map(|then| directed.iter().map(move |link| hop(link, then)))
+                    .collect(),
+                false => Vec::new(),
+            }
+        })
+    }
+
+    /// The triangles the start of directed link `d` lies in.
+    #[inline]
+    pub(crate) fn start_triangles(&self, d: u32) -> &[TriangleId] {
+        let (a, b) = self.directed[d as usize].from_triangles;
+        &self.triangles[a as usize..b as usize]
+    }
+
     /// Whether a pocket triangle is on the way out from a link end.
     #[inline]
     pub(crate) fn opens_pocket(&self, t: TriangleId) -> bool {
@@ -238,7 +309,9 @@ impl Links {
 
 impl NavMesh {
     /// Adds an off-mesh link (no re-bake): both ends must lie on the walkable area, the cost
-    /// must be finite and `>= 0`. Takes microseconds (linear in the number of links).
+    /// must be finite and `>= 0`. Takes microseconds (linear in the number of links; the first
+    /// query after a change builds the table of hops between links, quadratic: about 0.1 ms
+    /// with 100 links).
     ///
     /// ```
     /// # use trinav::{NavMesh, OffMeshLink, Point};
@@ -387,13 +460,17 @@ impl NavMesh {
                 let d = links.directed.len() as u32;
                 let at = links.triangles.len() as u32;
                 links.triangles.extend_from_slice(to_triangles);
-                let to_range = (at, links.triangles.len() as u32);
+                let middle = links.triangles.len() as u32;
+                links.triangles.extend_from_slice(from_triangles);
                 links.directed.push(Directed {
                     from,
                     to,
                     cost: link.cost,
                     link: LinkId(i),
-                    to_triangles: to_range,
+                    to_triangles: (at, middle),
+                    from_triangles: (middle, links.triangles.len() as u32),
+                    from_island: self.island(from_triangles[0]).0,
+                    to_island: self.island(to_triangles[0]).0,
                 });
                 for &t in from_triangles.iter() {
                     links.starts.push((t.0, d));
@@ -404,6 +481,7 @@ impl NavMesh {
         links.starts.sort_unstable();
         links.by_island.sort_unstable();
         links.by_island.dedup();
+        links.hops = std::sync::OnceLock::new();
         self.links = links;
     }
 
@@ -414,18 +492,64 @@ impl NavMesh {
         self.links.directed.iter().map(|d| d.cost + d.to.distance(to)).fold(f64::INFINITY, f64::min)
     }
 
-    /// The links worth counting in a bound on the cost to `to`: per directed link, its start
-    /// and a lower bound on the cost from there when it is taken (its cost plus the smaller of
-    /// the straight way from its end and [`NavMesh::link_bound`]: the rest either walks, or
-    /// takes a last link), kept only when that is less than the straight way from its start
-    /// (otherwise no bound through it beats walking straight). Written into `out`.
-    pub(crate) fn link_estimates(&self, to: Point, out: &mut Vec<(Point, f64)>) {
-        let bound = self.link_bound(to);
-        out.clear();
-        for d in &self.links.directed {
-            let estimate = d.cost + d.to.distance(to).min(bound);
-            if estimate < d.from.distance(to) {
-                out.push((d.from, estimate));
+    /// The least any path from `from` to `to` that takes a link costs: over the directed links,
+    /// the straight way to its start, its cost, and the straight way from its end. Infinite
+    /// without links.
+    pub(crate) fn first_link_bound(&self, from: Point, to: Point) -> f64 {
+        (self.links.directed.iter())
+            .map(|d| from.distance(d.from) + d.cost + d.to.distance(to))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The links worth counting in a bound on the cost to `to` (in triangles `goals`): per
+    /// directed link, its start and a lower bound on the cost from there when it is taken,
+    /// kept only when that is less than the straight way from its start (otherwise no bound
+    /// through it beats walking straight). Written into `work.estimates`.
+    ///
+    /// The bound is the least cost over the links with every walk replaced by the straight
+    /// segment (no walk is shorter) and kept on one island: a link's cost plus, from its
+    /// end, the straight way to `to` or to a further link's start and that link's bound. A
+    /// Dijkstra search backwards from `to` over the directed links (each settled link relaxes
+    /// the ones left, quadratic in the number of links, no mesh); it stops once the least
+    /// bound left reaches the largest straight way from a start, as no link left can then be
+    /// worth counting. `work.bound` and `work.next` keep each counted link's bound and the
+    /// link its bound takes next (`u32::MAX`: straight to `to`).
+    pub(crate) fn link_estimates(&self, (to, goals): (Point, &[TriangleId]), work: &mut LinkWork) {
+        let goal_island = goals.first().map_or(u32::MAX, |&g| self.island(g).0);
+        let links = &self.links;
+        let (directed, table) = (&links.directed, links.hop_table());
+        let n = directed.len();
+        let LinkWork { bound, next, key, estimates } = work;
+        bound.clear();
+        bound.extend(directed.iter().map(|d| match d.to_island == goal_island {
+            true => d.cost + d.to.distance(to),
+            false => f64::INFINITY,
+        }));
+        next.clear();
+        next.resize(n, u32::MAX);
+        // The bounds of the links not yet settled (infinite once settled).
+        key.clear();
+        key.extend_from_slice(bound);
+        estimates.clear();
+        let worth = directed.iter().map(|d| d.from.distance(to)).fold(0.0, f64::max);
+        loop {
+            let (s, k) = (key.iter().enumerate())
+                .fold((0, f64::INFINITY), |best, (d, &k)| if k < best.1 { (d, k) } else { best });
+            if k >= worth {
+                break;
+            }
+            key[s] = f64::INFINITY;
+            // A settled link's bound is at most k, so relaxing it changes nothing.
+            for d in 0..n {
+                let through = links.hop(table, d, s) + k;
+                if through < bound[d] {
+                    (bound[d], key[d], next[d]) = (through, through, s as u32);
+                }
+            }
+        }
+        for (d, &b) in directed.iter().zip(bound.iter()) {
+            if b < d.from.distance(to) {
+                estimates.push((d.from, b));
             }
         }
     }

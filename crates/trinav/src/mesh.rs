@@ -597,7 +597,7 @@ pub struct NavMesh {
     /// derived on first use by a query with a radius.
     widths: std::sync::OnceLock<Vec<[f32; 3]>>,
     /// The turning corners as a disc's optimal search reads them, derived on first use.
-    disc_corners: std::sync::OnceLock<Vec<crate::query::path::DiscCorner>>,
+    disc_corners: std::sync::OnceLock<crate::query::path::DiscCorners>,
     /// The off-mesh links and the index the searches read (see [`crate::links`]).
     pub(crate) links: crate::links::Links,
     /// Per island, its lowest triangle: derived by the first patch (see `crate::patch`), then
@@ -652,6 +652,35 @@ impl NavMesh {
         Ok(Self::derive(parts))
     }
 
+    /// The mesh of `parts` from a baker whose own stages establish the rules of
+    /// [`MeshParts::find_problems`]: vertices distinct (welded by exact position), triangles
+    /// strictly counter-clockwise (checked when made), neighbours equal to
+    /// [`build_adjacency`]'s, islands equal to [`find_islands`](crate::build::find_islands)'s.
+    /// Only the rules that keep the derivation in bounds are checked here (settings, array
+    /// lengths, indices, area ids), so a mesh breaking the others gives wrong query answers or panics
+    /// instead of an error; debug builds check every rule. Use [`NavMesh::from_parts`] for
+    /// parts of any other origin.
+    pub fn from_trusted_parts(parts: MeshParts) -> Result<NavMesh, InvalidMesh> {
+        let (v_count, t_count) = (parts.vertices.len(), parts.triangles.len());
+        let in_bounds = parts.settings.check().is_ok()
+            && t_count <= HalfEdge::MAX_TRIANGLES
+            && parts.per_triangle_lengths().iter().all(|&(_, len)| len == t_count)
+            && parts.areas.iter().fold(true, |ok, &a| ok & (a <= AreaId::MAX))
+            && parts.triangles.iter().flatten().fold(true, |ok, v| ok & (v.index() < v_count))
+            && parts
+                .neighbours
+                .iter()
+                .flatten()
+                .fold(true, |ok, n| ok & (n.is_none() | (n.index() < t_count)));
+        if !in_bounds || cfg!(debug_assertions) {
+            let problems = parts.find_problems();
+            if !problems.is_empty() {
+                return Err(InvalidMesh { problems });
+            }
+        }
+        Ok(Self::derive(parts))
+    }
+
     /// The mesh of validated `parts`: derives the island count, bounds, the point-location
     /// grid, the turning corners and the pockets.
     pub(crate) fn derive(parts: MeshParts) -> NavMesh {
@@ -691,8 +720,8 @@ impl NavMesh {
     }
 
     /// The disc corners, if derived already.
-    pub(crate) fn derived_disc_corners(&self) -> Option<&[crate::query::path::DiscCorner]> {
-        self.disc_corners.get().map(Vec::as_slice)
+    pub(crate) fn derived_disc_corners(&self) -> Option<&crate::query::path::DiscCorners> {
+        self.disc_corners.get()
     }
 
     /// The traversal widths, if derived already.
@@ -713,6 +742,12 @@ impl NavMesh {
 
     /// The turning corners a disc may bend round, derived on first use.
     pub(crate) fn disc_corners(&self) -> &[crate::query::path::DiscCorner] {
+        &self.disc_corner_index().list
+    }
+
+    /// The turning corners a disc may bend round and where each vertex's are, derived on
+    /// first use.
+    pub(crate) fn disc_corner_index(&self) -> &crate::query::path::DiscCorners {
         self.disc_corners.get_or_init(|| {
             crate::query::path::disc_corners(
                 &self.parts.vertices,
@@ -1090,6 +1125,31 @@ mod tests {
         let mut short = good.clone();
         short.islands.pop();
         assert!(!quick_check(&short));
+    }
+
+    #[test]
+    fn trusted_parts_refuse_what_would_break_the_derivation() {
+        let good = grid_with_a_lone_triangle(5, 4);
+        let trusted = NavMesh::from_trusted_parts(good.clone()).unwrap();
+        assert_eq!(trusted.stats(), NavMesh::from_parts(good.clone()).unwrap().stats());
+        let mut bad_index = good.clone();
+        bad_index.triangles[3][1] = VertexId(good.vertices.len() as u32);
+        let mut bad_link = good.clone();
+        bad_link.neighbours[2][0] = TriangleId(good.triangles.len() as u32);
+        let mut short = good.clone();
+        short.areas.pop();
+        for parts in [bad_index, bad_link, short] {
+            let problems = parts.find_problems();
+            assert!(!problems.is_empty());
+            assert_eq!(NavMesh::from_trusted_parts(parts).unwrap_err().problems, problems);
+        }
+        // Debug builds check every rule (release builds trust them: deriving from a clockwise
+        // triangle may panic there, so it is not tried).
+        if cfg!(debug_assertions) {
+            let mut flipped = good.clone();
+            flipped.triangles[0].swap(0, 1);
+            assert!(NavMesh::from_trusted_parts(flipped).is_err());
+        }
     }
 
     #[test]

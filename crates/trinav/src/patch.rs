@@ -1195,7 +1195,7 @@ pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
     }
     if let Some(corners) = mesh.derived_disc_corners() {
         let fresh = crate::query::path::disc_corners(&parts.vertices, &parts.triangles, &parts.neighbours);
-        if corners != fresh.as_slice() {
+        if *corners != fresh {
             wrong.push("disc corners".to_string());
         }
     }

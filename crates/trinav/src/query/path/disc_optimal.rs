@@ -18,9 +18,11 @@
 //!   list that passes its test ends the shortest path.
 //! - **Dominance.** Of two arrivals at one circle and side, one that can go round the circle
 //!   to the other's contact at no more cost makes the other redundant: it is not expanded.
-//! - **Candidates.** The corners of the start's island; when a path of length `L` is known
-//!   (the fast mode's, tried first), only corners `c` with `|s c| + |c g| - 2r <= L` (a path
-//!   round `c`'s circle is at least that long).
+//! - **Candidates.** From the start, the corners of its island; from a corner's circle, the
+//!   corners in sight of that corner ([`super::disc_sight`]). When a path of length `L` is
+//!   known (the fast mode's, tried first), only corners `c` with `|s c| + |c g| - 2r <= L` (a
+//!   path round `c`'s circle is at least that long), and no edge is looked through beyond
+//!   which every corner is farther.
 //!
 //! The tangent from circle `c` to circle `d` keeps `r` from every wall only if the segment
 //! `c d` meets no wall; so the search is complete over the tangents between corners, which is
@@ -35,6 +37,7 @@ use crate::geometry::{Orientation, Point, orient};
 use crate::ids::{TriangleId, VertexId};
 use crate::mesh::NavMesh;
 use crate::query::path::disc_funnel::{self, ArcRun, Bend};
+use crate::query::path::disc_sight::{SightScratch, least_sum_through};
 use crate::query::path::{Path, PathError, PathMode, PathOptions, PathScratch, SearchEnd};
 
 /// A turning corner a disc may bend round: its position, the unit directions of its two walls
@@ -44,6 +47,27 @@ pub(crate) struct DiscCorner {
     pub(crate) centre: Point,
     pub(crate) walls: [Point; 2],
     pub(crate) triangle: TriangleId,
+    pub(crate) vertex: VertexId,
+    /// The next corner at the same vertex (a pinch point turns in several fans), or `NONE`.
+    next_at_vertex: u32,
+}
+
+/// The turning corners of a mesh, and where each vertex's are.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct DiscCorners {
+    pub(crate) list: Vec<DiscCorner>,
+    /// Per vertex, its first corner, or `NONE`.
+    first_at_vertex: Vec<u32>,
+}
+
+impl DiscCorners {
+    /// The corners at vertex `v`.
+    pub(crate) fn at_vertex(&self, v: VertexId) -> impl Iterator<Item = u32> + '_ {
+        let real = |c: u32| (c != NONE).then_some(c);
+        std::iter::successors(real(self.first_at_vertex[v.index()]), move |&c| {
+            real(self.list[c as usize].next_at_vertex)
+        })
+    }
 }
 
 /// The turning corners of a mesh, one per fan (a pinch point may turn in several fans).
@@ -56,7 +80,7 @@ pub(crate) fn disc_corners(
     vertices: &[Point],
     triangles: &[[VertexId; 3]],
     neighbours: &[[TriangleId; 3]],
-) -> Vec<DiscCorner> {
+) -> DiscCorners {
     let unit = |from: Point, to: Point| {
         let d = from.distance(to);
         Point::new((to.x - from.x) / d, (to.y - from.y) / d)
@@ -84,11 +108,18 @@ pub(crate) fn disc_corners(
                     centre: pa,
                     walls: [unit(pa, pf), unit(pa, pl)],
                     triangle: TriangleId::from_index(t),
+                    vertex: a,
+                    next_at_vertex: NONE,
                 });
             }
         }
     }
-    corners
+    let mut first_at_vertex = vec![NONE; vertices.len()];
+    for (c, corner) in corners.iter_mut().enumerate().rev() {
+        corner.next_at_vertex = first_at_vertex[corner.vertex.index()];
+        first_at_vertex[corner.vertex.index()] = c as u32;
+    }
+    DiscCorners { list: corners, first_at_vertex }
 }
 
 /// Marks the start (as an arrival's corner) and the goal (as a candidate's target).
@@ -163,6 +194,7 @@ pub(crate) struct DiscScratch {
     pub(crate) arcs: Vec<ArcRun>,
     /// Arrivals expanded by the last search.
     pub(crate) expanded: u32,
+    sight: SightScratch,
 }
 
 /// The angle swept round `centre` from `from` to `to` in the direction of `side`, in
@@ -339,17 +371,19 @@ impl NavMesh {
         SearchEnd::Unreachable
     }
 
-    /// Pushes the tangents from arrival `index` to the goal and to every candidate corner.
+    /// Pushes the tangents from arrival `index` to the goal and to the candidate corners: from
+    /// the start, every candidate; from a corner's circle, the corners in sight of the corner.
     fn expand_disc(&self, index: u32, goal: Point, radius: f64, bound: f64, disc: &mut DiscScratch) {
         disc.expanded += 1;
-        let corners = self.disc_corners();
+        let corners = self.disc_corner_index();
         let arrival = disc.arrivals[index as usize];
-        let here = (arrival.corner != START).then(|| &corners[arrival.corner as usize]);
+        let here = (arrival.corner != START).then(|| &corners.list[arrival.corner as usize]);
         let from = match here {
             Some(c) => Bend { centre: c.centre, radius, side: arrival.side },
             None => Bend::point(arrival.at),
         };
         let limit = bound * (1.0 + SLACK);
+        let open = &mut disc.open;
         let mut push = |target: u32, to: Bend, corner: Option<&DiscCorner>| {
             let Some((u, leave, at)) = tangent_or_on(from, to) else { return };
             if here.is_some_and(|c| !taut(c, u, arrival.side)) || corner.is_some_and(|c| !taut(c, u, to.side))
@@ -366,26 +400,36 @@ impl NavMesh {
             }
             let f = g + at.distance(goal);
             if f <= limit {
-                disc.open.push(Candidate { f, g, target, side: to.side, leave, at, parent: index });
+                open.push(Candidate { f, g, target, side: to.side, leave, at, parent: index });
             }
         };
         push(GOAL, Bend::point(goal), None);
-        for &c in &disc.candidates {
+        let mut try_corner = |c: u32| {
             if c == arrival.corner {
-                continue;
+                return;
             }
-            let corner = &corners[c as usize];
+            let corner = &corners.list[c as usize];
             // No path from the arrival round this circle and on to the goal is shorter than the
             // straight way to its contact (within `radius` of its centre) and on: the rest of
             // the path starts at the arrival's contact, not at its circle's centre.
             let least = corner.centre.distance(arrival.at) + corner.centre.distance(goal) - 2.0 * radius;
             if arrival.g + least > limit {
-                continue;
+                return;
             }
             for side in [1.0, -1.0] {
                 push(c, Bend { centre: corner.centre, radius, side }, Some(corner));
             }
-        }
+        };
+        let Some(here) = here else {
+            disc.candidates.iter().for_each(|&c| try_corner(c));
+            return;
+        };
+        // Through an edge, no corner is nearer the centre and the goal together than the
+        // edge's best point; the contact is within `radius` of the centre.
+        let worth = |edge| arrival.g + least_sum_through(here.centre, goal, edge) - 3.0 * radius <= limit;
+        self.vertices_in_sight(here.vertex, here.triangle, worth, &mut disc.sight, |v| {
+            corners.at_vertex(v).for_each(&mut try_corner)
+        });
     }
 
     /// Whether a candidate's arc round its parent's circle and its tangent segment keep
@@ -411,11 +455,9 @@ impl NavMesh {
             return false;
         }
         let inside = radius * (1.0 - super::DISTURBANCE_TOLERANCE);
-        // Most candidates are out of sight: the ray finds that out walking the segment's
-        // triangles alone, before the search of the walls near it.
-        step.leave == step.at
-            || (self.raycast(step.leave, step.at).is_ok_and(|hit| hit.is_clear())
-                && !self.segment_meets_wall(step.leave, step.at, inside, clearance))
+        // The candidates' corners are in sight (see `expand_disc`): a wall crossing the
+        // segment is among the walls near it.
+        step.leave == step.at || !self.segment_meets_wall(step.leave, step.at, inside, clearance)
     }
 
     /// Whether the arc round `corner`'s circle on `side` from `from` to `to` (as circumscribed

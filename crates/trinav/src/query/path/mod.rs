@@ -19,6 +19,7 @@ mod cone;
 mod costs;
 mod disc_funnel;
 mod disc_optimal;
+mod disc_sight;
 mod funnel;
 mod marks;
 mod optimal;
@@ -39,7 +40,7 @@ use crate::topology::Pocket;
 use cone::Cone;
 pub use costs::{AreaCostError, AreaCosts};
 use disc_optimal::DiscScratch;
-pub(crate) use disc_optimal::{DiscCorner, disc_corners};
+pub(crate) use disc_optimal::{DiscCorner, DiscCorners, disc_corners};
 use funnel::string_pull;
 pub(crate) use marks::GenerationSet;
 use optimal::OptimalScratch;
@@ -460,8 +461,10 @@ pub struct PathScratch {
     /// the next crossing, the directed link), and the pulled piece between links.
     hops: Vec<(usize, u32)>,
     piece: Vec<Point>,
+    /// With links, the fast mode's walking path, while the link search looks for a cheaper one.
+    walked: Vec<Point>,
     /// With links, the fast search's [`NavMesh::link_estimates`].
-    link_estimates: Vec<(Point, f64)>,
+    link_work: crate::links::LinkWork,
     /// With links, the node the fast search reached the goal by ([`search::START`]: a start
     /// triangle holds the goal).
     goal_node: u32,
@@ -1222,38 +1225,7 @@ impl NavMesh {
                 end
             }
             PathMode::Fast if self.has_links() => {
-                let mut end = self.search_link_corridor(from, starts, to, goals, budget, scratch);
-                match end {
-                    SearchEnd::Found => {
-                        self.pull_link_corridor(from, to, scratch, out);
-                        self.measure(out);
-                    }
-                    SearchEnd::Exhausted if options.partial => {
-                        self.partial_link_corridor(from, starts, to, scratch, out)
-                    }
-                    _ => {}
-                }
-                // The link search's nodes sit at edge midpoints, which can make a link look
-                // cheaper than walking through long triangles: the walking path of the cone
-                // search competes, and the cheaper path wins.
-                let same_island =
-                    starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)));
-                if same_island
-                    && self.search_corridor(from, starts, to, goals, budget, 0.0, scratch) == SearchEnd::Found
-                {
-                    let mut walked = std::mem::take(&mut scratch.piece);
-                    self.pull_corridor(from, to, 0.0, scratch, &mut walked);
-                    let length: f64 = walked.windows(2).map(|w| w[0].distance(w[1])).sum();
-                    if end != SearchEnd::Found || length < out.cost {
-                        out.points.clear();
-                        out.points.extend_from_slice(&walked);
-                        out.links.clear();
-                        out.partial = None;
-                        end = SearchEnd::Found;
-                    }
-                    scratch.piece = walked;
-                }
-                end
+                self.route_fast_with_links((from, starts), (to, goals), shared, options, scratch, out)
             }
             PathMode::Fast => {
                 scratch.uncrossable.clear();
@@ -1299,6 +1271,79 @@ impl NavMesh {
         }
         self.measure(out);
         Ok(())
+    }
+
+    /// The fast mode on a mesh with links. The chain of links the bound through links picks
+    /// ([`NavMesh::chain_through_links`]) when a way through a link can beat the straight
+    /// segment, kept at once when it does; otherwise the walking path (the cone search on the
+    /// start's island; straight when a triangle holds both ends), and the chain, when it can
+    /// still beat that, competes with it: the cheaper wins. When neither is found (the goal
+    /// on another island, a piece beyond the budget), the link search
+    /// ([`NavMesh::search_link_corridor`]) decides, with partial paths.
+    fn route_fast_with_links(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        shared: bool,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> SearchEnd {
+        let budget = options.node_budget.unwrap_or(u32::MAX);
+        let straight = from.distance(to);
+        let first_bound = self.first_link_bound(from, to);
+        let ends = ((from, starts), (to, goals));
+        let mut chain = f64::INFINITY;
+        if first_bound < straight {
+            chain = self
+                .chain_through_links(ends.0, ends.1, budget, f64::INFINITY, scratch, out)
+                .unwrap_or(chain);
+            if chain <= straight {
+                return SearchEnd::Found;
+            }
+        }
+        let mut walked = std::mem::take(&mut scratch.walked);
+        walked.clear();
+        if shared {
+            walked.extend([from, to]);
+        } else if starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)))
+            && self.search_corridor(from, starts, to, goals, budget, 0.0, scratch) == SearchEnd::Found
+        {
+            self.pull_corridor(from, to, 0.0, scratch, &mut walked);
+        }
+        let walked_length = match walked.is_empty() {
+            true => f64::INFINITY,
+            false => walked.windows(2).map(|w| w[0].distance(w[1])).sum(),
+        };
+        if chain.is_infinite() && first_bound >= straight && first_bound < walked_length {
+            // Links could not beat the straight segment, but may beat the walk.
+            let cap = walked_length;
+            chain = self.chain_through_links(ends.0, ends.1, budget, cap, scratch, out).unwrap_or(chain);
+        }
+        let end = if chain < walked_length {
+            SearchEnd::Found
+        } else if !walked.is_empty() {
+            out.points.clear();
+            out.points.extend_from_slice(&walked);
+            out.links.clear();
+            SearchEnd::Found
+        } else {
+            match self.search_link_corridor(from, starts, to, goals, budget, scratch) {
+                SearchEnd::Found => {
+                    self.pull_link_corridor(from, to, scratch, out);
+                    SearchEnd::Found
+                }
+                SearchEnd::Exhausted => {
+                    if options.partial {
+                        self.partial_link_corridor(from, starts, to, scratch, out)
+                    }
+                    SearchEnd::Exhausted
+                }
+                end => end,
+            }
+        };
+        scratch.walked = walked;
+        end
     }
 
     /// Sets the path's length (the walked segments) and cost (plus the links taken).

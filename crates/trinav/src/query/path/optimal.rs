@@ -36,9 +36,10 @@
 //! triangle); its end is then a new root, `g` plus the link's cost, put on the open list as a
 //! node of its own that, expanded, searches from the end as from the start. The heuristic is
 //! the smaller of the straight way to the goal and the least that a way through a link can cost
-//! from the node's root (over the links, the straight way to its start, its cost, and the
-//! least the rest can cost: computed once per root), so it stays a lower bound, and the goal
-//! test (a final node leaving the open list) stays exact.
+//! from the node's root (over the links, the straight way to its start plus the link's bound:
+//! its cost and the least the rest can cost with every walk taken straight, from a search over
+//! the links once per query, [`NavMesh::link_estimates`]; computed once per root), so it stays
+//! a lower bound, and the goal test (a final node leaving the open list) stays exact.
 //!
 //! A node budget bounds the expansions (each node of a single-successor chain counts); when it
 //! runs out, a partial path can be written from the nodes made so far.
@@ -47,6 +48,7 @@ use std::collections::BinaryHeap;
 
 use crate::geometry::{Orientation, Point, closest_point_on_segment, orient};
 use crate::ids::{HalfEdge, TriangleId};
+use crate::links::LinkWork;
 use crate::mesh::NavMesh;
 use crate::query::path::search::OpenNode;
 use crate::query::path::{GenerationSet, LinkStep, Path, PocketPass, SearchEnd, tidy_path};
@@ -94,7 +96,7 @@ pub(crate) struct OptimalScratch {
     successors: Vec<Node>,
     /// With links: per directed link, the estimate of [`NavMesh::link_estimates`]; per root
     /// (the start in the last slot), the bound on a way through a link from it, once computed.
-    link_estimates: Vec<(Point, f64)>,
+    link_work: LinkWork,
     link_bound_seen: GenerationSet,
     root_link_bound: Vec<f64>,
     /// The slot of the start in `root_link_bound`.
@@ -196,7 +198,7 @@ impl NavMesh {
         let vertices = self.vertices().len();
         scratch.begin(vertices + if LINKS { 2 * self.links.directed.len() } else { 0 });
         if LINKS {
-            self.link_estimates(to, &mut scratch.link_estimates);
+            self.link_estimates((to, goals), &mut scratch.link_work);
             let slots = vertices + 2 * self.links.directed.len() + 1;
             scratch.link_bound_seen.clear(slots);
             scratch.start_slot = slots - 1;
@@ -300,7 +302,7 @@ impl<const LINKS: bool> Search<'_, LINKS> {
         if self.scratch.link_bound_seen.contains(slot) {
             return self.scratch.root_link_bound[slot];
         }
-        let bound = self.mesh.through_links(self.point(root), &self.scratch.link_estimates);
+        let bound = self.mesh.through_links(self.point(root), &self.scratch.link_work.estimates);
         self.scratch.link_bound_seen.insert(slot);
         self.scratch.root_link_bound[slot] = bound;
         bound

@@ -375,7 +375,9 @@ fn shared_corner(i: usize, j: usize) -> usize {
 /// the search for a disc; a link is a step from a triangle holding its start, costing the way
 /// to the start plus the link's cost. The estimate is the straight way to the goal or the least
 /// any way through a link costs, whichever is smaller (weighted as elsewhere). The corridor is
-/// then pulled piece by piece between the links taken.
+/// then pulled piece by piece between the links taken. The fast mode runs it only when neither
+/// its walking path nor the chain of links the bound picks is found (see
+/// [`NavMesh::chain_through_links`]).
 impl NavMesh {
     /// Runs the search; when found, [`NavMesh::pull_link_corridor`] writes the path.
     pub(crate) fn search_link_corridor(
@@ -390,8 +392,9 @@ impl NavMesh {
         let base = 3 * self.triangle_count();
         scratch.begin(base + self.links.directed.len());
         scratch.per_entry = true;
-        let mut estimates = std::mem::take(&mut scratch.link_estimates);
-        self.link_estimates(to, &mut estimates);
+        let mut work = std::mem::take(&mut scratch.link_work);
+        self.link_estimates((to, goals), &mut work);
+        let estimates = std::mem::take(&mut work.estimates);
         let walk = LinkWalk { mesh: self, base, to, estimates };
         // The node the goal is reached from ([`START`]: a start triangle holds it).
         let (mut goal_g, mut goal) = goal_in_a_start(from, starts, to, goals);
@@ -437,7 +440,8 @@ impl NavMesh {
         }
         scratch.expanded = expanded;
         scratch.best_reached = best_reached;
-        scratch.link_estimates = walk.estimates;
+        work.estimates = walk.estimates;
+        scratch.link_work = work;
         if let Some(goal) = goal {
             scratch.goal_node = goal;
             SearchEnd::Found
@@ -446,6 +450,105 @@ impl NavMesh {
         } else {
             SearchEnd::Unreachable
         }
+    }
+
+    /// The fast mode's way through links, chosen by the bound of [`NavMesh::link_estimates`]:
+    /// from the start, the link (on the start's island) with the least straight way to its
+    /// start plus its bound, then the links that bound takes next; each piece between
+    /// links walked by the cone search and pulled taut. Writes the path into `out` and
+    /// returns its cost; `None` when no link is worth trying (its estimate not below `cap`) or a piece is not found within the budget. Its paths are valid, not always the
+    /// cheapest: the bound walks straight between links.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn chain_through_links(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        budget: u32,
+        cap: f64,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> Option<f64> {
+        let &start = starts.first()?;
+        if goals.is_empty() {
+            return None;
+        }
+        let mut work = std::mem::take(&mut scratch.link_work);
+        self.link_estimates((to, goals), &mut work);
+        let start_island = self.island(start).0;
+        let directed = &self.links.directed;
+        // Any link with a bound is a chain to the goal (settled or not: its `next` are), and
+        // may beat a long walk even when it does not beat the straight way.
+        let first = (0..directed.len())
+            .filter(|&d| directed[d].from_island == start_island && work.bound[d].is_finite())
+            .map(|d| (d as u32, from.distance(directed[d].from) + work.bound[d]))
+            .fold(None, |best: Option<(u32, f64)>, next| match best {
+                Some(best) if best.1 <= next.1 => Some(best),
+                _ => Some(next),
+            });
+        let written = match first {
+            Some((d, estimate)) if estimate < cap => {
+                self.walk_chain((from, starts), (to, goals), d, &work.next, budget, scratch, out)
+            }
+            _ => false,
+        };
+        scratch.link_work = work;
+        if !written {
+            out.points.clear();
+            out.links.clear();
+        }
+        written.then(|| {
+            self.measure(out);
+            out.cost
+        })
+    }
+
+    /// Writes the path from `from` through directed link `first` and the links `next` chains
+    /// after it to `to`, each piece walked (see [`NavMesh::chain_through_links`]); false when
+    /// a piece is not found within `budget` expansions in all.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_chain(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        first: u32,
+        next: &[u32],
+        budget: u32,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> bool {
+        out.points.clear();
+        out.links.clear();
+        let mut piece = std::mem::take(&mut scratch.piece);
+        let (mut at, mut at_triangles, mut d, mut left) = (from, starts, first, budget);
+        let walked = loop {
+            let (target, target_triangles) = match d {
+                u32::MAX => (to, goals),
+                d => (self.links.directed[d as usize].from, self.links.start_triangles(d)),
+            };
+            piece.clear();
+            if at_triangles.iter().any(|t| target_triangles.contains(t)) {
+                piece.extend([at, target]);
+            } else {
+                let end =
+                    self.search_corridor(at, at_triangles, target, target_triangles, left, 0.0, scratch);
+                left -= scratch.expanded;
+                if end != SearchEnd::Found {
+                    break false;
+                }
+                self.pull_corridor(at, target, 0.0, scratch, &mut piece);
+            }
+            out.points.extend_from_slice(&piece);
+            if d == u32::MAX {
+                break true;
+            }
+            let link = &self.links.directed[d as usize];
+            out.links.push(LinkStep { point: out.points.len() - 1, link: link.link });
+            (at, at_triangles) = (link.to, self.links.end_triangles(d));
+            d = next[d as usize];
+        };
+        scratch.piece = piece;
+        tidy_path(&mut out.points, &mut out.links);
+        walked
     }
 
     /// Writes the path the link search found: the corridor of each piece between links pulled
