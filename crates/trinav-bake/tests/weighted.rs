@@ -388,10 +388,9 @@ fn weighted_paths_come_near_the_dense_steiner_oracle() {
 }
 
 /// Fast mode on a bigger level with many overlapping typed patches (many cost changes along a
-/// corridor). Its mean is 1.073 today: the corridor's search picks ways through the patches
-/// that the refinement, which stays in the corridor, cannot leave.
+/// corridor). Its mean is 1.013 on this level; on eight other seeds it ranged 0.997 to 1.072
+/// (the README has the figures), so the goal holds on this level, not on every level.
 #[test]
-#[ignore = "fast mode's mean cost ratio is 1.073 on this level, above the 1.05 goal (issue 13)"]
 fn weighted_fast_mode_comes_near_the_oracle_on_a_bigger_level() {
     let mut rng = SplitMix64::new(1331);
     let (_, mean, pairs) = weighted_ratios(&mut rng, (1, 40, 14, Some(30)), 10, &[PathOptions::default()]);

@@ -85,7 +85,7 @@ fn cross(o: Point, a: Point, b: Point) -> f64 {
 /// Where the line from `root` through `through` crosses the segment `a b`, clamped to it (its
 /// middle when the line is parallel to it).
 #[inline]
-pub(crate) fn line_crossing(root: Point, through: Point, a: Point, b: Point) -> Point {
+fn line_crossing(root: Point, through: Point, a: Point, b: Point) -> Point {
     let (ca, cb) = (cross(root, through, a), cross(root, through, b));
     let s = if ca == cb { 0.5 } else { (ca / (ca - cb)).clamp(0.0, 1.0) };
     Point::new(a.x + s * (b.x - a.x), a.y + s * (b.y - a.y))
@@ -103,7 +103,7 @@ pub(crate) struct Cones<'a> {
 impl Cones<'_> {
     /// The position of a root or line vertex.
     #[inline]
-    fn point(&self, id: u32) -> Point {
+    pub(crate) fn point(&self, id: u32) -> Point {
         if id == START { self.from } else { self.mesh.vertices()[id as usize] }
     }
 
@@ -167,6 +167,18 @@ impl Cones<'_> {
             let t = if to_root + to_goal > 0.0 { to_root / (to_root + to_goal) } else { 0.0 };
             g + root.distance(goal) * (t + w * (1.0 - t))
         }
+    }
+
+    /// The part of the edge with `ends` (left, right) that the root of `cone` sees: from where
+    /// its left line crosses the edge to where its right line does.
+    pub(crate) fn seen(&self, cone: Cone, ends: (u32, u32)) -> (Point, Point) {
+        let view = EdgeView { ends, a: self.point(ends.0), b: self.point(ends.1), goal: self.to };
+        if cone.root == ends.0 || cone.root == ends.1 {
+            return (view.a, view.b);
+        }
+        let root = self.point(cone.root);
+        let (left, right) = Self::lines(cone, ends);
+        (self.crossing(root, left, &view), self.crossing(root, right, &view))
     }
 
     /// Where the line from `root` through vertex `line` crosses the edge of `view` (clamped

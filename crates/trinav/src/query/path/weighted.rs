@@ -13,10 +13,15 @@
 //! of refraction for the sequence of edges found. Mesh vertices on the path stay.
 //!
 //! That is optimal mode ([`OPTIMAL_POINTS`] per edge, sweeps until converged). Fast mode
-//! searches the triangles instead, as the plain fast mode does, with one node per triangle
-//! (entered at one point of its entry edge: halfway between its middle and where the straight
-//! way from the previous entry point towards the goal crosses it; g the cost of that chain,
-//! the estimate the straight distance times the smallest cost, weighted as the plain search's).
+//! searches the triangles instead, as the plain fast mode does, with its cones (the funnel's
+//! state per triangle) inside each run of one cost: a run's root is the start or a point on
+//! the edge where the cost changed, the cones measure in units of the run's cost, and g is
+//! the cost of the way to the cone's root. Where the corridor crosses into another cost the
+//! new run's root is the point of the part of that edge the cone sees where the node's f
+//! (g plus the straight distance on times the smallest cost, weighted as the plain search's)
+//! is least; the previous run's root is chosen again for it (Snell's law between the points
+//! before and after) when that lowers g. Goal triangles are not closed: each way into one is
+//! costed to the goal (the last run's root chosen again for the goal) and the cheapest kept.
 //! The corridor found is cut where the cost changes into runs of one cost; each run is
 //! string-pulled between its crossing points on the cut edges, and only those points are
 //! refined (each slid along its edge, Snell's law between its neighbours, then the runs pulled
@@ -29,7 +34,7 @@ use crate::geometry::{Orientation, Point, orient};
 use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
 use crate::query::path::AreaCosts;
-use crate::query::path::cone::line_crossing;
+use crate::query::path::cone::{Cone, Cones, START, Successor};
 use crate::query::path::funnel::{Portal, string_pull};
 use crate::query::path::search::{HEURISTIC_WEIGHT, OpenNode};
 use crate::query::path::{GenerationSet, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass};
@@ -73,8 +78,10 @@ pub(crate) struct WeightedScratch {
     /// Copies of the path while changes to it are tried: as it was, and the best change.
     backup: PathCopy,
     best: PathCopy,
-    /// Fast mode: per triangle, the point of its entry edge it was entered at.
+    /// Fast mode: per triangle, the root point of its run (the start or a point on a cut edge).
     entry: Vec<Point>,
+    /// Fast mode: per triangle, how the run of one cost it is in began (none: at the start).
+    run: Vec<Option<RunStart>>,
     /// Fast mode: where the corridor crosses from one cost to another, in order.
     cuts: Vec<Cut>,
     /// Fast mode: the cut points before a sweep (put back when the sweep lost).
@@ -92,6 +99,29 @@ struct Cut {
     point: Point,
     /// That point's index in the path.
     index: usize,
+}
+
+/// Fast mode's search: how a run of one cost began, so that its first point can be chosen
+/// again for where the run goes.
+#[derive(Clone, Copy, Debug)]
+struct RunStart {
+    /// The point the way came from (the previous run's root or a vertex it bent at).
+    before: Point,
+    /// The cost of the way to `before`.
+    g: f64,
+    /// The cost per unit length from `before` to the run's first point.
+    cost: f64,
+    /// The part of the cut edge `before` sees, where the run's first point lies.
+    seen: (Point, Point),
+}
+
+impl RunStart {
+    /// The run's first point where the way on to `next` (at `cost` per unit) costs least, and
+    /// the cost of the way to it.
+    fn rechoose(&self, next: Point, cost: f64) -> (Point, f64) {
+        let y = cheapest_on_edge(self.seen, (self.before, self.cost), (next, cost));
+        (y, self.g + self.cost * self.before.distance(y))
+    }
 }
 
 /// A path with what the refinement knows of its points and pieces.
@@ -342,9 +372,9 @@ impl NavMesh {
         Ok(())
     }
 
-    /// Fast mode's search under weighted costs: A* over triangles, one node per triangle
-    /// entered at one point of its entry edge (see the module documentation). Fills
-    /// `scratch.corridor` and returns the goal's triangle.
+    /// Fast mode's search under weighted costs: A* over triangles with a cone per triangle
+    /// inside each run of one cost (see the module documentation). Fills `scratch.corridor`
+    /// and returns the goal's triangle.
     fn search_weighted_corridor(
         &self,
         (from, starts): (Point, &[TriangleId]),
@@ -358,51 +388,109 @@ impl NavMesh {
         scratch.per_entry = false;
         if scratch.weighted.entry.len() < n {
             scratch.weighted.entry.resize(n, from);
+            scratch.weighted.run.resize(n, None);
         }
-        let scale = HEURISTIC_WEIGHT * costs.min_cost();
+        let min_cost = costs.min_cost();
         let cost = |t: TriangleId| costs.cost(self.area_id(t));
-        // Leaves triangle `t`, entered at `at` at cost `g`, through each edge to a triangle
-        // the search may enter, unless that was entered with a lower f. The entry point is
-        // halfway between where the straight way towards the goal crosses the edge and the
-        // edge's middle: on the oracle tests' levels, the way towards the goal alone gives
-        // fast-mode mean cost ratios 1.030 and 1.117 (bigger level), the middle alone 1.025
-        // and 1.119, halfway 1.020 and 1.073.
-        let leave = |scratch: &mut PathScratch, t: TriangleId, at: Point, g: f64| {
-            let corners = self.triangle_points(t);
-            for (k, &next) in self.neighbours(t).iter().enumerate() {
-                let i = next.index();
-                if next.is_none() || scratch.closed.contains(i) || !scratch.pass.allows(self, next) {
-                    continue;
-                }
-                let (a, b) = (corners[k], corners[(k + 1) % 3]);
-                let x = line_crossing(at, to, a, b).midpoint(a.midpoint(b));
-                let g = g + cost(t) * at.distance(x);
-                let f = g + scale * x.distance(to);
-                if scratch.seen.contains(i) && f64::from_bits(scratch.f_bits[i]) <= f {
-                    continue;
-                }
-                scratch.seen.insert(i);
-                scratch.g[i] = g;
-                scratch.f_bits[i] = f.to_bits();
-                scratch.parent[i] = HalfEdge::new(t, k);
-                scratch.weighted.entry[i] = x;
-                scratch.open.push(OpenNode { f_bits: f.to_bits(), item: next.0 });
-            }
+        // The cones of a run of cost `c` whose root point is `root`, measuring in units of `c`
+        // (their g and f times `c` are costs); the leg beyond an edge weighted as the plain
+        // search's, at the smallest cost.
+        let cones_of = |root: Point, c: f64| Cones {
+            mesh: self,
+            from: root,
+            to,
+            weight: HEURISTIC_WEIGHT * min_cost / c,
         };
-        let (mut goal_g, mut goal) = (f64::INFINITY, TriangleId::NONE);
+        // Enters the triangle beyond `edge` (left with `cones`, at cost `c`, in the run that
+        // began as `run`) with successor `s`, unless it was entered with a lower f. Into a
+        // triangle of another cost, a new run starts on the edge where f is least (see the
+        // module documentation). A goal triangle is not entered: the way's cost to the goal
+        // is compared with the best so far.
+        let enter = |scratch: &mut PathScratch,
+                     best: &mut (f64, TriangleId),
+                     cones: &Cones,
+                     (c, run): (f64, Option<RunStart>),
+                     edge: HalfEdge,
+                     s: Successor| {
+            let into = self.neighbours(edge.triangle())[edge.edge()];
+            let (cone, root, run, g, f) = if cost(into) == c {
+                (s.cone, cones.from, run, s.g * c, s.f * c)
+            } else {
+                let (at, seen) = (cones.point(s.cone.root), cones.seen(s.cone, cones.ends(edge)));
+                let x = cheapest_on_edge(seen, (at, c), (to, HEURISTIC_WEIGHT * min_cost));
+                let (mut before, mut g_before) = (at, s.g * c);
+                if let Some(r) = run.filter(|_| s.cone.root == START) {
+                    let (y, g_y) = r.rechoose(x, c);
+                    if g_y + c * y.distance(x) < g_before + c * at.distance(x) {
+                        (before, g_before) = (y, g_y);
+                    }
+                }
+                let g = g_before + c * before.distance(x);
+                let run = RunStart { before, g: g_before, cost: c, seen };
+                (Cone::FROM_START, x, Some(run), g, g + HEURISTIC_WEIGHT * min_cost * x.distance(to))
+            };
+            let i = into.index();
+            if goals.contains(&into) {
+                let c = cost(into);
+                let mut total = c * cones_of(root, c).to_goal(cone, g / c, edge);
+                if let Some(r) = run.filter(|_| cone.root == START) {
+                    let (y, g_y) = r.rechoose(to, c);
+                    total = total.min(g_y + c * y.distance(to));
+                }
+                if total < best.0 {
+                    *best = (total, into);
+                    scratch.parent[i] = edge;
+                    scratch.weighted.entry[i] = root;
+                }
+                return;
+            }
+            if scratch.seen.contains(i) && f64::from_bits(scratch.f_bits[i]) <= f {
+                return;
+            }
+            scratch.seen.insert(i);
+            scratch.g[i] = g;
+            scratch.f_bits[i] = f.to_bits();
+            scratch.parent[i] = edge;
+            scratch.cones[i] = cone;
+            scratch.weighted.entry[i] = root;
+            scratch.weighted.run[i] = run;
+            scratch.open.push(OpenNode { f_bits: f.to_bits(), item: into.0 });
+        };
+        // The triangle across `edge` if the search may enter it.
+        let beyond = |scratch: &PathScratch, edge: HalfEdge| {
+            let next = self.neighbours(edge.triangle())[edge.edge()];
+            (!next.is_none() && !scratch.closed.contains(next.index()) && scratch.pass.allows(self, next))
+                .then_some(next)
+        };
+        let mut best = (f64::INFINITY, TriangleId::NONE);
         for &start in starts {
             scratch.closed.insert(start.index());
             scratch.parent[start.index()] = HalfEdge::NONE;
-            if goals.contains(&start) && cost(start) * from.distance(to) < goal_g {
-                (goal_g, goal) = (cost(start) * from.distance(to), start);
+            if goals.contains(&start) && cost(start) * from.distance(to) < best.0 {
+                best = (cost(start) * from.distance(to), start);
             }
         }
         for &start in starts {
-            leave(scratch, start, from, 0.0);
+            let c = cost(start);
+            let cones = cones_of(from, c);
+            for k in 0..3 {
+                let edge = HalfEdge::new(start, k);
+                if beyond(scratch, edge).is_some() {
+                    let f = cones.estimate(&cones.view(cones.ends(edge)), Cone::FROM_START, 0.0);
+                    enter(
+                        scratch,
+                        &mut best,
+                        &cones,
+                        (c, None),
+                        edge,
+                        Successor { cone: Cone::FROM_START, g: 0.0, f },
+                    );
+                }
+            }
         }
         let (mut expanded, mut exhausted) = (0u32, false);
         while let Some(node) = scratch.open.pop() {
-            if f64::from_bits(node.f_bits) >= goal_g {
+            if f64::from_bits(node.f_bits) >= best.0 {
                 break;
             }
             let here = TriangleId(node.item);
@@ -416,17 +504,26 @@ impl NavMesh {
             }
             expanded += 1;
             scratch.closed.insert(t);
-            let (g, at) = (scratch.g[t], scratch.weighted.entry[t]);
-            if goals.contains(&here) {
-                let total = g + cost(here) * at.distance(to);
-                if total < goal_g {
-                    (goal_g, goal) = (total, here);
-                }
+            let c = cost(here);
+            let (g, entry, cone) = (scratch.g[t] / c, scratch.parent[t], scratch.cones[t]);
+            let (cones, run) = (cones_of(scratch.weighted.entry[t], c), scratch.weighted.run[t]);
+            let came_from = entry.triangle();
+            let i =
+                self.neighbours(here).iter().position(|&n| n == came_from).expect("entered from a neighbour");
+            let far = cones.far_edges(here, i);
+            let next = far.edges.map(|edge| beyond(scratch, edge).is_some());
+            if next == [false, false] {
                 continue;
             }
-            leave(scratch, here, at, g);
+            let successors = cones.successors(&far, cone, g, next);
+            for (&edge, s) in far.edges.iter().zip(successors) {
+                if let Some(s) = s {
+                    enter(scratch, &mut best, &cones, (c, run), edge, s);
+                }
+            }
         }
         scratch.expanded = expanded;
+        let goal = best.1;
         if goal.is_none() {
             return Err(if exhausted {
                 PathError::BudgetExhausted { budget }
