@@ -639,8 +639,9 @@ impl Runs<'_> {
 
 /// The point of the edge `ends` where the way from `prev` (at cost `f0` per unit) to `next` (at
 /// `f1`) through it costs least: the cost is convex along the edge, so where its derivative
-/// changes sign (Snell's law), found by Newton steps kept inside a shrinking bracket (a
-/// bisection step where Newton's would leave it), to within [`EDGE_TOLERANCE`] of the edge.
+/// changes sign (Snell's law), found by Newton steps from where the straight way crosses the
+/// edge, kept inside a shrinking bracket (a bisection step where Newton's would leave it), to
+/// within [`EDGE_TOLERANCE`] of the edge.
 fn cheapest_on_edge((a, b): (Point, Point), (prev, f0): (Point, f64), (next, f1): (Point, f64)) -> Point {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let dd = dx * dx + dy * dy;
@@ -666,7 +667,13 @@ fn cheapest_on_edge((a, b): (Point, Point), (prev, f0): (Point, f64), (next, f1)
     if slope(1.0).0 <= 0.0 {
         return b;
     }
-    let (mut lo, mut hi, mut s) = (0.0f64, 1.0f64, 0.5f64);
+    // Start where the straight way from `prev` to `next` crosses the edge (the answer when
+    // the two costs are equal), else at the middle.
+    let side = |p: Point| (next.x - prev.x) * (p.y - prev.y) - (next.y - prev.y) * (p.x - prev.x);
+    let (ca, cb) = (side(a), side(b));
+    let crossing = ca / (ca - cb);
+    let start = if crossing > 0.0 && crossing < 1.0 { crossing } else { 0.5 };
+    let (mut lo, mut hi, mut s) = (0.0f64, 1.0f64, start);
     for _ in 0..64 {
         let (d1, d2) = slope(s);
         if d1 > 0.0 {
