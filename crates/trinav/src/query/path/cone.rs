@@ -82,6 +82,15 @@ fn cross(o: Point, a: Point, b: Point) -> f64 {
     (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
 }
 
+/// Where the line from `root` through `through` crosses the segment `a b`, clamped to it (its
+/// middle when the line is parallel to it).
+#[inline]
+fn line_crossing(root: Point, through: Point, a: Point, b: Point) -> Point {
+    let (ca, cb) = (cross(root, through, a), cross(root, through, b));
+    let s = if ca == cb { 0.5 } else { (ca / (ca - cb)).clamp(0.0, 1.0) };
+    Point::new(a.x + s * (b.x - a.x), a.y + s * (b.y - a.y))
+}
+
 /// The geometry of one query's cones.
 pub(crate) struct Cones<'a> {
     pub(crate) mesh: &'a NavMesh,
@@ -94,7 +103,7 @@ pub(crate) struct Cones<'a> {
 impl Cones<'_> {
     /// The position of a root or line vertex.
     #[inline]
-    fn point(&self, id: u32) -> Point {
+    pub(crate) fn point(&self, id: u32) -> Point {
         if id == START { self.from } else { self.mesh.vertices()[id as usize] }
     }
 
@@ -160,6 +169,18 @@ impl Cones<'_> {
         }
     }
 
+    /// The part of the edge with `ends` (left, right) that the root of `cone` sees: from where
+    /// its left line crosses the edge to where its right line does.
+    pub(crate) fn seen(&self, cone: Cone, ends: (u32, u32)) -> (Point, Point) {
+        let view = EdgeView { ends, a: self.point(ends.0), b: self.point(ends.1), goal: self.to };
+        if cone.root == ends.0 || cone.root == ends.1 {
+            return (view.a, view.b);
+        }
+        let root = self.point(cone.root);
+        let (left, right) = Self::lines(cone, ends);
+        (self.crossing(root, left, &view), self.crossing(root, right, &view))
+    }
+
     /// Where the line from `root` through vertex `line` crosses the edge of `view` (clamped
     /// to the edge).
     fn crossing(&self, root: Point, line: u32, view: &EdgeView) -> Point {
@@ -170,10 +191,7 @@ impl Cones<'_> {
         if line == view.ends.1 {
             return b;
         }
-        let through = self.point(line);
-        let (ca, cb) = (cross(root, through, a), cross(root, through, b));
-        let s = if ca == cb { 0.5 } else { (ca / (ca - cb)).clamp(0.0, 1.0) };
-        Point::new(a.x + s * (b.x - a.x), a.y + s * (b.y - a.y))
+        line_crossing(root, self.point(line), a, b)
     }
 
     /// The length estimate of the way from the root of `cone` (entered through `entry`, `g`

@@ -23,7 +23,7 @@ use crate::query::path::{LinkStep, Path, PathScratch, SearchEnd, tidy_path};
 /// The weight of the way left beyond an edge (weighted A*): slightly above 1, so that among
 /// nearly equal ways the search follows the one it is on instead of widening in all of them.
 /// Not yet tuned by a side-by-side sweep; the peer-bench figures in the README are with 1.05.
-const HEURISTIC_WEIGHT: f64 = 1.05;
+pub(crate) const HEURISTIC_WEIGHT: f64 = 1.05;
 
 /// An open-list entry (16 bytes): an item (here a triangle; in the optimal search a node index)
 /// with its f as the bits of a non-negative f64, which order like the numbers. An entry is

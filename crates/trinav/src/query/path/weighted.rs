@@ -8,30 +8,45 @@
 //! excluded type) at the distance times that triangle's cost (along an edge shared by two
 //! types, the cheaper), the estimate the straight distance to the goal times the smallest
 //! cost. The path found is then refined: each point on an edge slides along that edge to where
-//! the two pieces through it cost least (golden-section search: the cost is convex along the
+//! the two pieces through it cost least (Newton steps in a bracket: the cost is convex along the
 //! edge), sweep after sweep until a sweep gains nothing, so that each point obeys Snell's law
 //! of refraction for the sequence of edges found. Mesh vertices on the path stay.
 //!
-//! Fast mode uses [`FAST_POINTS`] per edge and a few sweeps; optimal mode [`OPTIMAL_POINTS`]
-//! and sweeps until converged. The README and the tests (`tests/weighted.rs`) give the cost
-//! ratios measured against a dense Steiner-point oracle.
+//! That is optimal mode ([`OPTIMAL_POINTS`] per edge, sweeps until converged). Fast mode
+//! searches the triangles instead, as the plain fast mode does, with its cones (the funnel's
+//! state per triangle) inside each run of one cost: a run's root is the start or a point on
+//! the edge where the cost changed, the cones measure in units of the run's cost, and g is
+//! the cost of the way to the cone's root. Where the corridor crosses into another cost the
+//! new run's root is the point of the part of that edge the cone sees where the node's f
+//! (g plus the straight distance on times the smallest cost, weighted as the plain search's)
+//! is least; the previous run's root is chosen again for it (Snell's law between the points
+//! before and after) when that lowers g. Goal triangles are not closed: each way into one is
+//! costed to the goal (the last run's root chosen again for the goal) and the cheapest kept.
+//! The corridor found is cut where the cost changes into runs of one cost; each run is
+//! string-pulled between its crossing points on the cut edges, and only those points are
+//! refined (each slid along its edge, Snell's law between its neighbours, then the runs pulled
+//! again), a few sweeps. The README and the tests (`tests/weighted.rs`) give the cost ratios
+//! measured against a dense Steiner-point oracle.
 
 use std::collections::BinaryHeap;
 
 use crate::geometry::{Orientation, Point, orient};
-use crate::ids::TriangleId;
+use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
-use crate::query::path::search::OpenNode;
+use crate::query::path::AreaCosts;
+use crate::query::path::cone::{Cone, Cones, START, Successor};
+use crate::query::path::funnel::{Portal, string_pull};
+use crate::query::path::search::{HEURISTIC_WEIGHT, OpenNode};
 use crate::query::path::{GenerationSet, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass};
 
-/// Steiner points inside each edge in fast mode.
-pub(crate) const FAST_POINTS: usize = 1;
 /// Steiner points inside each edge in optimal mode.
 pub(crate) const OPTIMAL_POINTS: usize = 5;
-/// Refinement sweeps in fast mode (optimal mode sweeps until a sweep gains nothing).
-const FAST_SWEEPS: usize = 3;
 /// The most refinement sweeps in optimal mode.
 const OPTIMAL_SWEEPS: usize = 200;
+/// The most sweeps of fast mode's refinement of the points where the cost changes.
+const FAST_SWEEPS: usize = 4;
+/// How near the cheapest point of an edge a point slid along it comes (a fraction of the edge).
+const EDGE_TOLERANCE: f64 = 1e-10;
 /// Refinement sweeps when a vertex is tried unpinned (the whole path is refined again after).
 const TRIAL_SWEEPS: usize = 3;
 /// A sweep that gains less than this fraction of the cost ends the refinement.
@@ -63,6 +78,50 @@ pub(crate) struct WeightedScratch {
     /// Copies of the path while changes to it are tried: as it was, and the best change.
     backup: PathCopy,
     best: PathCopy,
+    /// Fast mode: per triangle, the root point of its run (the start or a point on a cut edge).
+    entry: Vec<Point>,
+    /// Fast mode: per triangle, how the run of one cost it is in began (none: at the start).
+    run: Vec<Option<RunStart>>,
+    /// Fast mode: where the corridor crosses from one cost to another, in order.
+    cuts: Vec<Cut>,
+    /// Fast mode: the cut points before a sweep (put back when the sweep lost).
+    saved: Vec<Point>,
+}
+
+/// Fast mode: a corridor crossing between triangles of different costs.
+#[derive(Clone, Copy, Debug)]
+struct Cut {
+    /// The crossing's index in the corridor.
+    at: usize,
+    /// The ends of the edge crossed.
+    ends: (Point, Point),
+    /// Where the path crosses it.
+    point: Point,
+    /// That point's index in the path.
+    index: usize,
+}
+
+/// Fast mode's search: how a run of one cost began, so that its first point can be chosen
+/// again for where the run goes.
+#[derive(Clone, Copy, Debug)]
+struct RunStart {
+    /// The point the way came from (the previous run's root or a vertex it bent at).
+    before: Point,
+    /// The cost of the way to `before`.
+    g: f64,
+    /// The cost per unit length from `before` to the run's first point.
+    cost: f64,
+    /// The part of the cut edge `before` sees, where the run's first point lies.
+    seen: (Point, Point),
+}
+
+impl RunStart {
+    /// The run's first point where the way on to `next` (at `cost` per unit) costs least, and
+    /// the cost of the way to it.
+    fn rechoose(&self, next: Point, cost: f64) -> (Point, f64) {
+        let y = cheapest_on_edge(self.seen, (self.before, self.cost), (next, cost));
+        (y, self.g + self.cost * self.before.distance(y))
+    }
 }
 
 /// A path with what the refinement knows of its points and pieces.
@@ -205,7 +264,10 @@ impl NavMesh {
             return Err(PathError::Unreachable);
         }
         scratch.pass.open(self, [starts, goals], &options.area_costs);
-        let m = if options.mode == PathMode::Optimal { OPTIMAL_POINTS } else { FAST_POINTS };
+        if options.mode == PathMode::Fast {
+            return self.route_weighted_fast((from, starts), (to, goals), options, scratch, out);
+        }
+        let m = OPTIMAL_POINTS;
         let vertices = self.vertices().len() as u32;
         let goal_node = vertices + (3 * self.triangle_count() * m) as u32;
         let search = Weighted {
@@ -228,7 +290,7 @@ impl NavMesh {
             return Err(PathError::BudgetExhausted { budget });
         }
         search.read_path(w, &mut out.points);
-        let sweeps = if options.mode == PathMode::Optimal { OPTIMAL_SWEEPS } else { FAST_SWEEPS };
+        let sweeps = OPTIMAL_SWEEPS;
         search.refine(w, &mut out.points, sweeps);
         if search.unpin_vertices(w, &mut out.points) {
             search.refine(w, &mut out.points, sweeps);
@@ -247,6 +309,387 @@ impl NavMesh {
         out.cost = (out.points.windows(2).zip(&w.factor)).map(|(p, f)| p[0].distance(p[1]) * f).sum();
         Ok(())
     }
+}
+
+impl NavMesh {
+    /// Fast mode under weighted costs (see the module documentation); `scratch.pass` is open.
+    fn route_weighted_fast(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        let costs = &options.area_costs;
+        let budget = options.node_budget.unwrap_or(u32::MAX);
+        let goal = self.search_weighted_corridor((from, starts), (to, goals), costs, budget, scratch)?;
+        let cost = |t: TriangleId| costs.cost(self.area_id(t));
+        let w = &mut scratch.weighted;
+        w.cuts.clear();
+        for (at, &crossing) in scratch.corridor.iter().enumerate() {
+            let (t, k) = (crossing.triangle(), crossing.edge());
+            let next = self.neighbours(t)[k];
+            if cost(t) != cost(next) {
+                let corners = self.triangle_points(t);
+                let ends = (corners[k], corners[(k + 1) % 3]);
+                w.cuts.push(Cut { at, ends, point: w.entry[next.index()], index: 0 });
+            }
+        }
+        let runs = Runs { mesh: self, costs, from, to, goal, corridor: &scratch.corridor };
+        let buffers = (&mut scratch.portals, &mut scratch.piece);
+        let mut total = runs.pull(w, buffers.0, buffers.1, &mut out.points);
+        for _ in 0..FAST_SWEEPS {
+            if w.cuts.is_empty() {
+                break;
+            }
+            w.saved.clear();
+            w.saved.extend(w.cuts.iter().map(|c| c.point));
+            for cut in w.cuts.iter_mut() {
+                let i = cut.index;
+                if i == 0 || i + 1 >= out.points.len() {
+                    continue;
+                }
+                let (prev, next) = (out.points[i - 1], out.points[i + 1]);
+                let (f0, f1) = (w.factor[i - 1], w.factor[i]);
+                cut.point = cheapest_on_edge(cut.ends, (prev, f0), (next, f1));
+            }
+            let after = runs.pull(w, buffers.0, buffers.1, &mut out.points);
+            if after >= total * (1.0 - SWEEP_GAIN) {
+                if after > total {
+                    for (cut, &point) in w.cuts.iter_mut().zip(&w.saved) {
+                        cut.point = point;
+                    }
+                    runs.pull(w, buffers.0, buffers.1, &mut out.points);
+                }
+                break;
+            }
+            total = after;
+        }
+        runs.charge_edges(w, &scratch.pass, &out.points);
+        out.length = out.points.windows(2).map(|p| p[0].distance(p[1])).sum();
+        out.cost = (out.points.windows(2).zip(&w.factor)).map(|(p, f)| p[0].distance(p[1]) * f).sum();
+        Ok(())
+    }
+
+    /// Fast mode's search under weighted costs: A* over triangles with a cone per triangle
+    /// inside each run of one cost (see the module documentation). Fills `scratch.corridor`
+    /// and returns the goal's triangle.
+    fn search_weighted_corridor(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        costs: &AreaCosts,
+        budget: u32,
+        scratch: &mut PathScratch,
+    ) -> Result<TriangleId, PathError> {
+        let n = self.triangle_count();
+        scratch.begin(n);
+        scratch.per_entry = false;
+        if scratch.weighted.entry.len() < n {
+            scratch.weighted.entry.resize(n, from);
+            scratch.weighted.run.resize(n, None);
+        }
+        let min_cost = costs.min_cost();
+        let cost = |t: TriangleId| costs.cost(self.area_id(t));
+        // The cones of a run of cost `c` whose root point is `root`, measuring in units of `c`
+        // (their g and f times `c` are costs); the leg beyond an edge weighted as the plain
+        // search's, at the smallest cost.
+        let cones_of = |root: Point, c: f64| Cones {
+            mesh: self,
+            from: root,
+            to,
+            weight: HEURISTIC_WEIGHT * min_cost / c,
+        };
+        // Enters the triangle beyond `edge` (left with `cones`, at cost `c`, in the run that
+        // began as `run`) with successor `s`, unless it was entered with a lower f. Into a
+        // triangle of another cost, a new run starts on the edge where f is least (see the
+        // module documentation). A goal triangle is not entered: the way's cost to the goal
+        // is compared with the best so far.
+        let enter = |scratch: &mut PathScratch,
+                     best: &mut (f64, TriangleId),
+                     cones: &Cones,
+                     (c, run): (f64, Option<RunStart>),
+                     edge: HalfEdge,
+                     s: Successor| {
+            let into = self.neighbours(edge.triangle())[edge.edge()];
+            let (cone, root, run, g, f) = if cost(into) == c {
+                (s.cone, cones.from, run, s.g * c, s.f * c)
+            } else {
+                let (at, seen) = (cones.point(s.cone.root), cones.seen(s.cone, cones.ends(edge)));
+                let x = cheapest_on_edge(seen, (at, c), (to, HEURISTIC_WEIGHT * min_cost));
+                let (mut before, mut g_before) = (at, s.g * c);
+                if let Some(r) = run.filter(|_| s.cone.root == START) {
+                    let (y, g_y) = r.rechoose(x, c);
+                    if g_y + c * y.distance(x) < g_before + c * at.distance(x) {
+                        (before, g_before) = (y, g_y);
+                    }
+                }
+                let g = g_before + c * before.distance(x);
+                let run = RunStart { before, g: g_before, cost: c, seen };
+                (Cone::FROM_START, x, Some(run), g, g + HEURISTIC_WEIGHT * min_cost * x.distance(to))
+            };
+            let i = into.index();
+            if goals.contains(&into) {
+                let c = cost(into);
+                let mut total = c * cones_of(root, c).to_goal(cone, g / c, edge);
+                if let Some(r) = run.filter(|_| cone.root == START) {
+                    let (y, g_y) = r.rechoose(to, c);
+                    total = total.min(g_y + c * y.distance(to));
+                }
+                if total < best.0 {
+                    *best = (total, into);
+                    scratch.parent[i] = edge;
+                    scratch.weighted.entry[i] = root;
+                }
+                return;
+            }
+            if scratch.seen.contains(i) && f64::from_bits(scratch.f_bits[i]) <= f {
+                return;
+            }
+            scratch.seen.insert(i);
+            scratch.g[i] = g;
+            scratch.f_bits[i] = f.to_bits();
+            scratch.parent[i] = edge;
+            scratch.cones[i] = cone;
+            scratch.weighted.entry[i] = root;
+            scratch.weighted.run[i] = run;
+            scratch.open.push(OpenNode { f_bits: f.to_bits(), item: into.0 });
+        };
+        // The triangle across `edge` if the search may enter it.
+        let beyond = |scratch: &PathScratch, edge: HalfEdge| {
+            let next = self.neighbours(edge.triangle())[edge.edge()];
+            (!next.is_none() && !scratch.closed.contains(next.index()) && scratch.pass.allows(self, next))
+                .then_some(next)
+        };
+        let mut best = (f64::INFINITY, TriangleId::NONE);
+        for &start in starts {
+            scratch.closed.insert(start.index());
+            scratch.parent[start.index()] = HalfEdge::NONE;
+            if goals.contains(&start) && cost(start) * from.distance(to) < best.0 {
+                best = (cost(start) * from.distance(to), start);
+            }
+        }
+        for &start in starts {
+            let c = cost(start);
+            let cones = cones_of(from, c);
+            for k in 0..3 {
+                let edge = HalfEdge::new(start, k);
+                if beyond(scratch, edge).is_some() {
+                    let f = cones.estimate(&cones.view(cones.ends(edge)), Cone::FROM_START, 0.0);
+                    enter(
+                        scratch,
+                        &mut best,
+                        &cones,
+                        (c, None),
+                        edge,
+                        Successor { cone: Cone::FROM_START, g: 0.0, f },
+                    );
+                }
+            }
+        }
+        let (mut expanded, mut exhausted) = (0u32, false);
+        while let Some(node) = scratch.open.pop() {
+            if f64::from_bits(node.f_bits) >= best.0 {
+                break;
+            }
+            let here = TriangleId(node.item);
+            let t = here.index();
+            if scratch.closed.contains(t) || node.f_bits != scratch.f_bits[t] {
+                continue;
+            }
+            if expanded == budget {
+                exhausted = true;
+                break;
+            }
+            expanded += 1;
+            scratch.closed.insert(t);
+            let c = cost(here);
+            let (g, entry, cone) = (scratch.g[t] / c, scratch.parent[t], scratch.cones[t]);
+            let (cones, run) = (cones_of(scratch.weighted.entry[t], c), scratch.weighted.run[t]);
+            let came_from = entry.triangle();
+            let i =
+                self.neighbours(here).iter().position(|&n| n == came_from).expect("entered from a neighbour");
+            let far = cones.far_edges(here, i);
+            let next = far.edges.map(|edge| beyond(scratch, edge).is_some());
+            if next == [false, false] {
+                continue;
+            }
+            let successors = cones.successors(&far, cone, g, next);
+            for (&edge, s) in far.edges.iter().zip(successors) {
+                if let Some(s) = s {
+                    enter(scratch, &mut best, &cones, (c, run), edge, s);
+                }
+            }
+        }
+        scratch.expanded = expanded;
+        let goal = best.1;
+        if goal.is_none() {
+            return Err(if exhausted {
+                PathError::BudgetExhausted { budget }
+            } else {
+                PathError::Unreachable
+            });
+        }
+        self.corridor_to(goal.index(), scratch);
+        Ok(goal)
+    }
+}
+
+/// Fast mode's corridor, cut into runs of one cost where it crosses [`Cut`]s.
+struct Runs<'a> {
+    mesh: &'a NavMesh,
+    costs: &'a AreaCosts,
+    from: Point,
+    to: Point,
+    /// The corridor's last triangle.
+    goal: TriangleId,
+    corridor: &'a [HalfEdge],
+}
+
+impl Runs<'_> {
+    /// The triangle the corridor is in before crossing `j` (after the last: the goal's).
+    fn triangle(&self, j: usize) -> TriangleId {
+        self.corridor.get(j).map_or(self.goal, |c| c.triangle())
+    }
+
+    /// The corridor indices of run `k`'s crossings: those before its end cut.
+    fn crossings(&self, w: &WeightedScratch, k: usize) -> std::ops::Range<usize> {
+        let first = if k == 0 { 0 } else { w.cuts[k - 1].at + 1 };
+        first..w.cuts.get(k).map_or(self.corridor.len(), |c| c.at)
+    }
+
+    /// String-pulls each run between its cut points into `points`, each piece's cost per unit
+    /// length into `w.factor` and each cut's index in `points`; returns the path's cost.
+    fn pull(
+        &self,
+        w: &mut WeightedScratch,
+        portals: &mut Vec<Portal>,
+        piece: &mut Vec<Point>,
+        points: &mut Vec<Point>,
+    ) -> f64 {
+        points.clear();
+        w.factor.clear();
+        points.push(self.from);
+        let (mut start, mut total) = (self.from, 0.0);
+        for k in 0..=w.cuts.len() {
+            let crossings = self.crossings(w, k);
+            let end = w.cuts.get(k).map_or(self.to, |c| c.point);
+            let factor = self.costs.cost(self.mesh.area_id(self.triangle(crossings.start)));
+            portals.clear();
+            portals.push((start, start));
+            for &crossing in &self.corridor[crossings] {
+                let (corners, i) = (self.mesh.triangle_points(crossing.triangle()), crossing.edge());
+                portals.push((corners[(i + 1) % 3], corners[i]));
+            }
+            portals.push((end, end));
+            string_pull(portals, piece);
+            for &p in piece.iter().skip(1) {
+                let last = *points.last().expect("the start is in");
+                if p != last {
+                    total += last.distance(p) * factor;
+                    points.push(p);
+                    w.factor.push(factor);
+                }
+            }
+            if let Some(cut) = w.cuts.get_mut(k) {
+                cut.index = points.len() - 1;
+            }
+            start = end;
+        }
+        total
+    }
+
+    /// Lowers the factor of each piece that runs along an edge of its run's triangles to the
+    /// cost of the triangle beyond, when that is cheaper and not excluded.
+    fn charge_edges(&self, w: &mut WeightedScratch, pass: &PocketPass, points: &[Point]) {
+        let mut first_piece = 0;
+        for k in 0..=w.cuts.len() {
+            let last_piece = w.cuts.get(k).map_or(points.len() - 1, |c| c.index);
+            let crossings = self.crossings(w, k);
+            for j in crossings.start..=crossings.end {
+                let t = self.triangle(j);
+                let own = self.costs.cost(self.mesh.area_id(t));
+                let corners = self.mesh.triangle_points(t);
+                for (e, &next) in self.mesh.neighbours(t).iter().enumerate() {
+                    if next.is_none() || pass.excludes(self.mesh, next) {
+                        continue;
+                    }
+                    let beyond = self.costs.cost(self.mesh.area_id(next));
+                    if beyond >= own {
+                        continue;
+                    }
+                    let (a, b) = (corners[e], corners[(e + 1) % 3]);
+                    let on_edge = |p: Point| {
+                        let along = (p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y);
+                        orient(a, b, p) == Orientation::Collinear
+                            && (0.0..=(b.x - a.x).powi(2) + (b.y - a.y).powi(2)).contains(&along)
+                    };
+                    for i in first_piece..last_piece {
+                        if on_edge(points[i]) && on_edge(points[i + 1]) {
+                            w.factor[i] = w.factor[i].min(beyond);
+                        }
+                    }
+                }
+            }
+            first_piece = last_piece;
+        }
+    }
+}
+
+/// The point of the edge `ends` where the way from `prev` (at cost `f0` per unit) to `next` (at
+/// `f1`) through it costs least: the cost is convex along the edge, so where its derivative
+/// changes sign (Snell's law), found by Newton steps from where the straight way crosses the
+/// edge, kept inside a shrinking bracket (a bisection step where Newton's would leave it), to
+/// within [`EDGE_TOLERANCE`] of the edge.
+fn cheapest_on_edge((a, b): (Point, Point), (prev, f0): (Point, f64), (next, f1): (Point, f64)) -> Point {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let dd = dx * dx + dy * dy;
+    let at = |s: f64| Point::new(a.x + dx * s, a.y + dy * s);
+    // The first and second derivatives of f0 |x - prev| + f1 |x - next| at x = at(s).
+    let slope = |s: f64| {
+        let x = at(s);
+        let (mut d1, mut d2) = (0.0, 0.0);
+        for (end, f) in [(prev, f0), (next, f1)] {
+            let (ux, uy) = (x.x - end.x, x.y - end.y);
+            let len = (ux * ux + uy * uy).sqrt();
+            if len > 0.0 {
+                let along = ux * dx + uy * dy;
+                d1 += f * along / len;
+                d2 += f * (dd * len * len - along * along) / (len * len * len);
+            }
+        }
+        (d1, d2)
+    };
+    if slope(0.0).0 >= 0.0 {
+        return a;
+    }
+    if slope(1.0).0 <= 0.0 {
+        return b;
+    }
+    // Start where the straight way from `prev` to `next` crosses the edge (the answer when
+    // the two costs are equal), else at the middle.
+    let side = |p: Point| (next.x - prev.x) * (p.y - prev.y) - (next.y - prev.y) * (p.x - prev.x);
+    let (ca, cb) = (side(a), side(b));
+    let crossing = ca / (ca - cb);
+    let start = if crossing > 0.0 && crossing < 1.0 { crossing } else { 0.5 };
+    let (mut lo, mut hi, mut s) = (0.0f64, 1.0f64, start);
+    for _ in 0..64 {
+        let (d1, d2) = slope(s);
+        if d1 > 0.0 {
+            hi = s;
+        } else {
+            lo = s;
+        }
+        let newton = s - d1 / d2;
+        let next_s = if d2 > 0.0 && newton > lo && newton < hi { newton } else { 0.5 * (lo + hi) };
+        let step = (next_s - s).abs();
+        s = next_s;
+        if step <= EDGE_TOLERANCE || hi - lo <= EDGE_TOLERANCE {
+            break;
+        }
+    }
+    at(s)
 }
 
 impl Weighted<'_> {
@@ -478,14 +921,9 @@ impl Weighted<'_> {
                 let Some((a, b)) = w.slide[i] else { continue };
                 let (prev, next) = (points[i - 1], points[i + 1]);
                 let (f0, f1) = (w.factor[i - 1], w.factor[i]);
-                let at = |s: f64| Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s);
-                let piece_cost = |s: f64| {
-                    let x = at(s);
-                    prev.distance(x) * f0 + x.distance(next) * f1
-                };
-                let s = golden_section(piece_cost, 1e-10);
-                let x = at(s);
-                if piece_cost(s) < prev.distance(points[i]) * f0 + points[i].distance(next) * f1 {
+                let piece_cost = |x: Point| prev.distance(x) * f0 + x.distance(next) * f1;
+                let x = cheapest_on_edge((a, b), (prev, f0), (next, f1));
+                if piece_cost(x) < piece_cost(points[i]) {
                     points[i] = x;
                 }
             }
@@ -681,29 +1119,39 @@ fn straighten_runs(w: &WeightedScratch, points: &mut [Point]) {
     }
 }
 
-/// The minimum of a convex function on `[0, 1]`, within `tolerance`.
-fn golden_section(f: impl Fn(f64) -> f64, tolerance: f64) -> f64 {
-    const INV_PHI: f64 = 0.618_033_988_749_894_9;
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    let mut x1 = hi - INV_PHI * (hi - lo);
-    let mut x2 = lo + INV_PHI * (hi - lo);
-    let (mut f1, mut f2) = (f(x1), f(x2));
-    while hi - lo > tolerance {
-        if f1 <= f2 {
-            hi = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = hi - INV_PHI * (hi - lo);
-            f1 = f(x1);
-        } else {
-            lo = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = lo + INV_PHI * (hi - lo);
-            f2 = f(x2);
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cost through `x` of the way from `prev` to `next`.
+    fn through(x: Point, (prev, f0): (Point, f64), (next, f1): (Point, f64)) -> f64 {
+        prev.distance(x) * f0 + x.distance(next) * f1
     }
-    let mid = 0.5 * (lo + hi);
-    // The ends themselves, where the minimum often is (a corner).
-    [0.0, mid, 1.0].into_iter().min_by(|&x, &y| f(x).total_cmp(&f(y))).expect("three candidates")
+
+    #[test]
+    fn cheapest_point_of_an_edge_beats_every_sampled_point() {
+        let edge = (Point::new(-3.0, 0.0), Point::new(5.0, 0.0));
+        let cases = [
+            ((Point::new(0.0, 2.0), 1.0), (Point::new(4.0, -1.0), 3.0)),
+            ((Point::new(0.0, 2.0), 3.0), (Point::new(4.0, -1.0), 0.5)),
+            // The cheapest place at an end of the edge.
+            ((Point::new(-6.0, 1.0), 1.0), (Point::new(-5.0, -1.0), 1.0)),
+            // An end of the way on the edge's line (a kink of the cost there).
+            ((Point::new(1.0, 0.0), 2.0), (Point::new(3.0, -2.0), 1.0)),
+        ];
+        for (prev, next) in cases {
+            let x = cheapest_on_edge(edge, prev, next);
+            let best = through(x, prev, next);
+            for k in 0..=10_000 {
+                let s = k as f64 / 10_000.0;
+                let y = Point::new(-3.0 + 8.0 * s, 0.0);
+                assert!(best <= through(y, prev, next) + 1e-9, "{x:?} costs {best}, {y:?} less");
+            }
+        }
+        // Snell's law where the way crosses: f0 sin(a0) = f1 sin(a1).
+        let (prev, next) = ((Point::new(0.0, 2.0), 1.0), (Point::new(4.0, -1.0), 3.0));
+        let x = cheapest_on_edge(edge, prev, next);
+        let sin = |p: Point| (x.x - p.x).abs() / x.distance(p);
+        assert!((sin(prev.0) * prev.1 - sin(next.0) * next.1).abs() < 1e-8);
+    }
 }
