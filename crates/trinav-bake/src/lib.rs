@@ -273,46 +273,6 @@ pub(crate) fn bake_noded_region(
     finish(region, settings, times, 0)
 }
 
-/// Meshes of at least this many triangles check their boundary (stage 6) on a second thread
-/// while stage 5 derives the mesh; below it, starting the thread costs more than it saves.
-const VERIFY_BESIDE_FROM: usize = 8192;
-
-/// Stages 5 and 6. With `beside`, the boundary half of stage 6 runs on a second thread, on a
-/// copy of the weld's arrays, while stage 5 derives the mesh; the results, and the first error,
-/// are those of running them in turn (stage 5's error, then the area check's, then the
-/// boundary's). Each stage's time is its own, so with the overlap they sum to more than the bake.
-fn derive_and_verify(
-    region: &MergedRegion,
-    welded: WeldedMesh,
-    settings: &BakeSettings,
-    times: &mut StageTimes,
-    beside: bool,
-) -> Result<(NavMesh, VerifyReport), BakeError> {
-    if !beside {
-        let mesh = timed(&mut times.derive, || derive::derive_baked(welded, settings))?;
-        let verification = timed(&mut times.verify, || verify::verify(region, &mesh))?;
-        return Ok((mesh, verification));
-    }
-    let (mesh, boundary) = std::thread::scope(|scope| {
-        let arrays = (welded.vertices.clone(), welded.triangles.clone(), welded.neighbours.clone());
-        let checker = scope.spawn(move || {
-            let start = Instant::now();
-            let (vertices, triangles, neighbours) = arrays;
-            let result = verify::check_region_boundary(region, &vertices, &triangles, &neighbours);
-            (result, start.elapsed())
-        });
-        let mesh = timed(&mut times.derive, || derive::derive_baked(welded, settings));
-        let boundary = checker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (mesh, boundary)
-    });
-    let (boundary, boundary_time) = boundary;
-    times.verify += boundary_time;
-    let mesh = mesh?;
-    let verification = timed(&mut times.verify, || verify::check_area(region, &mesh))?;
-    boundary?;
-    Ok((mesh, verification))
-}
-
 /// Stages 3 to 6.
 fn finish(
     region: &MergedRegion,
@@ -322,8 +282,8 @@ fn finish(
 ) -> Result<Baked, BakeError> {
     let soup = timed(&mut times.triangulate, || triangulate::triangulate(region, settings.triangulation))?;
     let welded = timed(&mut times.weld, || weld::weld(&soup))?;
-    let beside = welded.triangles.len() >= VERIFY_BESIDE_FROM;
-    let (mesh, verification) = derive_and_verify(region, welded, settings, &mut times, beside)?;
+    let mesh = timed(&mut times.derive, || derive::derive_baked(welded, settings))?;
+    let verification = timed(&mut times.verify, || verify::verify(region, &mesh))?;
     let report = BakeReport {
         times,
         dropped_points,
@@ -332,55 +292,4 @@ fn finish(
         verification,
     };
     Ok(Baked { mesh, report })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use trinav::TriangleId;
-
-    /// The walkable region of a rectangle.
-    fn region(x0: f64, y0: f64, x1: f64, y1: f64) -> MergedRegion {
-        let level = Level { walkable: vec![PolygonInput::rect(x0, y0, x1, y1)], ..Level::default() };
-        merge::merge(&validate::validate(&level).expect("valid"), &BakeSettings::default()).expect("merges")
-    }
-
-    /// The weld of `region`'s triangles.
-    fn welded(region: &MergedRegion) -> WeldedMesh {
-        let soup =
-            triangulate::triangulate(region, BakeSettings::default().triangulation).expect("triangulates");
-        weld::weld(&soup).expect("welds")
-    }
-
-    /// Stages 5 and 6 with and without the second thread, as comparable text.
-    fn both_ways(region: &MergedRegion, welded: &WeldedMesh) -> [String; 2] {
-        [false, true].map(|beside| {
-            let mut times = StageTimes::default();
-            let settings = BakeSettings::default();
-            match derive_and_verify(region, welded.clone(), &settings, &mut times, beside) {
-                Ok((mesh, report)) => format!("{:?} {report:?}", mesh.parts()),
-                Err(error) => format!("error {error:?}"),
-            }
-        })
-    }
-
-    /// The checks on a second thread give the results of the checks in turn, and the same first
-    /// error when several checks fail: stage 5's, then the area's, then the boundary's.
-    #[test]
-    fn verify_beside_derive_gives_the_sequential_result_and_first_error() {
-        let room = region(0.0, 0.0, 10.0, 10.0);
-        let good = welded(&room);
-        let shifted = welded(&region(1.0, 0.0, 11.0, 10.0)); // same area, boundary off the rings
-        let smaller = welded(&region(1.0, 0.0, 10.0, 10.0)); // area and boundary wrong
-        let mut broken = smaller.clone(); // and stage 5 refuses it
-        broken.neighbours[0][0] = TriangleId::from_index(broken.triangles.len() + 5);
-        let cases =
-            [(good, "NavMesh"), (shifted, "BoundaryOffRing"), (smaller, "AreaMismatch"), (broken, "Derive")];
-        for (welded, expected) in cases {
-            let [in_turn, beside] = both_ways(&room, &welded);
-            assert_eq!(in_turn, beside);
-            let ok = expected == "NavMesh" && !in_turn.starts_with("error");
-            assert!(ok || in_turn.contains(expected), "expected {expected}: {in_turn}");
-        }
-    }
 }

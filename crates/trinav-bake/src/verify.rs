@@ -73,16 +73,8 @@ pub enum VerifyError {
     },
 }
 
-/// Runs stage 6: [`check_area`], then [`check_region_boundary`] on the mesh's arrays.
+/// Runs stage 6.
 pub fn verify(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, VerifyError> {
-    let report = check_area(region, mesh)?;
-    let parts = mesh.parts();
-    check_region_boundary(region, &parts.vertices, &parts.triangles, &parts.neighbours)?;
-    Ok(report)
-}
-
-/// The area half of stage 6: the mesh's area is the region's.
-pub(crate) fn check_area(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, VerifyError> {
     // Every structural rule (strictly counter-clockwise triangles, symmetric and complete
     // adjacency, islands) holds by construction (stages 3 to 5).
     let mesh_area = mesh.area();
@@ -91,25 +83,17 @@ pub(crate) fn check_area(region: &MergedRegion, mesh: &NavMesh) -> Result<Verify
     if relative_error > RELATIVE_TOLERANCE {
         return Err(VerifyError::AreaMismatch { mesh_area, region_area, relative_error });
     }
-    Ok(VerifyReport { mesh_area, region_area, relative_area_error: relative_error })
-}
 
-/// The boundary half of stage 6, on the mesh's arrays (so it can run before stage 5 has made
-/// the mesh): every boundary edge runs along the region's rings (or its area pieces'), and the
-/// boundary is as long as the region's rings.
-pub(crate) fn check_region_boundary(
-    region: &MergedRegion,
-    vertices: &[Point],
-    triangles: &[[VertexId; 3]],
-    neighbours: &[[TriangleId; 3]],
-) -> Result<(), VerifyError> {
     let rings: Vec<&Ring> = region.polygons.iter().flat_map(|p| p.rings()).collect();
+    let parts = mesh.parts();
     if region.area_pieces.is_empty() {
-        check_boundary(&rings, vertices, triangles, neighbours)
+        check_boundary(&rings, &parts.vertices, &parts.triangles, &parts.neighbours)?;
     } else {
         let piece_rings: Vec<&Ring> = region.area_pieces.iter().flat_map(|p| p.polygon.rings()).collect();
-        check_length(boundary_along(&piece_rings, vertices, triangles, neighbours)?, &rings)
+        let boundary = boundary_along(&piece_rings, &parts.vertices, &parts.triangles, &parts.neighbours)?;
+        check_length(boundary, &rings)?;
     }
+    Ok(VerifyReport { mesh_area, region_area, relative_area_error: relative_error })
 }
 
 /// Checks that every boundary edge (no neighbour) runs along one of `rings` in the ring's
