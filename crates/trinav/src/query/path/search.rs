@@ -334,7 +334,7 @@ fn goal_in_a_start(
 }
 
 /// What the searches with a node per way into a triangle (the disc's, the links') do next.
-enum NextEntry {
+pub(crate) enum NextEntry {
     /// Expand `node`, whose open entry had estimate `f` (it is now closed and counted).
     Expand { node: usize, f: f64 },
     /// The budget is spent with nodes still open.
@@ -344,11 +344,11 @@ enum NextEntry {
 }
 
 impl PathScratch {
-    /// The next node of a per-entry search: pops the open list, skipping closed nodes and
+    /// The next node of a search (per entry, or per triangle as the weighted one): pops the open list, skipping closed nodes and
     /// stale entries, until a node whose `f` is below `goal_g` (else `Done`); when `expanded`
     /// has reached `budget`, `Exhausted` instead; otherwise closes and counts the node.
     #[inline]
-    fn next_entry(&mut self, goal_g: f64, budget: u32, expanded: &mut u32) -> NextEntry {
+    pub(crate) fn next_entry(&mut self, goal_g: f64, budget: u32, expanded: &mut u32) -> NextEntry {
         while let Some(open) = self.open.pop() {
             if f64::from_bits(open.f_bits) >= goal_g {
                 return NextEntry::Done;

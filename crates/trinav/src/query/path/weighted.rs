@@ -36,7 +36,7 @@ use crate::mesh::NavMesh;
 use crate::query::path::AreaCosts;
 use crate::query::path::cone::{Cone, Cones, START, Successor};
 use crate::query::path::funnel::{Portal, string_pull};
-use crate::query::path::search::{HEURISTIC_WEIGHT, OpenNode};
+use crate::query::path::search::{HEURISTIC_WEIGHT, NextEntry, OpenNode};
 use crate::query::path::{GenerationSet, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass};
 
 /// Steiner points inside each edge in optimal mode.
@@ -489,21 +489,16 @@ impl NavMesh {
             }
         }
         let (mut expanded, mut exhausted) = (0u32, false);
-        while let Some(node) = scratch.open.pop() {
-            if f64::from_bits(node.f_bits) >= best.0 {
-                break;
-            }
-            let here = TriangleId(node.item);
-            let t = here.index();
-            if scratch.closed.contains(t) || node.f_bits != scratch.f_bits[t] {
-                continue;
-            }
-            if expanded == budget {
-                exhausted = true;
-                break;
-            }
-            expanded += 1;
-            scratch.closed.insert(t);
+        loop {
+            let t = match scratch.next_entry(best.0, budget, &mut expanded) {
+                NextEntry::Expand { node, .. } => node,
+                NextEntry::Exhausted => {
+                    exhausted = true;
+                    break;
+                }
+                NextEntry::Done => break,
+            };
+            let here = TriangleId::from_index(t);
             let c = cost(here);
             let (g, entry, cone) = (scratch.g[t] / c, scratch.parent[t], scratch.cones[t]);
             let (cones, run) = (cones_of(scratch.weighted.entry[t], c), scratch.weighted.run[t]);
