@@ -225,7 +225,9 @@ impl Cones<'_> {
     /// The successors of a triangle entered with `cone` (`g` from the start to its root),
     /// through its far edges (left, right): for each edge the search may enter (`wanted`), the
     /// candidate with the lowest estimate.
-    #[inline]
+    // Always inlined: the plain search's hottest step (out of line since the weighted search
+    // calls it too, it cost the plain search 1.5% more instructions).
+    #[inline(always)]
     pub(crate) fn successors(
         &self,
         far: &FarEdges,
