@@ -235,6 +235,91 @@ impl NavMesh {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::AreaId;
+    use crate::mesh::MeshParts;
+    use crate::settings::BakeSettings;
+    use crate::topology::{build_adjacency, find_islands};
+
+    /// A room [0, 10]² round a square hole [4, 6]², in 8 triangles (vertices 0-3 the room's
+    /// corners, 4-7 the hole's).
+    fn room_with_hole() -> NavMesh {
+        let vertices = [(0, 0), (10, 0), (10, 10), (0, 10), (4, 4), (6, 4), (6, 6), (4, 6)]
+            .map(|(x, y)| Point::new(f64::from(x), f64::from(y)))
+            .to_vec();
+        let triangles: Vec<[VertexId; 3]> =
+            [[0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7]]
+                .iter()
+                .map(|t| t.map(VertexId))
+                .collect();
+        let neighbours = build_adjacency(&triangles, vertices.len()).expect("a manifold mesh");
+        let (islands, _) = find_islands(&neighbours);
+        let areas = vec![AreaId(0); triangles.len()];
+        let settings = BakeSettings::default();
+        NavMesh::from_parts(MeshParts { settings, areas, vertices, triangles, neighbours, islands })
+            .expect("a valid mesh")
+    }
+
+    /// Whether the open segment `a -> b` meets the open hole (4, 6)²: exactly, on the doubled
+    /// (integer) coordinates of points on the half-unit grid, by clipping `t` to each slab.
+    fn crosses_hole(a: Point, b: Point) -> bool {
+        let (mut lo, mut hi) = ((0i64, 1i64), (1i64, 1i64));
+        for (from, to) in [(a.x, b.x), (a.y, b.y)] {
+            let (from, d) = ((2.0 * from) as i64, (2.0 * (to - from)) as i64);
+            let (low, high) = (8 - from, 12 - from);
+            if d == 0 {
+                if low >= 0 || high <= 0 {
+                    return false;
+                }
+                continue;
+            }
+            let (enter, leave) = if d > 0 { ((low, d), (high, d)) } else { ((-high, -d), (-low, -d)) };
+            if enter.0 * lo.1 > lo.0 * enter.1 {
+                lo = enter;
+            }
+            if leave.0 * hi.1 < hi.0 * leave.1 {
+                hi = leave;
+            }
+        }
+        lo.0 * hi.1 < hi.0 * lo.1
+    }
+
+    #[test]
+    fn the_walk_sees_what_the_hole_does_not_hide() {
+        let mesh = room_with_hole();
+        let mut scratch = SightScratch::default();
+        let everywhere = |_: [Point; 2]| true;
+        let in_sight_of = |eye: Point| -> Vec<u32> {
+            (0..8).filter(|&v| !crosses_hole(eye, mesh.vertices()[v as usize])).collect()
+        };
+        // From points on the half-unit grid (inside triangles, on their edges, at the room's
+        // corners): the triangles holding the point are where the walk starts.
+        let mut checked = 0;
+        for (i, j) in (0..=20).flat_map(|i| (0..=20).map(move |j| (i, j))) {
+            let eye = Point::new(f64::from(i) * 0.5, f64::from(j) * 0.5);
+            let at: Vec<TriangleId> = mesh.locate_all(eye).collect();
+            if at.is_empty() || (4.0..=6.0).contains(&eye.x) && (4.0..=6.0).contains(&eye.y) {
+                continue;
+            }
+            let mut seen = Vec::new();
+            mesh.vertices_in_sight_of_point(eye, &at, everywhere, &mut scratch, |v| seen.push(v.0));
+            seen.sort_unstable();
+            assert_eq!(seen, in_sight_of(eye), "from {eye:?}");
+            checked += 1;
+        }
+        assert_eq!(checked, 21 * 21 - 25);
+        // From the hole's corners, through each one's fan: the corner itself is left out.
+        for corner in &mesh.disc_corner_index().list {
+            let mut seen = Vec::new();
+            mesh.vertices_in_sight(corner.vertex, corner.triangle, everywhere, &mut scratch, |v| {
+                seen.push(v.0)
+            });
+            seen.sort_unstable();
+            let mut expected = in_sight_of(corner.centre);
+            expected.retain(|&v| v != corner.vertex.0);
+            assert_eq!(seen, expected, "from corner {:?}", corner.centre);
+        }
+        assert_eq!(mesh.disc_corner_index().list.len(), 4, "the hole's four corners turn");
+    }
 
     #[test]
     fn least_sum_through_a_segment() {
