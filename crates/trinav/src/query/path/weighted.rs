@@ -39,8 +39,13 @@ use crate::query::path::funnel::{Portal, string_pull};
 use crate::query::path::search::{HEURISTIC_WEIGHT, NextEntry, OpenNode};
 use crate::query::path::{GenerationSet, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass};
 
-/// Steiner points inside each edge in optimal mode.
-pub(crate) const OPTIMAL_POINTS: usize = 5;
+/// The fewest Steiner points inside an edge in optimal mode.
+const MIN_POINTS: usize = 5;
+/// The most Steiner points inside an edge in optimal mode (the node numbering's stride).
+const MAX_POINTS: usize = 32;
+/// An edge's Steiner points are at most this many times the local scale apart (the smallest
+/// altitude of the triangles beside it).
+const SPACING: f64 = 0.25;
 /// The most refinement sweeps in optimal mode.
 const OPTIMAL_SWEEPS: usize = 200;
 /// The most sweeps of fast mode's refinement of the points where the cost changes.
@@ -49,11 +54,13 @@ const FAST_SWEEPS: usize = 4;
 const EDGE_TOLERANCE: f64 = 1e-10;
 /// Refinement sweeps when a vertex is tried unpinned (the whole path is refined again after).
 const TRIAL_SWEEPS: usize = 3;
+/// The most rounds of pinning points slid onto an edge's end and unpinning vertices.
+const UNPIN_ROUNDS: usize = 8;
 /// A sweep that gains less than this fraction of the cost ends the refinement.
 const SWEEP_GAIN: f64 = 1e-9;
 
-/// The most points a triangle's boundary holds (3 corners, `m` per edge).
-const MAX_BOUNDARY: usize = 3 + 3 * OPTIMAL_POINTS;
+/// The most points a triangle's boundary holds (3 corners, [`MAX_POINTS`] per edge).
+const MAX_BOUNDARY: usize = 3 + 3 * MAX_POINTS;
 
 /// Per-query state of the weighted search (no allocation once grown).
 #[derive(Clone, Debug, Default)]
@@ -153,7 +160,8 @@ struct Weighted<'a> {
     to: Point,
     starts: &'a [TriangleId],
     goals: &'a [TriangleId],
-    /// Points per edge.
+    /// The node numbering's points per edge ([`MAX_POINTS`]; an edge uses
+    /// [`Weighted::points_on`] of them).
     m: usize,
     vertices: u32,
     goal_node: u32,
@@ -196,10 +204,27 @@ impl Weighted<'_> {
             Place::Vertex(v) => self.mesh.vertices()[v as usize],
             Place::OnEdge(h, j) => {
                 let (a, b) = self.edge_ends(h);
-                let s = (j as f64 + 1.0) / (self.m as f64 + 1.0);
+                let s = (j as f64 + 1.0) / (self.points_on(h) as f64 + 1.0);
                 Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s)
             }
         }
+    }
+
+    /// How many Steiner points edge `h` (`3 t + k`) holds: evenly spaced, at most
+    /// [`SPACING`] times the smallest altitude of the triangles beside it apart, between
+    /// [`MIN_POINTS`] and [`MAX_POINTS`].
+    fn points_on(&self, h: u32) -> usize {
+        let t = TriangleId(h / 3);
+        let (a, b) = self.edge_ends(h);
+        let n = self.mesh.neighbours(t)[(h % 3) as usize];
+        let altitude = |t: TriangleId| {
+            let [p, q, r] = self.mesh.triangle_points(t);
+            let longest = p.distance(q).max(q.distance(r)).max(r.distance(p));
+            ((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x)).abs() / longest
+        };
+        let scale = if n.is_none() { altitude(t) } else { altitude(t).min(altitude(n)) };
+        let wanted = (a.distance(b) / (SPACING * scale)).ceil();
+        if wanted.is_finite() { (wanted as usize).clamp(MIN_POINTS, MAX_POINTS) } else { MAX_POINTS }
     }
 
     /// The ends of half-edge `h` (`3 t + k`).
@@ -221,7 +246,8 @@ impl Weighted<'_> {
             out[n] = (corner.0, 3);
             n += 1;
             let canonical = self.canonical(t, k);
-            for j in 0..self.m {
+            let h = (3 * canonical.0.0 + canonical.1 as u32) as u32;
+            for j in 0..self.points_on(h) {
                 out[n] = (self.edge_node(canonical, j), k as u8);
                 n += 1;
             }
@@ -267,7 +293,7 @@ impl NavMesh {
         if options.mode == PathMode::Fast {
             return self.route_weighted_fast((from, starts), (to, goals), options, scratch, out);
         }
-        let m = OPTIMAL_POINTS;
+        let m = MAX_POINTS;
         let vertices = self.vertices().len() as u32;
         let goal_node = vertices + (3 * self.triangle_count() * m) as u32;
         let search = Weighted {
@@ -292,7 +318,13 @@ impl NavMesh {
         search.read_path(w, &mut out.points);
         let sweeps = OPTIMAL_SWEEPS;
         search.refine(w, &mut out.points, sweeps);
-        if search.unpin_vertices(w, &mut out.points) {
+        // A point slid onto an end of its edge is a vertex of the path: the way may pass it on
+        // the other side, through edges the search did not cross.
+        for _ in 0..UNPIN_ROUNDS {
+            search.pin_edge_ends(w, &out.points);
+            if !search.unpin_vertices(w, &mut out.points) {
+                break;
+            }
             search.refine(w, &mut out.points, sweeps);
         }
         // Points the refinement slid onto each other (onto a corner, mostly) are one.
@@ -969,6 +1001,22 @@ impl Weighted<'_> {
             i += 1;
         }
         changed
+    }
+
+    /// Makes each point that slid onto an end of its edge the mesh vertex it is there.
+    fn pin_edge_ends(&self, w: &mut WeightedScratch, points: &[Point]) {
+        for i in 1..points.len().saturating_sub(1) {
+            let Some((a, b)) = w.slide[i] else { continue };
+            if points[i] != a && points[i] != b {
+                continue;
+            }
+            let t = w.piece_triangle[i - 1];
+            let corners = self.mesh.triangles()[t.index()];
+            if let Some(v) = corners.iter().find(|v| self.mesh.vertices()[v.index()] == points[i]) {
+                w.vertex[i] = v.0;
+                w.slide[i] = None;
+            }
+        }
     }
 
     fn cost_of(&self, w: &WeightedScratch, points: &[Point]) -> f64 {
