@@ -3,16 +3,20 @@
 //!
 //! The exact cheapest path through weighted regions cannot be computed in general (de Berg et
 //! al. 2024); Steiner-point searches (Aleksandrov, Maheshwari and Sack) approach it. Here every
-//! triangle edge holds `m` evenly spaced points besides its ends; A* runs over the vertices and
-//! these points, a step joining two points on the boundary of one triangle (not of an
-//! excluded type) at the distance times that triangle's cost (along an edge shared by two
-//! types, the cheaper), the estimate the straight distance to the goal times the smallest
-//! cost. The path found is then refined: each point on an edge slides along that edge to where
+//! triangle edge holds evenly spaced points besides its ends, as many as keep them at most a
+//! quarter of the local scale apart (the smallest altitude of the triangles beside the edge;
+//! 5 to 32 points): a long edge with few points made the search go round the wrong side of
+//! an obstacle, which no refinement undoes. A* runs over the vertices and these points, a
+//! step joining two points on the boundary of one triangle (not of an excluded type) at the
+//! distance times that triangle's cost (along an edge shared by two types, the cheaper), the
+//! estimate the straight distance to the goal times the smallest cost. The path found is then refined: each point on an edge slides along that edge to where
 //! the two pieces through it cost least (Newton steps in a bracket: the cost is convex along the
 //! edge), sweep after sweep until a sweep gains nothing, so that each point obeys Snell's law
-//! of refraction for the sequence of edges found. Mesh vertices on the path stay.
+//! of refraction for the sequence of edges found. A point slid onto an end of its edge becomes
+//! that vertex; at each vertex the way is tried past it on either side (through the fan's
+//! edges) and the cheaper kept, then refined again, a few rounds.
 //!
-//! That is optimal mode ([`OPTIMAL_POINTS`] per edge, sweeps until converged). Fast mode
+//! That is optimal mode (points per edge by length, sweeps until converged). Fast mode
 //! searches the triangles instead, as the plain fast mode does, with its cones (the funnel's
 //! state per triangle) inside each run of one cost: a run's root is the start or a point on
 //! the edge where the cost changed, the cones measure in units of the run's cost, and g is
@@ -246,7 +250,7 @@ impl Weighted<'_> {
             out[n] = (corner.0, 3);
             n += 1;
             let canonical = self.canonical(t, k);
-            let h = (3 * canonical.0.0 + canonical.1 as u32) as u32;
+            let h = 3 * canonical.0.0 + canonical.1 as u32;
             for j in 0..self.points_on(h) {
                 out[n] = (self.edge_node(canonical, j), k as u8);
                 n += 1;
@@ -1005,14 +1009,15 @@ impl Weighted<'_> {
 
     /// Makes each point that slid onto an end of its edge the mesh vertex it is there.
     fn pin_edge_ends(&self, w: &mut WeightedScratch, points: &[Point]) {
-        for i in 1..points.len().saturating_sub(1) {
+        let inner = points.len().saturating_sub(1);
+        for (i, &point) in points.iter().enumerate().take(inner).skip(1) {
             let Some((a, b)) = w.slide[i] else { continue };
-            if points[i] != a && points[i] != b {
+            if point != a && point != b {
                 continue;
             }
             let t = w.piece_triangle[i - 1];
             let corners = self.mesh.triangles()[t.index()];
-            if let Some(v) = corners.iter().find(|v| self.mesh.vertices()[v.index()] == points[i]) {
+            if let Some(v) = corners.iter().find(|v| self.mesh.vertices()[v.index()] == point) {
                 w.vertex[i] = v.0;
                 w.slide[i] = None;
             }
