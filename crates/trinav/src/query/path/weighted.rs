@@ -63,6 +63,10 @@ const UNPIN_ROUNDS: usize = 8;
 /// A sweep that gains less than this fraction of the cost ends the refinement.
 const SWEEP_GAIN: f64 = 1e-9;
 
+/// A node on a triangle's boundary: its number, the edge of the triangle it is inside (3: a
+/// corner) and where it is.
+type Boundary = (u32, u8, Point);
+
 /// The most points a triangle's boundary holds (3 corners, [`MAX_POINTS`] per edge).
 const MAX_BOUNDARY: usize = 3 + 3 * MAX_POINTS;
 
@@ -243,16 +247,19 @@ impl Weighted<'_> {
 
     /// The nodes on the boundary of `t`, each with the edge of `t` it is inside (3 for a
     /// corner), into `out`; returns how many.
-    fn boundary(&self, t: TriangleId, out: &mut [(u32, u8); MAX_BOUNDARY]) -> usize {
+    fn boundary(&self, t: TriangleId, out: &mut [Boundary; MAX_BOUNDARY]) -> usize {
         let tri = self.mesh.triangles()[t.index()];
         let mut n = 0;
         for (k, corner) in tri.iter().enumerate() {
-            out[n] = (corner.0, 3);
+            out[n] = (corner.0, 3, self.mesh.vertices()[corner.index()]);
             n += 1;
             let canonical = self.canonical(t, k);
             let h = 3 * canonical.0.0 + canonical.1 as u32;
-            for j in 0..self.points_on(h) {
-                out[n] = (self.edge_node(canonical, j), k as u8);
+            let ((a, b), count) = (self.edge_ends(h), self.points_on(h));
+            for j in 0..count {
+                let s = (j as f64 + 1.0) / (count as f64 + 1.0);
+                let at = Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s);
+                out[n] = (self.edge_node(canonical, j), k as u8, at);
                 n += 1;
             }
         }
@@ -743,7 +750,7 @@ impl Weighted<'_> {
         w.g[s] = 0.0;
         w.parent[s] = u32::MAX;
         w.open.push(OpenNode { f_bits: h(self.from).to_bits(), item: self.start_node });
-        let mut boundary = [(0u32, 0u8); MAX_BOUNDARY];
+        let mut boundary = [(0u32, 0u8, Point::new(0.0, 0.0)); MAX_BOUNDARY];
         let mut fan = [TriangleId::NONE; 64];
         *expanded = 0;
         while let Some(entry) = w.open.pop() {
@@ -769,17 +776,17 @@ impl Weighted<'_> {
                 }
                 let u_edge = self.edge_of(t, u);
                 let n = self.boundary(t, &mut boundary);
-                for &(v, v_edge) in &boundary[..n] {
+                for &(v, v_edge, at) in &boundary[..n] {
                     if v == u || w.closed.contains(v as usize) {
                         continue;
                     }
                     let along = self.shared_edge(t, u, u_edge, v, v_edge);
-                    let g = gu + pu.distance(self.point(v)) * self.factor(t, along);
-                    self.relax(w, v, g, u, t, &h);
+                    let g = gu + pu.distance(at) * self.factor(t, along);
+                    self.relax(w, (v, at), g, u, t, &h);
                 }
                 if self.goals.contains(&t) {
                     let g = gu + pu.distance(self.to) * self.factor(t, None);
-                    self.relax(w, self.goal_node, g, u, t, &h);
+                    self.relax(w, (self.goal_node, self.to), g, u, t, &h);
                 }
             }
         }
@@ -789,7 +796,7 @@ impl Weighted<'_> {
     fn relax(
         &self,
         w: &mut WeightedScratch,
-        v: u32,
+        (v, at): (u32, Point),
         g: f64,
         u: u32,
         t: TriangleId,
@@ -803,7 +810,7 @@ impl Weighted<'_> {
         w.g[i] = g;
         w.parent[i] = u;
         w.via[i] = t;
-        w.open.push(OpenNode { f_bits: (g + h(self.point(v))).to_bits(), item: v });
+        w.open.push(OpenNode { f_bits: (g + h(at)).to_bits(), item: v });
     }
 
     /// Fills `fan` with the triangles a piece from node `u` may cross: the start's triangles;
