@@ -404,8 +404,8 @@ fn weighted_fast_mode_comes_near_the_oracle_on_a_bigger_level() {
 
 /// Optimal mode on sparse levels of long triangles (a room of 20 with up to 3 excluded shapes
 /// and one typed rectangle: two costs, a few dozen triangles with edges up to ~20 long), where 5
-/// Steiner points per edge (and no unpinning of points slid onto an edge's end) came to 1.018:
-/// within 1% of an oracle with 40 points inside each edge.
+/// Steiner points per edge (with no unpinning of vertices at all) came to 1.018: within 1%
+/// of an oracle with 40 points inside each edge.
 #[test]
 fn weighted_optimal_mode_comes_near_the_oracle_on_sparse_long_triangles() {
     let mut rng = SplitMix64::new(2027);
