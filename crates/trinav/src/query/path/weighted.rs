@@ -3,16 +3,20 @@
 //!
 //! The exact cheapest path through weighted regions cannot be computed in general (de Berg et
 //! al. 2024); Steiner-point searches (Aleksandrov, Maheshwari and Sack) approach it. Here every
-//! triangle edge holds `m` evenly spaced points besides its ends; A* runs over the vertices and
-//! these points, a step joining two points on the boundary of one triangle (not of an
-//! excluded type) at the distance times that triangle's cost (along an edge shared by two
-//! types, the cheaper), the estimate the straight distance to the goal times the smallest
-//! cost. The path found is then refined: each point on an edge slides along that edge to where
+//! triangle edge holds evenly spaced points besides its ends, as many as keep them at most a
+//! quarter of the local scale apart (the smallest altitude of the triangles beside the edge;
+//! 5 to 32 points): a long edge with few points made the search go round the wrong side of
+//! an obstacle, which no refinement undoes. A* runs over the vertices and these points, a
+//! step joining two points on the boundary of one triangle (not of an excluded type) at the
+//! distance times that triangle's cost (along an edge shared by two types, the cheaper), the
+//! estimate the straight distance to the goal times the smallest cost. The path found is then refined: each point on an edge slides along that edge to where
 //! the two pieces through it cost least (Newton steps in a bracket: the cost is convex along the
 //! edge), sweep after sweep until a sweep gains nothing, so that each point obeys Snell's law
-//! of refraction for the sequence of edges found. Mesh vertices on the path stay.
+//! of refraction for the sequence of edges found. A point slid onto an end of its edge becomes
+//! that vertex; at each vertex the way is tried past it on either side (through the fan's
+//! edges) and the cheaper kept, then refined again, a few rounds.
 //!
-//! That is optimal mode ([`OPTIMAL_POINTS`] per edge, sweeps until converged). Fast mode
+//! That is optimal mode (points per edge by length, sweeps until converged). Fast mode
 //! searches the triangles instead, as the plain fast mode does, with its cones (the funnel's
 //! state per triangle) inside each run of one cost: a run's root is the start or a point on
 //! the edge where the cost changed, the cones measure in units of the run's cost, and g is
@@ -39,8 +43,13 @@ use crate::query::path::funnel::{Portal, string_pull};
 use crate::query::path::search::{HEURISTIC_WEIGHT, NextEntry, OpenNode};
 use crate::query::path::{GenerationSet, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass};
 
-/// Steiner points inside each edge in optimal mode.
-pub(crate) const OPTIMAL_POINTS: usize = 5;
+/// The fewest Steiner points inside an edge in optimal mode.
+const MIN_POINTS: usize = 5;
+/// The most Steiner points inside an edge in optimal mode (the node numbering's stride).
+const MAX_POINTS: usize = 32;
+/// An edge's Steiner points are at most this many times the local scale apart (the smallest
+/// altitude of the triangles beside it).
+const SPACING: f64 = 0.25;
 /// The most refinement sweeps in optimal mode.
 const OPTIMAL_SWEEPS: usize = 200;
 /// The most sweeps of fast mode's refinement of the points where the cost changes.
@@ -49,11 +58,17 @@ const FAST_SWEEPS: usize = 4;
 const EDGE_TOLERANCE: f64 = 1e-10;
 /// Refinement sweeps when a vertex is tried unpinned (the whole path is refined again after).
 const TRIAL_SWEEPS: usize = 3;
+/// The most rounds of pinning points slid onto an edge's end and unpinning vertices.
+const UNPIN_ROUNDS: usize = 8;
 /// A sweep that gains less than this fraction of the cost ends the refinement.
 const SWEEP_GAIN: f64 = 1e-9;
 
-/// The most points a triangle's boundary holds (3 corners, `m` per edge).
-const MAX_BOUNDARY: usize = 3 + 3 * OPTIMAL_POINTS;
+/// A node on a triangle's boundary: its number, the edge of the triangle it is inside (3: a
+/// corner) and where it is.
+type Boundary = (u32, u8, Point);
+
+/// The most points a triangle's boundary holds (3 corners, [`MAX_POINTS`] per edge).
+const MAX_BOUNDARY: usize = 3 + 3 * MAX_POINTS;
 
 /// Per-query state of the weighted search (no allocation once grown).
 #[derive(Clone, Debug, Default)]
@@ -153,7 +168,8 @@ struct Weighted<'a> {
     to: Point,
     starts: &'a [TriangleId],
     goals: &'a [TriangleId],
-    /// Points per edge.
+    /// The node numbering's points per edge ([`MAX_POINTS`]; an edge uses
+    /// [`Weighted::points_on`] of them).
     m: usize,
     vertices: u32,
     goal_node: u32,
@@ -196,10 +212,27 @@ impl Weighted<'_> {
             Place::Vertex(v) => self.mesh.vertices()[v as usize],
             Place::OnEdge(h, j) => {
                 let (a, b) = self.edge_ends(h);
-                let s = (j as f64 + 1.0) / (self.m as f64 + 1.0);
+                let s = (j as f64 + 1.0) / (self.points_on(h) as f64 + 1.0);
                 Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s)
             }
         }
+    }
+
+    /// How many Steiner points edge `h` (`3 t + k`) holds: evenly spaced, at most
+    /// [`SPACING`] times the smallest altitude of the triangles beside it apart, between
+    /// [`MIN_POINTS`] and [`MAX_POINTS`].
+    fn points_on(&self, h: u32) -> usize {
+        let t = TriangleId(h / 3);
+        let (a, b) = self.edge_ends(h);
+        let n = self.mesh.neighbours(t)[(h % 3) as usize];
+        let altitude = |t: TriangleId| {
+            let [p, q, r] = self.mesh.triangle_points(t);
+            let longest = p.distance(q).max(q.distance(r)).max(r.distance(p));
+            ((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x)).abs() / longest
+        };
+        let scale = if n.is_none() { altitude(t) } else { altitude(t).min(altitude(n)) };
+        let wanted = (a.distance(b) / (SPACING * scale)).ceil();
+        if wanted.is_finite() { (wanted as usize).clamp(MIN_POINTS, MAX_POINTS) } else { MAX_POINTS }
     }
 
     /// The ends of half-edge `h` (`3 t + k`).
@@ -214,15 +247,19 @@ impl Weighted<'_> {
 
     /// The nodes on the boundary of `t`, each with the edge of `t` it is inside (3 for a
     /// corner), into `out`; returns how many.
-    fn boundary(&self, t: TriangleId, out: &mut [(u32, u8); MAX_BOUNDARY]) -> usize {
+    fn boundary(&self, t: TriangleId, out: &mut [Boundary; MAX_BOUNDARY]) -> usize {
         let tri = self.mesh.triangles()[t.index()];
         let mut n = 0;
         for (k, corner) in tri.iter().enumerate() {
-            out[n] = (corner.0, 3);
+            out[n] = (corner.0, 3, self.mesh.vertices()[corner.index()]);
             n += 1;
             let canonical = self.canonical(t, k);
-            for j in 0..self.m {
-                out[n] = (self.edge_node(canonical, j), k as u8);
+            let h = 3 * canonical.0.0 + canonical.1 as u32;
+            let ((a, b), count) = (self.edge_ends(h), self.points_on(h));
+            for j in 0..count {
+                let s = (j as f64 + 1.0) / (count as f64 + 1.0);
+                let at = Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s);
+                out[n] = (self.edge_node(canonical, j), k as u8, at);
                 n += 1;
             }
         }
@@ -267,7 +304,7 @@ impl NavMesh {
         if options.mode == PathMode::Fast {
             return self.route_weighted_fast((from, starts), (to, goals), options, scratch, out);
         }
-        let m = OPTIMAL_POINTS;
+        let m = MAX_POINTS;
         let vertices = self.vertices().len() as u32;
         let goal_node = vertices + (3 * self.triangle_count() * m) as u32;
         let search = Weighted {
@@ -292,7 +329,13 @@ impl NavMesh {
         search.read_path(w, &mut out.points);
         let sweeps = OPTIMAL_SWEEPS;
         search.refine(w, &mut out.points, sweeps);
-        if search.unpin_vertices(w, &mut out.points) {
+        // A point slid onto an end of its edge is a vertex of the path: the way may pass it on
+        // the other side, through edges the search did not cross.
+        for _ in 0..UNPIN_ROUNDS {
+            search.pin_edge_ends(w, &out.points);
+            if !search.unpin_vertices(w, &mut out.points) {
+                break;
+            }
             search.refine(w, &mut out.points, sweeps);
         }
         // Points the refinement slid onto each other (onto a corner, mostly) are one.
@@ -707,7 +750,7 @@ impl Weighted<'_> {
         w.g[s] = 0.0;
         w.parent[s] = u32::MAX;
         w.open.push(OpenNode { f_bits: h(self.from).to_bits(), item: self.start_node });
-        let mut boundary = [(0u32, 0u8); MAX_BOUNDARY];
+        let mut boundary = [(0u32, 0u8, Point::new(0.0, 0.0)); MAX_BOUNDARY];
         let mut fan = [TriangleId::NONE; 64];
         *expanded = 0;
         while let Some(entry) = w.open.pop() {
@@ -733,17 +776,17 @@ impl Weighted<'_> {
                 }
                 let u_edge = self.edge_of(t, u);
                 let n = self.boundary(t, &mut boundary);
-                for &(v, v_edge) in &boundary[..n] {
+                for &(v, v_edge, at) in &boundary[..n] {
                     if v == u || w.closed.contains(v as usize) {
                         continue;
                     }
                     let along = self.shared_edge(t, u, u_edge, v, v_edge);
-                    let g = gu + pu.distance(self.point(v)) * self.factor(t, along);
-                    self.relax(w, v, g, u, t, &h);
+                    let g = gu + pu.distance(at) * self.factor(t, along);
+                    self.relax(w, (v, at), g, u, t, &h);
                 }
                 if self.goals.contains(&t) {
                     let g = gu + pu.distance(self.to) * self.factor(t, None);
-                    self.relax(w, self.goal_node, g, u, t, &h);
+                    self.relax(w, (self.goal_node, self.to), g, u, t, &h);
                 }
             }
         }
@@ -753,7 +796,7 @@ impl Weighted<'_> {
     fn relax(
         &self,
         w: &mut WeightedScratch,
-        v: u32,
+        (v, at): (u32, Point),
         g: f64,
         u: u32,
         t: TriangleId,
@@ -767,7 +810,7 @@ impl Weighted<'_> {
         w.g[i] = g;
         w.parent[i] = u;
         w.via[i] = t;
-        w.open.push(OpenNode { f_bits: (g + h(self.point(v))).to_bits(), item: v });
+        w.open.push(OpenNode { f_bits: (g + h(at)).to_bits(), item: v });
     }
 
     /// Fills `fan` with the triangles a piece from node `u` may cross: the start's triangles;
@@ -969,6 +1012,23 @@ impl Weighted<'_> {
             i += 1;
         }
         changed
+    }
+
+    /// Makes each point that slid onto an end of its edge the mesh vertex it is there.
+    fn pin_edge_ends(&self, w: &mut WeightedScratch, points: &[Point]) {
+        let inner = points.len().saturating_sub(1);
+        for (i, &point) in points.iter().enumerate().take(inner).skip(1) {
+            let Some((a, b)) = w.slide[i] else { continue };
+            if point != a && point != b {
+                continue;
+            }
+            let t = w.piece_triangle[i - 1];
+            let corners = self.mesh.triangles()[t.index()];
+            if let Some(v) = corners.iter().find(|v| self.mesh.vertices()[v.index()] == point) {
+                w.vertex[i] = v.0;
+                w.slide[i] = None;
+            }
+        }
     }
 
     fn cost_of(&self, w: &WeightedScratch, points: &[Point]) -> f64 {
