@@ -18,7 +18,7 @@
 //!   list that passes its test ends the shortest path.
 //! - **Dominance.** Of two arrivals at one circle and side, one that can go round the circle
 //!   to the other's contact at no more cost makes the other redundant: it is not expanded.
-//! - **Candidates.** From the start, the corners of its island; from a corner's circle, the
+//! - **Candidates.** From the start, the corners in sight of it; from a corner's circle, the
 //!   corners in sight of that corner ([`super::disc_sight`]). When a path of length `L` is
 //!   known (the fast mode's, tried first), only corners `c` with `|s c| + |c g| - 2r <= L` (a
 //!   path round `c`'s circle is at least that long). A corner expanded a few times keeps the
@@ -207,8 +207,8 @@ impl Ord for Candidate {
 /// Reusable memory of the disc's optimal search.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DiscScratch {
-    /// The corners this query may bend round (indices into the mesh's corners).
-    candidates: Vec<u32>,
+    /// The corners whose circles hold the start (within the bound), found by its expansion.
+    touching: Vec<u32>,
     arrivals: Vec<Arrival>,
     open: BinaryHeap<Candidate>,
     /// Per corner and side (`2 c` left, `2 c + 1` right): the first of its expanded arrivals.
@@ -322,13 +322,6 @@ impl NavMesh {
         disc.walls_at.clear();
         disc.walls_at.resize(corners.len(), (u32::MAX, u32::MAX));
         disc.walls.clear();
-        let on_island = |t: TriangleId| starts.iter().any(|&s| self.island(s) == self.island(t));
-        let reach = bound * (1.0 + SLACK) + 2.0 * radius;
-        disc.candidates.clear();
-        disc.candidates.extend((0..corners.len() as u32).filter(|&c| {
-            let corner = &corners[c as usize];
-            corner.centre.distance(from) + corner.centre.distance(to) <= reach && on_island(corner.triangle)
-        }));
         let start = Arrival {
             corner: START,
             side: 1.0,
@@ -341,14 +334,12 @@ impl NavMesh {
         disc.arrivals.push(start);
         self.expand_disc(0, (to, starts), radius, bound, disc);
         // A start on a corner's circle leaves round it.
-        for i in 0..disc.candidates.len() {
-            let c = disc.candidates[i];
-            if corners[c as usize].centre.distance(from) <= radius * (1.0 + SLACK) {
-                for side in [1.0, -1.0] {
-                    let arrival = Arrival { corner: c, side, parent: 0, ..start };
-                    disc.arrivals.push(arrival);
-                    self.expand_disc(disc.arrivals.len() as u32 - 1, (to, starts), radius, bound, disc);
-                }
+        for i in 0..disc.touching.len() {
+            let c = disc.touching[i];
+            for side in [1.0, -1.0] {
+                let arrival = Arrival { corner: c, side, parent: 0, ..start };
+                disc.arrivals.push(arrival);
+                self.expand_disc(disc.arrivals.len() as u32 - 1, (to, starts), radius, bound, disc);
             }
         }
         let mut nearest = 0u32;
@@ -459,8 +450,17 @@ impl NavMesh {
             // Through an edge, no corner is nearer the start and the goal together than the
             // edge's best point.
             let worth = |edge| least_sum_through(arrival.at, goal, edge) - 2.0 * radius <= limit;
+            let touching = &mut disc.touching;
+            touching.clear();
             self.vertices_in_sight_of_point(arrival.at, starts, worth, &mut disc.sight, |v| {
-                corners.at_vertex(v).for_each(&mut try_corner)
+                for c in corners.at_vertex(v) {
+                    let centre = corners.list[c as usize].centre;
+                    let (near, far) = (centre.distance(arrival.at), centre.distance(goal));
+                    if near <= radius * (1.0 + SLACK) && near + far <= limit + 2.0 * radius {
+                        touching.push(c);
+                    }
+                    try_corner(c);
+                }
             });
             return;
         };
