@@ -141,6 +141,65 @@ fn two_floors_joined_by_a_portal() {
     );
 }
 
+/// West: the square [0, 10]². East: [10, 20] × [0, 12] with a strip [9, 10] × [5, 12] that
+/// overlaps the west's edge. The portal is x = 10 for y in [0, 5]; above it the line x = 10 is
+/// the west's wall and inside the east.
+fn portal_beside_a_wall() -> Level {
+    Level {
+        layers: vec![
+            layer("west", vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)], vec![]),
+            layer(
+                "east",
+                vec![PolygonInput::new(vec![
+                    [10., 0.],
+                    [20., 0.],
+                    [20., 12.],
+                    [9., 12.],
+                    [9., 5.],
+                    [10., 5.],
+                ])],
+                vec![],
+            ),
+        ],
+        portals: vec![portal("west", "east", [10., 0.], [10., 5.])],
+        ..Level::default()
+    }
+}
+
+#[test]
+fn a_segment_along_a_portal_and_past_its_end_goes_on_in_the_layer_that_reaches() {
+    let mesh = bake_level(&portal_beside_a_wall());
+    let (west, east) = (mesh.layer_by_name("west").unwrap(), mesh.layer_by_name("east").unwrap());
+    let mut scratch = PathScratch::new();
+    for mode in MODES {
+        // Along the portal, then on along the west's wall or through the east: only the east
+        // holds the goal (the smallest case the random levels found).
+        for goal in [p(10., 5.25), p(10., 11.)] {
+            let path =
+                mesh.find_path_on((west, p(10., 0.)), (east, goal), &options(mode), &mut scratch).unwrap();
+            assert_eq!(path.points, vec![p(10., 0.), goal], "{mode:?}");
+            assert_eq!(named_layers(&mesh, &path), ["west", "east"], "{mode:?} to {goal:?}");
+        }
+        // The same segment to the west's wall ends on the west.
+        let path =
+            mesh.find_path_on((east, p(10., 0.)), (west, p(10., 7.)), &options(mode), &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(10., 0.), p(10., 7.)], "{mode:?}");
+        assert_eq!(named_layers(&mesh, &path), ["east", "west"], "{mode:?}");
+    }
+    // A ray along the portal and past the west's top corner goes on through the east.
+    for layer in [west, east] {
+        let RayHit::Clear { triangle } = mesh.raycast_on(layer, p(10., 0.), p(10., 11.)).unwrap() else {
+            panic!("the east holds the whole ray")
+        };
+        assert_eq!(mesh.triangle_layer(triangle), east);
+    }
+    // Past the east's top too: blocked where the east ends, the farther of the two walls.
+    let RayHit::Blocked { point, .. } = mesh.raycast_on(west, p(10., 0.), p(10., 13.)).unwrap() else {
+        panic!("nothing holds y = 13")
+    };
+    assert_eq!(point, p(10., 12.));
+}
+
 /// Ground: a road [0, 20] × [4, 6] and two banks, [6, 14] × [-4, 0] south and [6, 14] ×
 /// [10, 14] north. Bridge: [8, 12] × [0, 10], over the road, joined to both banks by portals.
 fn bridge_over_a_road() -> Level {

@@ -83,9 +83,17 @@ impl NavMesh {
     }
 
     /// The triangle a walk along `from -> to` that starts in `t` (which contains `from`)
-    /// reaches `to` in, through shared edges and vertex fans (across portals too); `None`
-    /// when a wall is in the way.
-    pub(crate) fn walk_segment(&self, t: TriangleId, from: Point, to: Point) -> Option<TriangleId> {
+    /// reaches `to` in, through shared edges and vertex fans (across portals too), and that
+    /// `accept` takes; `None` when a wall is in the way or `accept` takes none. Where layers
+    /// overlap, the walk may reach `to` in several triangles (see [`NavMesh::ray_walk`]):
+    /// `accept` sees each until it takes one.
+    pub(crate) fn walk_segment(
+        &self,
+        t: TriangleId,
+        from: Point,
+        to: Point,
+        accept: &mut dyn FnMut(TriangleId) -> bool,
+    ) -> Option<TriangleId> {
         let first = if self.opens_towards(t, from, to) {
             Some(t)
         } else if self.triangle_points(t).contains(&from) {
@@ -93,7 +101,7 @@ impl NavMesh {
         } else {
             self.walk_first(t, from, to)
         };
-        match self.ray_walk(t, first, from, to) {
+        match self.ray_walk_accepting(t, first, from, to, accept) {
             RayHit::Clear { triangle } => Some(triangle),
             RayHit::Blocked { .. } => None,
         }
@@ -102,10 +110,43 @@ impl NavMesh {
     /// The ray from `from` (in triangle `start`) to `to`, walked from `first`, the triangle
     /// holding `from` that the ray enters (`None`: it leaves the mesh at once).
     fn ray_walk(&self, start: TriangleId, first: Option<TriangleId>, from: Point, to: Point) -> RayHit {
-        let Some(mut t) = first else {
+        self.ray_walk_accepting(start, first, from, to, &mut |_| true)
+    }
+
+    /// [`NavMesh::ray_walk`], clear only when it ends in a triangle that `accept` takes.
+    ///
+    /// On a mesh of one layer the walk has one way on at each vertex it passes. Where layers
+    /// overlap it may have two: a ray along a portal and past its end may go on along one
+    /// layer's wall or through the other layer. There the walk tries each layer (once per
+    /// vertex and layer) and the ray is clear when one of them is; when none is, the hit is
+    /// the one that gets farthest.
+    fn ray_walk_accepting(
+        &self,
+        start: TriangleId,
+        first: Option<TriangleId>,
+        from: Point,
+        to: Point,
+        accept: &mut dyn FnMut(TriangleId) -> bool,
+    ) -> RayHit {
+        let Some(first) = first else {
             let edge = self.edge_facing(start, to);
             return RayHit::Blocked { point: from, fraction: 0.0, triangle: start, edge };
         };
+        let mut tried = Vec::new();
+        self.walk_on(first, (from, to), 0.0, accept, &mut tried)
+    }
+
+    /// The walk of [`NavMesh::ray_walk_accepting`] from triangle `t`, in which the ray has
+    /// passed the vertices up to `reached` along it (0 at `from`, 1 at `to`); `tried` holds
+    /// the vertices and layers already walked on from.
+    fn walk_on(
+        &self,
+        mut t: TriangleId,
+        (from, to): (Point, Point),
+        mut reached: f64,
+        accept: &mut dyn FnMut(TriangleId) -> bool,
+        tried: &mut Vec<(Point, LayerId)>,
+    ) -> RayHit {
         let (dx, dy) = (to.x - from.x, to.y - from.y);
         // Where a point of the segment's line lies along it (0 at `from`, 1 at `to`), from the
         // longer axis: no squares, so tiny or huge coordinates neither underflow nor overflow.
@@ -113,12 +154,20 @@ impl NavMesh {
             let t = if dx.abs() >= dy.abs() { (p.x - from.x) / dx } else { (p.y - from.y) / dy };
             if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 }
         };
-        let mut reached = 0.0;
         // Each step enters a new triangle or passes a vertex further along the ray; the bound
         // only guards against a broken invariant.
         for _ in 0..=4 * self.triangle_count() + 4 {
             if self.triangle_contains(t, to) {
-                return RayHit::Clear { triangle: t };
+                if accept(t) {
+                    return RayHit::Clear { triangle: t };
+                }
+                // Reached, but not where the caller wants: as far as a walk gets.
+                return RayHit::Blocked {
+                    point: to,
+                    fraction: 1.0,
+                    triangle: t,
+                    edge: self.edge_facing(t, to),
+                };
             }
             match self.next_step(t, from, to, |p| param(p) > reached) {
                 Step::Edge(edge) => {
@@ -134,11 +183,47 @@ impl NavMesh {
                 }
                 Step::Vertex(v) => {
                     reached = param(v);
-                    match self.fan_triangle_towards(t, v, to) {
-                        Some(next) => t = next,
-                        None => {
-                            let edge = self.edge_facing(t, to);
-                            return RayHit::Blocked { point: v, fraction: reached, triangle: t, edge };
+                    let blocked = |t| RayHit::Blocked {
+                        point: v,
+                        fraction: reached,
+                        triangle: t,
+                        edge: self.edge_facing(t, to),
+                    };
+                    if !self.is_layered() {
+                        match self.fan_triangle_towards(t, v, to) {
+                            Some(next) => t = next,
+                            None => return blocked(t),
+                        }
+                        continue;
+                    }
+                    // One way on per layer; at a vertex with several, each is tried once.
+                    let mut ways = self.fan_triangles_towards(t, v, to);
+                    let mut layers: Vec<LayerId> = Vec::with_capacity(ways.len());
+                    ways.retain(|&w| {
+                        let layer = self.triangle_layer(w);
+                        let new = !layers.contains(&layer);
+                        layers.push(layer);
+                        new
+                    });
+                    if ways.len() > 1 {
+                        ways.retain(|&w| !tried.contains(&(v, self.triangle_layer(w))));
+                        tried.extend(ways.iter().map(|&w| (v, self.triangle_layer(w))));
+                    }
+                    match ways[..] {
+                        [] => return blocked(t),
+                        [next] => t = next,
+                        _ => {
+                            let mut farthest = blocked(t);
+                            for next in ways {
+                                let hit = self.walk_on(next, (from, to), reached, accept, tried);
+                                if hit.is_clear() {
+                                    return hit;
+                                }
+                                if hit_fraction(&hit) > hit_fraction(&farthest) {
+                                    farthest = hit;
+                                }
+                            }
+                            return farthest;
                         }
                     }
                 }
@@ -242,6 +327,14 @@ impl NavMesh {
                     && orient(corners[i], corners[(i + 1) % 3], to) == Orientation::Clockwise
             })
             .unwrap_or(0) as u8
+    }
+}
+
+/// How far along its ray a hit is (1 when clear).
+fn hit_fraction(hit: &RayHit) -> f64 {
+    match hit {
+        RayHit::Clear { .. } => 1.0,
+        RayHit::Blocked { fraction, .. } => *fraction,
     }
 }
 

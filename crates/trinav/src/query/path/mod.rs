@@ -1060,9 +1060,8 @@ impl NavMesh {
                 continue;
             }
             layers_tried.push(layer);
-            if let Some(reached) = self.walk_segment(first, p, q)
-                && self.trace_from(reached, k + 1, goal, out)
-            {
+            let mut on_to_the_goal = |reached| self.trace_from(reached, k + 1, goal, out);
+            if self.walk_segment(first, p, q, &mut on_to_the_goal).is_some() {
                 return true;
             }
         }
