@@ -25,13 +25,6 @@ use crate::query::path::{LinkStep, Path, PathScratch, SearchEnd, tidy_path};
 /// Not yet tuned by a side-by-side sweep; the peer-bench figures in the README are with 1.05.
 pub(crate) const HEURISTIC_WEIGHT: f64 = 1.05;
 
-/// The estimate's weight in the disc's fast search. Its distances run from edge midpoint to
-/// edge midpoint, a zigzag longer than the straight way (unlike the cones' taut distances), so
-/// the plain weight left it expanding most of an ellipse of triangles: on `random512-10-0` at
-/// radius 0.45, 26,920 nodes a query at 1.05, 2,473 at 1.15, for paths 0.05% longer on average
-/// (1.25: 475 nodes, 0.5% longer).
-const DISC_HEURISTIC_WEIGHT: f64 = 1.15;
-
 /// An open-list entry (16 bytes): an item (here a triangle; in the optimal search a node index)
 /// with its f as the bits of a non-negative f64, which order like the numbers. An entry is
 /// stale when its f is no longer the triangle's current one (a better entry was pushed since).
@@ -209,8 +202,10 @@ impl NavMesh {
 
     /// The fast search for a disc of `radius`: only ways through triangles wider than `2 radius`
     /// wide are taken (see [`crate::clearance`]), and a triangle is a node per edge it is
-    /// entered by (which ways out are wide enough depends on the way in), placed at that
-    /// edge's midpoint (a cone's taut distance would not know the disc's detours).
+    /// entered by (which ways out are wide enough depends on the way in). Each node holds a
+    /// cone as in the plain search: its g is the taut length of the point's way along the
+    /// corridor, which the disc's way (in the same corridor, kept off the walls) is never
+    /// shorter than.
     #[allow(clippy::too_many_arguments)]
     fn search_disc_corridor(
         &self,
@@ -226,18 +221,38 @@ impl NavMesh {
         scratch.per_entry = true;
         let widths = self.traversal_widths();
         let diameter = 2.0 * radius;
-        // Enters triangle `into` through half-edge `entry` (the node, placed at the edge's
-        // midpoint) from node `previous` at distance `g`, unless it is closed, already entered
-        // with a lower f, or in a pocket the query has no business in.
-        let enter = |scratch: &mut PathScratch, previous: u32, entry: HalfEdge, into: TriangleId, g: f64| {
-            let node = entry.index();
-            if scratch.closed.contains(node)
-                || !scratch.pass.allows(self, into)
-                || scratch.uncrossable.contains(&entry)
-            {
-                return;
+        let cones = Cones { mesh: self, from, to, weight: HEURISTIC_WEIGHT };
+        // The node of the way into the triangle across half-edge `entry`: one per triangle
+        // where the disc may leave by either far edge whichever edge it came in by (every
+        // corner wider than the disc: the plain search's node), else one per edge entered by.
+        let node_of = |entry: HalfEdge, into: TriangleId| {
+            let t = into.index();
+            if widths[t].iter().all(|&w| f64::from(w) > diameter) {
+                return 3 * t;
             }
-            let f = g + DISC_HEURISTIC_WEIGHT * self.half_edge_midpoint(entry).distance(to);
+            let came_from = entry.triangle();
+            3 * t + self.neighbours(into).iter().position(|&n| n == came_from).unwrap_or(0)
+        };
+        // The node across half-edge `entry` if the search may enter it: a neighbour, the node
+        // not closed, not a pocket the query has no business in, and not an edge found too
+        // narrow for the disc.
+        let open = |scratch: &PathScratch, entry: HalfEdge| {
+            let into = self.neighbours(entry.triangle())[entry.edge()];
+            if into.is_none() || !scratch.pass.allows(self, into) || scratch.uncrossable.contains(&entry) {
+                return None;
+            }
+            let node = node_of(entry, into);
+            (!scratch.closed.contains(node)).then_some(node)
+        };
+        // Enters `node` across `entry` from node `previous` with `cone` at distance `g` and
+        // estimate `f`, unless it was already entered with a lower f.
+        let enter = |scratch: &mut PathScratch,
+                     previous: u32,
+                     node: usize,
+                     entry: HalfEdge,
+                     cone: Cone,
+                     g: f64,
+                     f: f64| {
             if scratch.seen.contains(node) && f64::from_bits(scratch.f_bits[node]) <= f {
                 return;
             }
@@ -246,15 +261,19 @@ impl NavMesh {
             scratch.f_bits[node] = f.to_bits();
             scratch.parent[node] = entry;
             scratch.parent_node[node] = previous;
+            scratch.cones[node] = cone;
             scratch.open.push(OpenNode { f_bits: f.to_bits(), item: node as u32 });
         };
         for &start in starts {
             let corners = self.triangle_points(start);
-            for (i, &next) in self.neighbours(start).iter().enumerate() {
+            for i in 0..3 {
                 // A disc leaves through an edge longer than its diameter.
-                if !next.is_none() && corners[i].distance(corners[(i + 1) % 3]) > diameter {
-                    let entry = HalfEdge::new(start, i);
-                    enter(scratch, START, entry, next, from.distance(self.half_edge_midpoint(entry)));
+                let entry = HalfEdge::new(start, i);
+                if let Some(node) = open(scratch, entry)
+                    && corners[i].distance(corners[(i + 1) % 3]) > diameter
+                {
+                    let f = cones.estimate(&cones.view(cones.ends(entry)), Cone::FROM_START, 0.0);
+                    enter(scratch, START, node, entry, Cone::FROM_START, 0.0, f);
                 }
             }
         }
@@ -272,7 +291,7 @@ impl NavMesh {
                 }
                 NextEntry::Done => break,
             };
-            let (g, entry) = (scratch.g[node], scratch.parent[node]);
+            let (g, entry, cone) = (scratch.g[node], scratch.parent[node], scratch.cones[node]);
             let here = self.neighbours(entry.triangle())[entry.edge()];
             // The weighted estimate of the way left, f - g.
             let estimate = f - g;
@@ -280,30 +299,31 @@ impl NavMesh {
                 (best_estimate, best_reached) = (estimate, Some((node as u32, here)));
             }
             if goals.contains(&here) {
-                let total = g + self.half_edge_midpoint(entry).distance(to);
+                let total = cones.to_goal(cone, g, entry);
                 if total < goal_g {
                     (goal_g, goal) = (total, Some(node as u32));
                 }
                 continue;
             }
-            // From the midpoint of entry edge i to that of exit edge j: half the third edge.
-            let neighbours = self.neighbours(here);
             let came_from = entry.triangle();
-            let i = neighbours.iter().position(|&n| n == came_from).expect("entered from a neighbour");
-            let corners = self.triangle_points(here);
-            for (j, &next) in neighbours.iter().enumerate() {
-                if j == i || next.is_none() {
-                    continue;
+            let i =
+                self.neighbours(here).iter().position(|&n| n == came_from).expect("entered from a neighbour");
+            let far = cones.far_edges(here, i);
+            // The way from edge i to a far edge goes round their shared corner. A passage
+            // exactly as wide as the disc is closed: the disc would touch both sides, which
+            // rounding cannot prove it clears.
+            let nodes = far.edges.map(|edge| {
+                open(scratch, edge)
+                    .filter(|_| f64::from(widths[here.index()][shared_corner(i, edge.edge())]) > diameter)
+            });
+            if nodes == [None, None] {
+                continue;
+            }
+            let successors = cones.successors(&far, cone, g, nodes.map(|n| n.is_some()));
+            for k in 0..2 {
+                if let (Some(next), Some(s)) = (nodes[k], successors[k]) {
+                    enter(scratch, node as u32, next, far.edges[k], s.cone, s.g, s.f);
                 }
-                // The way from edge i to edge j goes round their shared corner.
-                // A passage exactly as wide as the disc is closed: the disc would touch both
-                // sides, which rounding cannot prove it clears.
-                if f64::from(widths[here.index()][shared_corner(i, j)]) <= diameter {
-                    continue;
-                }
-                let k = 3 - i - j;
-                let step = 0.5 * corners[k].distance(corners[(k + 1) % 3]);
-                enter(scratch, node as u32, HalfEdge::new(here, j), next, g + step);
             }
         }
         scratch.expanded = expanded;
