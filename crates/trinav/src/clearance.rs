@@ -280,6 +280,10 @@ pub(crate) struct ClearanceScratch {
     stack: Vec<TriangleId>,
     /// The parts of an edge too near a wall (fractions along it), for [`NavMesh::disc_cannot_cross`].
     too_near: Vec<(f64, f64)>,
+    /// The walls near a point and the candidates for its nearest clear point, for
+    /// [`NavMesh::nearest_clear_point`].
+    walls: Vec<(Point, Point)>,
+    candidates: Vec<Point>,
 }
 
 impl NavMesh {
@@ -676,9 +680,9 @@ impl NavMesh {
         let (w, h) = self.bounds().size();
         let limit = p.distance(q) + w.hypot(h) + 2.0 * r;
         let mut reach = p.distance(q) + 4.0 * r;
-        let mut walls = Vec::new();
-        let mut candidates = Candidates { points: Vec::new() };
-        loop {
+        let mut walls = std::mem::take(&mut scratch.walls);
+        let mut candidates = Candidates { points: std::mem::take(&mut scratch.candidates) };
+        let nearest = loop {
             walls.clear();
             let mut none = f64::INFINITY;
             self.walls_near(
@@ -712,11 +716,13 @@ impl NavMesh {
                 }
             }
             match best {
-                Some((d, c, t)) if d + r <= reach => return Some((c, t)),
-                _ if reach > limit => return best.map(|(_, c, t)| (c, t)),
+                Some((d, c, t)) if d + r <= reach => break Some((c, t)),
+                _ if reach > limit => break best.map(|(_, c, t)| (c, t)),
                 _ => reach *= 2.0,
             }
-        }
+        };
+        (scratch.walls, scratch.candidates) = (walls, candidates.points);
+        nearest
     }
 }
 

@@ -1,5 +1,6 @@
 //! Queries allocate nothing once warmed up: `find_path_into` with a reused scratch and path
-//! (fast and optimal mode, plain, partial and with a node budget), `locate`, `nearest_point`,
+//! (fast and optimal mode, plain, partial, with a node budget, area costs, exclusions and an
+//! agent radius with snapping), `locate`, `nearest_point`,
 //! `nearest_point_on_island` and `raycast`, on fixture meshes.
 //!
 //! A counting global allocator wraps the system one and counts the allocations (alloc,
@@ -110,13 +111,18 @@ enum Kind {
     Excluding(PathMode),
     /// Paths with area costs (the weighted search), on the first 30 pairs.
     Weighted(PathMode),
+    /// Paths for a disc of radius 0.25 (clearance searches, the disc funnel and its
+    /// verification, the disc's optimal search), on the first 100 pairs.
+    Radius(PathMode),
     Locate,
     NearestPoint,
     NearestPointOnIsland,
     Raycast,
 }
 
-const KINDS: [Kind; 14] = [
+const KINDS: [Kind; 16] = [
+    Kind::Radius(PathMode::Fast),
+    Kind::Radius(PathMode::Optimal),
     Kind::Excluding(PathMode::Fast),
     Kind::Excluding(PathMode::Optimal),
     Kind::Weighted(PathMode::Fast),
@@ -161,6 +167,10 @@ fn pass(mesh: &NavMesh, q: &Queries, state: &mut State, kind: Kind) -> (f64, usi
         Kind::Weighted(mode) => {
             let costs = AreaCosts::default().with_cost(AreaId(0), 2.0).expect("a valid cost");
             paths(PathOptions::default().with_mode(mode).with_area_costs(costs), &q.pairs[..30])
+        }
+        Kind::Radius(mode) => {
+            let options = PathOptions::default().with_mode(mode).with_radius(0.25).with_snap(true);
+            paths(options, &q.pairs[..100])
         }
         Kind::NearestPointOnIsland => {
             for (k, &p) in q.points.iter().enumerate() {
@@ -208,6 +218,14 @@ fn warmed_up_queries_allocate_nothing() {
         let q = queries(mesh, 1_000);
         // Warm-up: all queries once (the scratch grows to this mesh, the path to its longest).
         for kind in KINDS {
+            // The disc's optimal search keeps, in the mesh, the corners a corner sees once it
+            // has been expanded four times (derived data, like the traversal widths): four
+            // warm-up passes build every list these queries use.
+            if let Kind::Radius(PathMode::Optimal) = kind {
+                for _ in 0..3 {
+                    pass(mesh, &q, &mut state, kind);
+                }
+            }
             let (_, ok) = pass(mesh, &q, &mut state, kind);
             if let Kind::Partial(_) | Kind::Budget(_) = kind {
                 assert_eq!(ok, q.wild_pairs.len(), "{name}: every partial path query gives a path");
