@@ -15,7 +15,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{fixture, random_point, random_point_on_mesh, rng};
-use trinav::{AreaCosts, AreaId, NavMesh, Path, PathMode, PathOptions, PathScratch, Point};
+use trinav::{AreaCosts, AreaId, LayerId, NavMesh, Path, PathMode, PathOptions, PathScratch, Point};
 
 struct CountingAllocator;
 
@@ -78,6 +78,10 @@ struct Queries {
     pairs: Vec<(Point, Point)>,
     wild_pairs: Vec<(Point, Point)>,
     points: Vec<Point>,
+    /// On a layered mesh, a layer of each end of `pairs` and `wild_pairs` (the first layer
+    /// holding it; layer 0 off the mesh).
+    pair_layers: Vec<(LayerId, LayerId)>,
+    wild_layers: Vec<(LayerId, LayerId)>,
 }
 
 fn queries(mesh: &NavMesh, count: usize) -> Queries {
@@ -89,7 +93,10 @@ fn queries(mesh: &NavMesh, count: usize) -> Queries {
         .map(|_| (random_point_on_mesh(&mut rng, mesh), random_point(&mut rng, mesh, 0.1)))
         .collect();
     let points = (0..count).map(|_| random_point(&mut rng, mesh, 0.1)).collect();
-    Queries { pairs, wild_pairs, points }
+    let layer = |p: Point| mesh.layers_at(p).first().copied().unwrap_or_default();
+    let layers = |pairs: &Vec<(Point, Point)>| pairs.iter().map(|&(a, b)| (layer(a), layer(b))).collect();
+    let (pair_layers, wild_layers) = (layers(&pairs), layers(&wild_pairs));
+    Queries { pairs, wild_pairs, points, pair_layers, wild_layers }
 }
 
 /// Reused query state.
@@ -144,8 +151,17 @@ const KINDS: [Kind; 16] = [
 fn pass(mesh: &NavMesh, q: &Queries, state: &mut State, kind: Kind) -> (f64, usize) {
     let (mut sum, mut ok) = (0.0, 0);
     let mut paths = |options: PathOptions, pairs: &[(Point, Point)]| {
-        for &(from, to) in pairs {
-            if mesh.find_path_into(from, to, &options, &mut state.scratch, &mut state.path).is_ok() {
+        // On a layered mesh, each end on the layer chosen for it.
+        let layers =
+            if std::ptr::eq(pairs.as_ptr(), q.wild_pairs.as_ptr()) { &q.wild_layers } else { &q.pair_layers };
+        for (&(from, to), &(from_layer, to_layer)) in pairs.iter().zip(layers) {
+            let (scratch, path) = (&mut state.scratch, &mut state.path);
+            let found = if mesh.is_layered() {
+                mesh.find_path_on_into((from_layer, from), (to_layer, to), &options, scratch, path)
+            } else {
+                mesh.find_path_into(from, to, &options, scratch, path)
+            };
+            if found.is_ok() {
                 ok += 1;
                 sum += state.path.length;
             }
@@ -212,6 +228,8 @@ fn warmed_up_queries_allocate_nothing() {
         linked.add_link(if k % 4 == 0 { link.with_cost(0.0) } else { link }).unwrap();
     }
     meshes.push(("town_cdt with links", linked));
+    // Two layers joined by portals (a bridge over a road), with a ladder and a one-way link.
+    meshes.push(("overpass_cdt", fixture("overpass_cdt")));
     let mut state = State { scratch: PathScratch::new(), path: Path::default() };
     let mut failures = Vec::new();
     for (name, mesh) in &meshes {

@@ -34,6 +34,13 @@ impl RayHit {
     }
 }
 
+/// The vertices and layers a segment walk tried (see [`NavMesh::walk_on`]).
+pub(crate) type Tried = Vec<(Point, LayerId)>;
+
+/// What a segment walk asks of a triangle it reaches the segment's end in: whether to stop
+/// there (with the walk's working memory, for walks of its own).
+pub(crate) type Accept<'a> = dyn FnMut(TriangleId, &mut Tried) -> bool + 'a;
+
 /// Where the walk goes next from the current triangle.
 enum Step {
     /// Through the inside of edge `edge` (the ray crosses it properly).
@@ -64,7 +71,8 @@ impl NavMesh {
         check_finite(from)?;
         check_finite(to)?;
         let start = self.locate(from).ok_or(QueryError::OffMesh(from))?;
-        if self.is_layered() && self.layers_at(from).len() > 1 {
+        let layer_of = |t: TriangleId| self.triangle_layer(t);
+        if self.is_layered() && self.locate_all(from).any(|t| layer_of(t) != layer_of(start)) {
             return Err(QueryError::AmbiguousLayer(from));
         }
         let first = self.locate_towards(from, to);
@@ -85,14 +93,15 @@ impl NavMesh {
     /// The triangle a walk along `from -> to` that starts in `t` (which contains `from`)
     /// reaches `to` in, through shared edges and vertex fans (across portals too), and that
     /// `accept` takes; `None` when a wall is in the way or `accept` takes none. Where layers
-    /// overlap, the walk may reach `to` in several triangles (see [`NavMesh::ray_walk`]):
-    /// `accept` sees each until it takes one.
+    /// overlap, the walk may reach `to` in several triangles (see [`NavMesh::walk_on`]):
+    /// `accept` sees each until it takes one. `tried` is working memory, left as it was
+    /// (`accept` may use it above its length on the call, for walks of its own).
     pub(crate) fn walk_segment(
         &self,
         t: TriangleId,
-        from: Point,
-        to: Point,
-        accept: &mut dyn FnMut(TriangleId) -> bool,
+        (from, to): (Point, Point),
+        tried: &mut Tried,
+        accept: &mut Accept<'_>,
     ) -> Option<TriangleId> {
         let first = if self.opens_towards(t, from, to) {
             Some(t)
@@ -101,51 +110,56 @@ impl NavMesh {
         } else {
             self.walk_first(t, from, to)
         };
-        match self.ray_walk_accepting(t, first, from, to, accept) {
+        match self.ray_walk_accepting(t, first, (from, to), tried, accept) {
             RayHit::Clear { triangle } => Some(triangle),
             RayHit::Blocked { .. } => None,
         }
     }
 
     /// The ray from `from` (in triangle `start`) to `to`, walked from `first`, the triangle
-    /// holding `from` that the ray enters (`None`: it leaves the mesh at once).
+    /// holding `from` that the ray enters (`None`: it leaves the mesh at once). On a layered
+    /// mesh, a ray that passes a vertex where two layers open towards `to` remembers that it
+    /// tried them (the only allocation of a raycast).
     fn ray_walk(&self, start: TriangleId, first: Option<TriangleId>, from: Point, to: Point) -> RayHit {
-        self.ray_walk_accepting(start, first, from, to, &mut |_| true)
+        self.ray_walk_accepting(start, first, (from, to), &mut Vec::new(), &mut |_, _| true)
     }
 
-    /// [`NavMesh::ray_walk`], clear only when it ends in a triangle that `accept` takes.
+    /// [`NavMesh::ray_walk`], clear only when it ends in a triangle that `accept` takes;
+    /// `tried` is working memory, left as it was.
+    fn ray_walk_accepting(
+        &self,
+        start: TriangleId,
+        first: Option<TriangleId>,
+        (from, to): (Point, Point),
+        tried: &mut Tried,
+        accept: &mut Accept<'_>,
+    ) -> RayHit {
+        let Some(first) = first else {
+            let edge = self.edge_facing(start, to);
+            return RayHit::Blocked { point: from, fraction: 0.0, triangle: start, edge };
+        };
+        let base = tried.len();
+        let hit = self.walk_on(first, (from, to), (0.0, base), tried, accept);
+        tried.truncate(base);
+        hit
+    }
+
+    /// The walk of [`NavMesh::ray_walk_accepting`] from triangle `t`, in which the ray has
+    /// passed the vertices up to `reached` along it (0 at `from`, 1 at `to`); `tried[base..]`
+    /// holds the vertices and layers already walked on from.
     ///
     /// On a mesh of one layer the walk has one way on at each vertex it passes. Where layers
     /// overlap it may have two: a ray along a portal and past its end may go on along one
     /// layer's wall or through the other layer. There the walk tries each layer (once per
     /// vertex and layer) and the ray is clear when one of them is; when none is, the hit is
     /// the one that gets farthest.
-    fn ray_walk_accepting(
-        &self,
-        start: TriangleId,
-        first: Option<TriangleId>,
-        from: Point,
-        to: Point,
-        accept: &mut dyn FnMut(TriangleId) -> bool,
-    ) -> RayHit {
-        let Some(first) = first else {
-            let edge = self.edge_facing(start, to);
-            return RayHit::Blocked { point: from, fraction: 0.0, triangle: start, edge };
-        };
-        let mut tried = Vec::new();
-        self.walk_on(first, (from, to), 0.0, accept, &mut tried)
-    }
-
-    /// The walk of [`NavMesh::ray_walk_accepting`] from triangle `t`, in which the ray has
-    /// passed the vertices up to `reached` along it (0 at `from`, 1 at `to`); `tried` holds
-    /// the vertices and layers already walked on from.
     fn walk_on(
         &self,
         mut t: TriangleId,
         (from, to): (Point, Point),
-        mut reached: f64,
-        accept: &mut dyn FnMut(TriangleId) -> bool,
-        tried: &mut Vec<(Point, LayerId)>,
+        (mut reached, base): (f64, usize),
+        tried: &mut Tried,
+        accept: &mut Accept<'_>,
     ) -> RayHit {
         let (dx, dy) = (to.x - from.x, to.y - from.y);
         // Where a point of the segment's line lies along it (0 at `from`, 1 at `to`), from the
@@ -158,7 +172,7 @@ impl NavMesh {
         // only guards against a broken invariant.
         for _ in 0..=4 * self.triangle_count() + 4 {
             if self.triangle_contains(t, to) {
-                if accept(t) {
+                if accept(t, tried) {
                     return RayHit::Clear { triangle: t };
                 }
                 // Reached, but not where the caller wants: as far as a walk gets.
@@ -197,35 +211,32 @@ impl NavMesh {
                         continue;
                     }
                     // One way on per layer; at a vertex with several, each is tried once.
-                    let mut ways = self.fan_triangles_towards(t, v, to);
-                    let mut layers: Vec<LayerId> = Vec::with_capacity(ways.len());
-                    ways.retain(|&w| {
-                        let layer = self.triangle_layer(w);
-                        let new = !layers.contains(&layer);
-                        layers.push(layer);
-                        new
-                    });
-                    if ways.len() > 1 {
-                        ways.retain(|&w| !tried.contains(&(v, self.triangle_layer(w))));
-                        tried.extend(ways.iter().map(|&w| (v, self.triangle_layer(w))));
+                    let ways = self.ways_on(t, v, to);
+                    let mut first_two = ways.clone();
+                    match (first_two.next(), first_two.next()) {
+                        (None, _) => return blocked(t),
+                        (Some(next), None) => {
+                            t = next;
+                            continue;
+                        }
+                        _ => {}
                     }
-                    match ways[..] {
-                        [] => return blocked(t),
-                        [next] => t = next,
-                        _ => {
-                            let mut farthest = blocked(t);
-                            for next in ways {
-                                let hit = self.walk_on(next, (from, to), reached, accept, tried);
-                                if hit.is_clear() {
-                                    return hit;
-                                }
-                                if hit_fraction(&hit) > hit_fraction(&farthest) {
-                                    farthest = hit;
-                                }
-                            }
-                            return farthest;
+                    let mut farthest = blocked(t);
+                    for next in ways {
+                        let key = (v, self.triangle_layer(next));
+                        if tried[base..].contains(&key) {
+                            continue;
+                        }
+                        tried.push(key);
+                        let hit = self.walk_on(next, (from, to), (reached, base), tried, accept);
+                        if hit.is_clear() {
+                            return hit;
+                        }
+                        if hit_fraction(&hit) > hit_fraction(&farthest) {
+                            farthest = hit;
                         }
                     }
+                    return farthest;
                 }
                 Step::Stuck => break,
             }
@@ -278,35 +289,31 @@ impl NavMesh {
         None
     }
 
-    /// Every triangle of the fan of `t` round `v` (through shared edges, `t` included) whose
-    /// corner or side at `v` opens towards `to`; `t` alone when `v` is not one of its corners.
-    pub(crate) fn fan_triangles_towards(&self, t: TriangleId, v: Point, to: Point) -> Vec<TriangleId> {
-        let mut found = Vec::new();
-        if !self.triangle_points(t).contains(&v) {
-            if self.opens_towards(t, v, to) {
-                found.push(t);
-            } else if let Some(next) = self.walk_first(t, v, to) {
-                found.push(next);
-            }
-            return found;
-        }
-        for turn in [1usize, 2] {
-            let mut current = t;
-            for _ in 0..self.triangle_count() {
-                if self.opens_towards(current, v, to) && !found.contains(&current) {
-                    found.push(current);
-                }
-                let corners = self.triangle_points(current);
-                let Some(k) = corners.iter().position(|&c| c == v) else { break };
-                let edge = if turn == 1 { k } else { (k + 2) % 3 };
-                let next = self.neighbours(current)[edge];
-                if next.is_none() || next == t {
-                    break;
-                }
-                current = next;
-            }
-        }
-        found
+    /// The ways on from `v` towards `to` for a walk in triangle `t`: of the triangles of the
+    /// fan of `t` round `v` whose corner or side at `v` opens towards `to`, the first of each
+    /// layer (`t`, or its neighbour across the side holding `v`, when `v` is not a corner of
+    /// `t`). Allocates nothing.
+    pub(crate) fn ways_on(
+        &self,
+        t: TriangleId,
+        v: Point,
+        to: Point,
+    ) -> impl Iterator<Item = TriangleId> + Clone + '_ {
+        let at_corner = self.triangle_points(t).contains(&v);
+        let alone = match at_corner {
+            true => None,
+            false if self.opens_towards(t, v, to) => Some(t),
+            false => self.walk_first(t, v, to),
+        };
+        let open = Fan::round(self, t, v, at_corner).filter(move |&w| self.opens_towards(w, v, to));
+        let ways = alone.into_iter().chain(open);
+        let earlier = ways.clone();
+        ways.enumerate()
+            .filter(move |&(i, w)| {
+                let layer = self.triangle_layer(w);
+                !earlier.clone().take(i).any(|u| self.triangle_layer(u) == layer)
+            })
+            .map(|(_, w)| w)
     }
 
     /// The neighbour of `t` across the side holding `from` when it opens towards `to`.
@@ -327,6 +334,55 @@ impl NavMesh {
                     && orient(corners[i], corners[(i + 1) % 3], to) == Orientation::Clockwise
             })
             .unwrap_or(0) as u8
+    }
+}
+
+/// The triangles round a corner `v` of a triangle (its fan, through shared edges), each once:
+/// from the triangle one way round, then, unless that closed the fan, the other way.
+#[derive(Clone)]
+struct Fan<'a> {
+    mesh: &'a NavMesh,
+    start: TriangleId,
+    v: Point,
+    /// The next triangle to give, and which way round the walk is (1: through the edge
+    /// leaving `v`, 2: through the edge arriving at it).
+    next: Option<TriangleId>,
+    turn: u8,
+    /// Steps taken (a bound against a broken mesh).
+    steps: usize,
+}
+
+impl<'a> Fan<'a> {
+    /// The fan of `start` round `v`; empty unless `at_corner` (`v` is a corner of `start`).
+    fn round(mesh: &'a NavMesh, start: TriangleId, v: Point, at_corner: bool) -> Self {
+        Fan { mesh, start, v, next: at_corner.then_some(start), turn: 1, steps: 0 }
+    }
+}
+
+impl Iterator for Fan<'_> {
+    type Item = TriangleId;
+
+    fn next(&mut self) -> Option<TriangleId> {
+        let current = self.next?;
+        self.steps += 1;
+        let corners = self.mesh.triangle_points(current);
+        let beyond = corners.iter().position(|&c| c == self.v).map(|k| {
+            // Edge k leaves v; edge (k + 2) % 3 arrives at v.
+            self.mesh.neighbours(current)[if self.turn == 1 { k } else { (k + 2) % 3 }]
+        });
+        self.next = match beyond {
+            // Round the whole fan: done.
+            Some(n) if n == self.start => None,
+            Some(n) if !n.is_none() && self.steps <= self.mesh.triangle_count() => Some(n),
+            // The boundary: the other way round from the start, once.
+            _ if self.turn == 1 => {
+                self.turn = 2;
+                let k = self.mesh.triangle_points(self.start).iter().position(|&c| c == self.v);
+                k.map(|k| self.mesh.neighbours(self.start)[(k + 2) % 3]).filter(|n| !n.is_none())
+            }
+            _ => None,
+        };
+        Some(current)
     }
 }
 

@@ -463,6 +463,9 @@ pub struct PathScratch {
     piece: Vec<Point>,
     /// With links, the fast mode's walking path, while the link search looks for a cheaper one.
     walked: Vec<Point>,
+    /// On a layered mesh, the layer trace's memory of the vertices and layers its segment
+    /// walks tried.
+    layer_walks: Vec<(Point, LayerId)>,
     /// With links, the fast search's [`NavMesh::link_estimates`].
     link_work: crate::links::LinkWork,
     /// With links, the node the fast search reached the goal by ([`search::START`]: a start
@@ -877,7 +880,9 @@ impl NavMesh {
                 }
                 Some(_) => None,
             };
-            self.trace_layers(&starts, end.map(|layer| (&goals[..], layer)), out);
+            let mut tried = std::mem::take(&mut scratch.layer_walks);
+            self.trace_layers(&starts, end.map(|layer| (&goals[..], layer)), out, &mut tried);
+            scratch.layer_walks = tried;
             if let Some(first) = out.layers.first_mut() {
                 *first = start_layer;
             }
@@ -950,10 +955,23 @@ impl NavMesh {
     /// place of the surface: where `point` is on a portal, the triangles of the other layer
     /// that share its vertex there, or the side it lies on.
     fn keep_same_place(&self, list: &mut Vec<TriangleId>, point: Point, layer: LayerId) {
-        let on_layer: Vec<TriangleId> =
-            list.iter().copied().filter(|&t| self.triangle_layer(t) == layer).collect();
-        let joined = |t: TriangleId| on_layer.iter().any(|&s| self.same_place(t, s, point));
-        list.retain(|&t| self.triangle_layer(t) == layer || joined(t));
+        // In place, in order: the triangles of `layer` are all kept, so at step r they are in
+        // the kept part or not yet looked at.
+        let on_layer = |t: TriangleId| self.triangle_layer(t) == layer;
+        let mut kept = 0;
+        for r in 0..list.len() {
+            let t = list[r];
+            let keep = on_layer(t)
+                || list[..kept]
+                    .iter()
+                    .chain(&list[r + 1..])
+                    .any(|&s| on_layer(s) && self.same_place(t, s, point));
+            if keep {
+                list[kept] = t;
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
     }
 
     /// Whether triangle `t`, which holds `point`, and `other` are at the same place there:
@@ -976,25 +994,23 @@ impl NavMesh {
         if !point.in_range() {
             return Err(PathError::NonFinite { which, point });
         }
-        let layers = self.layers_at(point);
+        let layer_of = |t: TriangleId| self.triangle_layer(t);
         match layer {
-            Some(layer) if layers.contains(&layer) => Ok(layer),
+            Some(layer) if self.locate_all(point).any(|t| layer_of(t) == layer) => Ok(layer),
             Some(layer) => Err(PathError::OffLayer { which, point, layer }),
-            None => match layers[..] {
-                [] => Err(PathError::OffMesh { which, point }),
-                [one] => Ok(one),
-                [first, ..] => {
-                    // On a portal, the layers meet: one place, not an ambiguity.
-                    let mut all: Vec<TriangleId> = self.locate_all(point).collect();
-                    let count = all.len();
-                    self.keep_same_place(&mut all, point, first);
-                    if all.len() == count {
-                        Ok(first)
-                    } else {
-                        Err(PathError::AmbiguousLayer { which, point })
-                    }
-                }
-            },
+            None => {
+                let Some(first) = self.locate_all(point).map(layer_of).min() else {
+                    return Err(PathError::OffMesh { which, point });
+                };
+                // On a portal, the layers meet: one place, not an ambiguity.
+                let one_place = self.locate_all(point).all(|t| {
+                    layer_of(t) == first
+                        || self
+                            .locate_all(point)
+                            .any(|s| layer_of(s) == first && self.same_place(t, s, point))
+                });
+                if one_place { Ok(first) } else { Err(PathError::AmbiguousLayer { which, point }) }
+            }
         }
     }
 
@@ -1003,10 +1019,16 @@ impl NavMesh {
     /// triangle the walk reaches it in. Where layers overlap, a segment leaving a vertex shared
     /// by two layers may open into both: each is tried until the walk ends on `goal`'s layer
     /// (`None`: a partial path that ends where the budget ran out, on any layer).
-    fn trace_layers(&self, starts: &[TriangleId], goal: Option<(&[TriangleId], LayerId)>, out: &mut Path) {
+    fn trace_layers(
+        &self,
+        starts: &[TriangleId],
+        goal: Option<(&[TriangleId], LayerId)>,
+        out: &mut Path,
+        tried: &mut crate::query::raycast::Tried,
+    ) {
         out.layers.clear();
         for &start in starts {
-            if self.trace_from(start, 0, goal, out) {
+            if self.trace_from(start, 0, goal, out, tried) {
                 return;
             }
         }
@@ -1015,13 +1037,15 @@ impl NavMesh {
         out.layers.clear();
     }
 
-    /// [`NavMesh::trace_layers`] from point `k`, reached in triangle `current`.
+    /// [`NavMesh::trace_layers`] from point `k`, reached in triangle `current` (`tried`:
+    /// working memory for the segment walks).
     fn trace_from(
         &self,
         current: TriangleId,
         k: usize,
         goal: Option<(&[TriangleId], LayerId)>,
         out: &mut Path,
+        tried: &mut crate::query::raycast::Tried,
     ) -> bool {
         out.layers.truncate(k);
         out.layers.push(self.triangle_layer(current));
@@ -1047,21 +1071,15 @@ impl NavMesh {
             let Some(next) = self.locate_all(q).find(|&t| self.triangle_layer(t) == layer) else {
                 return false;
             };
-            return self.trace_from(next, k + 1, goal, out);
+            return self.trace_from(next, k + 1, goal, out, tried);
         }
-        let mut firsts = self.fan_triangles_towards(current, p, q);
-        if firsts.is_empty() {
-            firsts.push(current);
-        }
-        let mut layers_tried: Vec<LayerId> = Vec::new();
-        for first in firsts {
-            let layer = self.triangle_layer(first);
-            if layers_tried.contains(&layer) {
-                continue;
-            }
-            layers_tried.push(layer);
-            let mut on_to_the_goal = |reached| self.trace_from(reached, k + 1, goal, out);
-            if self.walk_segment(first, p, q, &mut on_to_the_goal).is_some() {
+        // Each layer the segment may start on (none opens towards q: `current` itself).
+        let mut ways = self.ways_on(current, p, q).peekable();
+        let none = ways.peek().is_none();
+        for first in ways.chain(none.then_some(current)) {
+            let mut on_to_the_goal =
+                |reached, tried: &mut Vec<_>| self.trace_from(reached, k + 1, goal, out, tried);
+            if self.walk_segment(first, (p, q), tried, &mut on_to_the_goal).is_some() {
                 return true;
             }
         }
