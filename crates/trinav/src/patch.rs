@@ -633,7 +633,7 @@ impl NavMesh {
             changes.extend(self.grid.cells_of_box(b).map(|cell| (cell, to, true)));
         }
         w.cells.extend(changes.iter().map(|&(cell, _, _)| cell));
-        self.grid.update(&mut changes);
+        self.grid.update(&changes);
 
         // Vertices nothing uses: the last vertex moves into each hole.
         let dead_points: Vec<Point> = dead_vertices.iter().map(|v| self.parts.vertices[v.index()]).collect();
