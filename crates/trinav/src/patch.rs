@@ -632,8 +632,7 @@ impl NavMesh {
             changes.extend(self.grid.cells_of_box(b).map(|cell| (cell, from, false)));
             changes.extend(self.grid.cells_of_box(b).map(|cell| (cell, to, true)));
         }
-        w.cells.extend(changes.iter().map(|&(cell, _, _)| cell));
-        self.grid.update(&changes);
+        self.grid.update(&changes, &mut w.cells);
 
         // Vertices nothing uses: the last vertex moves into each hole.
         let dead_points: Vec<Point> = dead_vertices.iter().map(|v| self.parts.vertices[v.index()]).collect();

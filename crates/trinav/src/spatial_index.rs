@@ -239,8 +239,9 @@ impl SpatialGrid {
     }
 
     /// Applies `changes`, each `(cell, triangle, added)`: the triangle enters the cell's list
-    /// (`added`) or leaves it. Every list stays in ascending id order.
-    pub(crate) fn update(&mut self, changes: &[(u32, TriangleId, bool)]) {
+    /// (`added`) or leaves it. Every list stays in ascending id order. Adds each cell changed
+    /// to `written`, once.
+    pub(crate) fn update(&mut self, changes: &[(u32, TriangleId, bool)], written: &mut Vec<u32>) {
         // Sorted as tuples, each packed into one number (triangle ids are below 2^31): plain
         // integers sort faster than keys computed at each comparison.
         let mut keys: Vec<u64> = (changes.iter())
@@ -269,6 +270,7 @@ impl SpatialGrid {
             }
             list.extend(entering);
             self.write_list(cell, &list);
+            written.push(cell as u32);
         }
         self.pack_if_sparse();
     }
