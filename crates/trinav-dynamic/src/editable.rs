@@ -663,11 +663,17 @@ fn changed_triangles(
     new: Vec<[Point; 3]>,
     dead: &mut Vec<u32>,
 ) -> Vec<[Point; 3]> {
+    // A tile has a few dozen triangles: sorted keys and binary searches, no hashing.
     let old: Vec<(u32, [u64; 6])> = old.map(|(b, t)| (b, triangle_key(&t))).collect();
-    let new_keys: HashSet<[u64; 6]> = new.iter().map(triangle_key).collect();
-    let old_keys: HashSet<[u64; 6]> = old.iter().map(|&(_, k)| k).collect();
-    dead.extend(old.iter().filter(|(_, k)| !new_keys.contains(k)).map(|&(b, _)| b));
-    new.into_iter().filter(|t| !old_keys.contains(&triangle_key(t))).collect()
+    let new: Vec<([u64; 6], [Point; 3])> = new.into_iter().map(|t| (triangle_key(&t), t)).collect();
+    let sorted = |mut keys: Vec<[u64; 6]>| {
+        keys.sort_unstable();
+        keys
+    };
+    let new_keys = sorted(new.iter().map(|&(k, _)| k).collect());
+    let old_keys = sorted(old.iter().map(|&(_, k)| k).collect());
+    dead.extend(old.iter().filter(|(_, k)| new_keys.binary_search(k).is_err()).map(|&(b, _)| b));
+    new.into_iter().filter(|(k, _)| old_keys.binary_search(k).is_err()).map(|(_, t)| t).collect()
 }
 
 /// A triangle's corners, bit for bit, starting at the lowest: the same for every rotation.

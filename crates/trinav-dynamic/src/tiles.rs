@@ -56,19 +56,13 @@ impl Tiles {
         let (tx, ty) = (tile % self.cols, tile / self.cols);
         let (x0, y0) = (tx * self.size, ty * self.size);
         let (x1, y1) = ((x0 + self.size).min(self.grid.width), (y0 + self.size).min(self.grid.height));
-        let (w, h) = (x1 - x0, y1 - y0);
-        let mut blocked = Vec::with_capacity((w * h) as usize);
-        for y in y0..y1 {
-            for x in x0..x1 {
-                blocked.push(self.grid.is_blocked(i64::from(x), i64::from(y)));
-            }
-        }
-        if blocked.iter().all(|&b| b) {
+        let width = self.grid.width as usize;
+        let row = |y: u32| &self.grid.blocked[y as usize * width + x0 as usize..][..(x1 - x0) as usize];
+        if (y0..y1).all(|y| row(y).iter().all(|&b| b)) {
             return Ok(Vec::new());
         }
-        let cells = Grid { width: w, height: h, blocked };
-        let mut region =
-            cells.walkable_region().map_err(|e| EditError::Internal(format!("tile {tile}: {e}")))?;
+        let mut region = (self.grid.walkable_region_within([x0, y0, x1, y1]))
+            .map_err(|e| EditError::Internal(format!("tile {tile}: {e}")))?;
         let (dx, dy) = (f64::from(x0), f64::from(y0));
         for ring in region.polygons.iter_mut().flat_map(|p| std::iter::once(&mut p.outer).chain(&mut p.holes))
         {
@@ -96,7 +90,8 @@ impl Tiles {
     /// right, bottom, top), the coordinate along it, ascending.
     fn border_points(&self, x0: u32, y0: u32, x1: u32, y1: u32) -> [Vec<f64>; 4] {
         let (x0, y0, x1, y1) = (i64::from(x0), i64::from(y0), i64::from(x1), i64::from(y1));
-        let mut sides: [Vec<f64>; 4] = Default::default();
+        let along = |a: i64, b: i64| Vec::with_capacity((b - a) as usize);
+        let mut sides: [Vec<f64>; 4] = [along(y0, y1), along(y0, y1), along(x0, x1), along(x0, x1)];
         // Vertical borders x = bx, between columns bx - 1 and bx.
         for (side, bx) in [x0, x1].into_iter().enumerate() {
             for y in y0 + 1..y1 {

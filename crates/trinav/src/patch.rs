@@ -175,6 +175,13 @@ enum Link {
     None,
 }
 
+/// The kept triangles at old vertices, found once per vertex while checking a patch: per
+/// vertex, a range of `items`.
+struct KeptAround {
+    ranges: HashMap<u32, [u32; 2]>,
+    items: Vec<TriangleId>,
+}
+
 /// What checking a patch decided, for committing it.
 struct Plan {
     /// The removed triangles, ascending.
@@ -355,16 +362,17 @@ impl NavMesh {
         })
     }
 
-    /// The triangles at old vertex `v` that a patch keeps, remembered in `cache`.
-    fn kept_around<'a>(
-        &self,
-        v: u32,
-        is_removed: &HashSet<TriangleId>,
-        cache: &'a mut HashMap<u32, Vec<TriangleId>>,
-    ) -> &'a [TriangleId] {
-        cache.entry(v).or_insert_with(|| {
-            (self.incident(VertexId(v))).map(|(t, _)| t).filter(|t| !is_removed.contains(t)).collect()
-        })
+    /// The triangles at old vertex `v` that a patch keeps (`removed`: the removed ones,
+    /// ascending), remembered in `cache`.
+    fn kept_around<'a>(&self, v: u32, removed: &[TriangleId], cache: &'a mut KeptAround) -> &'a [TriangleId] {
+        let [start, end] = *cache.ranges.entry(v).or_insert_with(|| {
+            let start = cache.items.len() as u32;
+            (cache.items).extend(
+                self.incident(VertexId(v)).map(|(t, _)| t).filter(|t| removed.binary_search(t).is_err()),
+            );
+            [start, cache.items.len() as u32]
+        });
+        &cache.items[start as usize..end as usize]
     }
 
     /// Checks a patch and decides where everything goes, changing nothing.
@@ -379,7 +387,8 @@ impl NavMesh {
         if let Some(w) = removed.windows(2).find(|w| w[0] == w[1]) {
             return Err(PatchError::RemovedTwice(w[0]));
         }
-        let is_removed: HashSet<TriangleId> = removed.iter().copied().collect();
+        // Few triangles go in a patch: a binary search beats hashing.
+        let is_removed = |t: &TriangleId| removed.binary_search(t).is_ok();
         if !patch.areas.is_empty() && patch.areas.len() != patch.add.len() {
             return Err(PatchError::AreasLength { areas: patch.areas.len(), added: patch.add.len() });
         }
@@ -451,7 +460,7 @@ impl NavMesh {
             let tri = parts.triangles[t.index()];
             for k in 0..3 {
                 let kept = parts.neighbours[t.index()][k];
-                if kept.is_none() || is_removed.contains(&kept) {
+                if kept.is_none() || is_removed(&kept) {
                     continue;
                 }
                 let j =
@@ -471,7 +480,10 @@ impl NavMesh {
             }
         }
         // Kept triangles at each old vertex the added triangles use, found once.
-        let mut kept_at: HashMap<u32, Vec<TriangleId>> = HashMap::with_capacity(2 * removed.len() + 4);
+        let mut kept_at = KeptAround {
+            ranges: HashMap::with_capacity(2 * removed.len() + 4),
+            items: Vec::with_capacity(12 * removed.len() + 16),
+        };
         // Every other added edge: across it an added triangle, a kept triangle whose wall it
         // is, or nothing; never two of them, and no kept triangle running it the same way.
         for (i, c) in corners.iter().enumerate() {
@@ -481,12 +493,12 @@ impl NavMesh {
                 let border_twin = border_partner.get(&(a, b)).copied();
                 let mut wall_twin = None;
                 if a < old_vertices && b < old_vertices {
-                    for &t in self.kept_around(a, &is_removed, &mut kept_at) {
+                    for &t in self.kept_around(a, &removed, &mut kept_at) {
                         let tri = parts.triangles[t.index()];
                         for e in 0..3 {
                             let (u, w) = (tri[e].0, tri[(e + 1) % 3].0);
                             let across = parts.neighbours[t.index()][e];
-                            let kept_link = !across.is_none() && !is_removed.contains(&across);
+                            let kept_link = !across.is_none() && !is_removed(&across);
                             if (u, w) == (a, b) || ((u, w) == (b, a) && kept_link) {
                                 return Err(PatchError::EdgeUsedTwice { from: point(a), to: point(b) });
                             }
@@ -520,7 +532,7 @@ impl NavMesh {
             .collect();
         dead_vertices.sort_unstable();
         dead_vertices.dedup();
-        dead_vertices.retain(|&v| self.kept_around(v.0, &is_removed, &mut kept_at).is_empty());
+        dead_vertices.retain(|&v| self.kept_around(v.0, &removed, &mut kept_at).is_empty());
 
         // Slots: the removed ones in order, then the end; leftover slots below the new count
         // take the last kept triangles.
@@ -529,7 +541,7 @@ impl NavMesh {
         let holes: Vec<TriangleId> =
             removed.iter().copied().skip(patch.add.len()).filter(|t| t.index() < new_count).collect();
         let tail: Vec<TriangleId> =
-            (new_count..n).map(TriangleId::from_index).filter(|t| !is_removed.contains(t)).collect();
+            (new_count..n).map(TriangleId::from_index).filter(|t| !is_removed(t)).collect();
         debug_assert_eq!(holes.len(), tail.len());
         let moves = tail.into_iter().zip(holes).collect();
         Ok(Plan { removed, corners, new_points, links, border, dead_vertices, slots, moves })
@@ -620,8 +632,7 @@ impl NavMesh {
             changes.extend(self.grid.cells_of_box(b).map(|cell| (cell, from, false)));
             changes.extend(self.grid.cells_of_box(b).map(|cell| (cell, to, true)));
         }
-        w.cells.extend(changes.iter().map(|&(cell, _, _)| cell));
-        self.grid.update(&mut changes);
+        self.grid.update(&changes, &mut w.cells);
 
         // Vertices nothing uses: the last vertex moves into each hole.
         let dead_points: Vec<Point> = dead_vertices.iter().map(|v| self.parts.vertices[v.index()]).collect();
@@ -677,17 +688,19 @@ impl NavMesh {
         }
 
         // Turning corners at every vertex whose fan changed.
+        let mut bits = Vec::new();
         for &v in &affected_vertices {
             incident.clear();
             incident.extend(self.incident(v));
-            let bits = vertex_turning(
+            vertex_turning(
                 &self.parts.vertices,
                 &self.parts.triangles,
                 &self.parts.neighbours,
                 v,
                 &incident,
+                &mut bits,
             );
-            for (&(t, k), bit) in incident.iter().zip(bits) {
+            for (&(t, k), &bit) in incident.iter().zip(&bits) {
                 w.triangles.push(t.0);
                 let flags = &mut self.search_flags[t.index()];
                 *flags = (*flags & !(1 << k)) | (u8::from(bit) << k);
@@ -968,9 +981,13 @@ impl NavMesh {
                 }
                 self.parts.islands[t.index()] = label;
                 *lowest = (*lowest).min(t.0);
-                let b = &mut bounds[label.index()];
-                for p in self.triangle_points(t) {
-                    *b = b.grown(p);
+                // A kept triangle staying in one of its group's old islands is inside their
+                // bounds, merged above.
+                if label.0 >= old_count || old.is_none() {
+                    let b = &mut bounds[label.index()];
+                    for p in self.triangle_points(t) {
+                        *b = b.grown(p);
+                    }
                 }
             }
         }

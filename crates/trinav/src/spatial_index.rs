@@ -239,20 +239,24 @@ impl SpatialGrid {
     }
 
     /// Applies `changes`, each `(cell, triangle, added)`: the triangle enters the cell's list
-    /// (`added`) or leaves it. Sorts `changes`. Every list stays in ascending id order.
-    pub(crate) fn update(&mut self, changes: &mut [(u32, TriangleId, bool)]) {
-        // Sorted as tuples, compared as one number (triangle ids are below 2^31).
-        changes.sort_unstable_by_key(|&(cell, t, added)| {
-            (u64::from(cell) << 32) | (u64::from(t.0) << 1) | u64::from(added)
-        });
+    /// (`added`) or leaves it. Every list stays in ascending id order. Adds each cell changed
+    /// to `written`, once.
+    pub(crate) fn update(&mut self, changes: &[(u32, TriangleId, bool)], written: &mut Vec<u32>) {
+        // Sorted as tuples, each packed into one number (triangle ids are below 2^31): plain
+        // integers sort faster than keys computed at each comparison.
+        let mut keys: Vec<u64> = (changes.iter())
+            .map(|&(cell, t, added)| (u64::from(cell) << 32) | (u64::from(t.0) << 1) | u64::from(added))
+            .collect();
+        keys.sort_unstable();
+        let triangle = |key: u64| TriangleId((key as u32) >> 1);
         let mut list: Vec<TriangleId> = Vec::new();
-        for group in changes.chunk_by(|a, b| a.0 == b.0) {
-            let cell = group[0].0 as usize;
+        for group in keys.chunk_by(|a, b| a >> 32 == b >> 32) {
+            let cell = (group[0] >> 32) as usize;
             let [start, end] = self.ranges[cell];
             // The group is sorted by triangle, so the leaving and the entering triangles come
             // in ascending order, as the list does: one merge.
-            let mut leaving = group.iter().filter(|c| !c.2).map(|c| c.1).peekable();
-            let mut entering = group.iter().filter(|c| c.2).map(|c| c.1).peekable();
+            let mut leaving = group.iter().filter(|&&k| k & 1 == 0).map(|&k| triangle(k)).peekable();
+            let mut entering = group.iter().filter(|&&k| k & 1 == 1).map(|&k| triangle(k)).peekable();
             list.clear();
             for &t in &self.items[start as usize..end as usize] {
                 while leaving.next_if(|&u| u < t).is_some() {}
@@ -266,6 +270,7 @@ impl SpatialGrid {
             }
             list.extend(entering);
             self.write_list(cell, &list);
+            written.push(cell as u32);
         }
         self.pack_if_sparse();
     }

@@ -257,38 +257,38 @@ pub(crate) fn update_pockets(
     written: &mut Vec<u32>,
 ) -> Vec<TriangleId> {
     use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
-    let added_set: HashSet<TriangleId> = added.iter().copied().collect();
+    // `added` is ascending (the patch's slots): searched, not hashed.
+    debug_assert!(added.is_sorted());
+    let is_added = |t: &TriangleId| added.binary_search(t).is_ok();
     // The pocket trees holding a seed.
-    let mut trees: HashSet<TriangleId> = HashSet::new();
-    let mut stack: Vec<TriangleId> = Vec::new();
+    let mut trees: HashSet<TriangleId> = HashSet::with_capacity(2 * seeds.len());
+    let mut stack: Vec<TriangleId> = Vec::with_capacity(16);
     for &s in seeds {
-        if pockets[s.index()] != Pocket::Core && !added_set.contains(&s) && trees.insert(s) {
+        if pockets[s.index()] != Pocket::Core && !is_added(&s) && trees.insert(s) {
             stack.push(s);
         }
         while let Some(t) = stack.pop() {
             for u in neighbours[t.index()] {
-                if !u.is_none()
-                    && !added_set.contains(&u)
-                    && pockets[u.index()] != Pocket::Core
-                    && trees.insert(u)
-                {
+                if !u.is_none() && !is_added(&u) && pockets[u.index()] != Pocket::Core && trees.insert(u) {
                     stack.push(u);
                 }
             }
         }
     }
-    let mut peeled: HashSet<TriangleId> = HashSet::new();
+    let size = added.len() + seeds.len() + trees.len();
+    let mut peeled: HashSet<TriangleId> = HashSet::with_capacity(size);
     let alive = |u: TriangleId, peeled: &HashSet<TriangleId>| {
         !u.is_none()
             && !peeled.contains(&u)
-            && (added_set.contains(&u) || trees.contains(&u) || pockets[u.index()] == Pocket::Core)
+            && (is_added(&u) || trees.contains(&u) || pockets[u.index()] == Pocket::Core)
     };
-    let mut degree: HashMap<TriangleId, u8> = HashMap::new();
-    let mut candidates: Vec<TriangleId> = added.iter().chain(seeds).chain(trees.iter()).copied().collect();
+    let mut degree: HashMap<TriangleId, u8> = HashMap::with_capacity(2 * size);
+    let mut candidates: Vec<TriangleId> = Vec::with_capacity(size);
+    candidates.extend(added.iter().chain(seeds).chain(trees.iter()));
     candidates.sort_unstable();
     candidates.dedup();
     let mut queue: std::collections::VecDeque<TriangleId> = std::collections::VecDeque::new();
-    let mut queued: HashSet<TriangleId> = HashSet::new();
+    let mut queued: HashSet<TriangleId> = HashSet::with_capacity(size);
     for &t in &candidates {
         if !alive(t, &peeled) {
             continue;
@@ -300,7 +300,7 @@ pub(crate) fn update_pockets(
         }
     }
     let mut roots = Vec::new();
-    let mut new_pockets: HashMap<TriangleId, Pocket> = HashMap::new();
+    let mut new_pockets: HashMap<TriangleId, Pocket> = HashMap::with_capacity(size);
     while let Some(t) = queue.pop_front() {
         peeled.insert(t);
         let next = neighbours[t.index()].into_iter().find(|&u| alive(u, &peeled));
@@ -330,7 +330,7 @@ pub(crate) fn update_pockets(
         new_pockets.insert(t, pocket);
     }
     for t in candidates {
-        if (added_set.contains(&t) || trees.contains(&t)) && !peeled.contains(&t) {
+        if (is_added(&t) || trees.contains(&t)) && !peeled.contains(&t) {
             pockets[t.index()] = Pocket::Core;
             written.push(t.0);
         }

@@ -42,9 +42,19 @@ impl CellMask {
     /// The mask of the cells of a `width` by `height` map (`cells` row by row) that equal
     /// `value`.
     pub(crate) fn new(width: usize, height: usize, cells: &[bool], value: bool) -> CellMask {
+        CellMask::from_rows(width, height, cells.chunks_exact(width).take(height), value)
+    }
+
+    /// [`CellMask::new`] from the map's rows (each `width` cells; at most `height` read).
+    pub(crate) fn from_rows<'a>(
+        width: usize,
+        height: usize,
+        rows: impl Iterator<Item = &'a [bool]>,
+        value: bool,
+    ) -> CellMask {
         let words = (width + 2).div_ceil(64);
         let mut bits = vec![0u64; words * (height + 2)];
-        for (y, cells) in cells.chunks_exact(width).take(height).enumerate() {
+        for (y, cells) in rows.take(height).enumerate() {
             let row = &mut bits[(y + 1) * words..(y + 2) * words];
             // 64 cells to a word, then shifted one column right for the padding.
             let mut carry = 0;
@@ -139,8 +149,9 @@ impl CellMask {
         let (w, h) = (self.width, self.height);
         let labels = RunLabels::new(self);
         let mut sides = Sides::new(w, h);
-        let mut rings: Vec<(u32, Vec<Point>)> = Vec::new();
-        let mut corners: Vec<u32> = Vec::new();
+        // Sized for a small map's rings at once (grid tiles trace thousands of small maps).
+        let mut rings: Vec<(u32, Vec<Point>)> = Vec::with_capacity(8);
+        let mut corners: Vec<u32> = Vec::with_capacity(64);
         let point = |v: u32| Point::new((v as usize % (w + 1)) as f64, (v as usize / (w + 1)) as f64);
         for y in 0..h {
             for j in 0..self.words {
@@ -284,9 +295,10 @@ struct RunLabels {
 impl RunLabels {
     fn new(mask: &CellMask) -> RunLabels {
         let (w, h) = (mask.width, mask.height);
-        let mut runs: Vec<(u32, u32, u32)> = Vec::new();
+        // Two runs a row before growing.
+        let mut runs: Vec<(u32, u32, u32)> = Vec::with_capacity(2 * h);
         let mut row_start = Vec::with_capacity(h + 1);
-        let mut parent: Vec<u32> = Vec::new();
+        let mut parent: Vec<u32> = Vec::with_capacity(2 * h);
         fn root(parent: &mut [u32], mut r: u32) -> u32 {
             while parent[r as usize] != r {
                 let up = parent[parent[r as usize] as usize];

@@ -183,6 +183,15 @@ impl Grid {
         self.mask(false).trace().map_err(ImportError::Trace)
     }
 
+    /// [`Grid::walkable_region`] of the cells in columns `x0..x1` and rows `y0..y1` only, as
+    /// a map of their own (the cells around them count as blocked, the window's first cell is
+    /// (0, 0)). The window must lie inside the grid.
+    pub fn walkable_region_within(&self, [x0, y0, x1, y1]: [u32; 4]) -> Result<MergedRegion, ImportError> {
+        let (w, width) = ((x1 - x0) as usize, self.width as usize);
+        let rows = (y0 as usize..y1 as usize).map(|y| &self.blocked[y * width + x0 as usize..][..w]);
+        CellMask::from_rows(w, (y1 - y0) as usize, rows, false).trace().map_err(ImportError::Trace)
+    }
+
     /// The grid as a level: the map's rectangle walkable, each 4-connected group of blocked
     /// cells one obstacle (with holes where it encloses free cells). For agent radius > 0,
     /// where obstacles must be inflated.
@@ -233,6 +242,36 @@ mod tests {
         assert_eq!(region.polygons.len(), 1);
         assert_eq!(region.polygons[0].outer.len(), 4, "no collinear points");
         assert_eq!(region.area(), 6.0);
+    }
+
+    #[test]
+    fn a_window_traces_as_the_grid_of_its_cells() {
+        // The oracle: the window's cells copied into a grid of their own.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % u64::from(n)) as u32
+        };
+        for case in 0..200 {
+            let (width, height) = (1 + next(90), 1 + next(30));
+            let density = next(100);
+            let blocked = (0..width * height).map(|_| next(100) < density).collect();
+            let grid = Grid { width, height, blocked };
+            let (x0, y0) = (next(width), next(height));
+            let (x1, y1) = (x0 + 1 + next(width - x0), y0 + 1 + next(height - y0));
+            let cells = (y0..y1)
+                .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                .map(|(x, y)| grid.is_blocked(i64::from(x), i64::from(y)))
+                .collect();
+            let copy = Grid { width: x1 - x0, height: y1 - y0, blocked: cells };
+            assert_eq!(
+                grid.walkable_region_within([x0, y0, x1, y1]).unwrap(),
+                copy.walkable_region().unwrap(),
+                "case {case}: {width}x{height}, window {x0},{y0} to {x1},{y1}"
+            );
+        }
     }
 
     #[test]

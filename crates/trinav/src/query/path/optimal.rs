@@ -917,59 +917,63 @@ pub(crate) fn search_flags(
 }
 
 /// The turning-corner bits [`search_flags`] gives the corners at vertex `v`, for a mesh changed
-/// in place: `incident` lists every (triangle, corner) at `v` (any order). Returns one bit per
-/// entry of `incident`, in its order: the same decision as the whole-mesh pass (one boundary
-/// edge leaving `v`: the fan turns clockwise from it to the one arriving; several, at a pinch:
-/// each fan decided on its own by walking it).
+/// in place: `incident` lists every (triangle, corner) at `v` (any order). Sets `bits` to one
+/// bit per entry of `incident`, in its order: the same decision as the whole-mesh pass (one
+/// boundary edge leaving `v`: the fan turns clockwise from it to the one arriving; several, at a
+/// pinch: each fan decided on its own by walking it).
 pub(crate) fn vertex_turning(
     vertices: &[Point],
     triangles: &[[crate::ids::VertexId; 3]],
     neighbours: &[[TriangleId; 3]],
     v: crate::ids::VertexId,
     incident: &[(TriangleId, u8)],
-) -> Vec<bool> {
-    let leaving: Vec<(TriangleId, usize)> = (incident.iter())
-        .filter(|&&(t, k)| neighbours[t.index()][k as usize].is_none())
-        .map(|&(t, k)| (t, k as usize))
-        .collect();
-    match leaving.len() {
-        0 => vec![false; incident.len()],
-        1 => {
-            let (t, k) = leaving[0];
-            let out_to = triangles[t.index()][(k + 1) % 3];
-            let in_from = (incident.iter())
-                .find(|&&(u, j)| neighbours[u.index()][(j as usize + 2) % 3].is_none())
-                .map(|&(u, j)| triangles[u.index()][(j as usize + 2) % 3])
-                .expect("a vertex with a boundary edge leaving it has one arriving");
-            let [pv, pf, pl] = [v, out_to, in_from].map(|i| vertices[i.index()]);
-            vec![orient(pv, pf, pl) == Orientation::Clockwise; incident.len()]
-        }
-        _ => {
-            let mut bits = vec![false; incident.len()];
-            for &(t, k) in &leaving {
-                // Walk the fan counter-clockwise from its clockwise-most triangle, as the
-                // whole-mesh pass does at a pinch.
-                let first_direction = triangles[t.index()][(k + 1) % 3];
-                let (mut cur, mut corner) = (t.index(), k);
-                let mut fan = Vec::new();
-                for _ in 0..=incident.len() {
-                    fan.push((TriangleId::from_index(cur), corner as u8));
-                    let next = neighbours[cur][(corner + 2) % 3];
-                    if next.is_none() {
-                        break;
-                    }
-                    cur = next.index();
-                    corner = triangles[cur].iter().position(|&w| w == v).expect("the fan shares the vertex");
-                }
-                let last_direction = triangles[cur][(corner + 2) % 3];
-                let [pv, pf, pl] = [v, first_direction, last_direction].map(|i| vertices[i.index()]);
-                if orient(pv, pf, pl) == Orientation::Clockwise {
-                    for (bit, entry) in bits.iter_mut().zip(incident) {
-                        *bit |= fan.contains(entry);
-                    }
-                }
+    bits: &mut Vec<bool>,
+) {
+    bits.clear();
+    bits.resize(incident.len(), false);
+    let leaving = || {
+        (incident.iter())
+            .filter(|&&(t, k)| neighbours[t.index()][k as usize].is_none())
+            .map(|&(t, k)| (t, k as usize))
+    };
+    let mut boundary = leaving();
+    let Some((t, k)) = boundary.next() else { return };
+    if boundary.next().is_none() {
+        let out_to = triangles[t.index()][(k + 1) % 3];
+        let in_from = (incident.iter())
+            .find(|&&(u, j)| neighbours[u.index()][(j as usize + 2) % 3].is_none())
+            .map(|&(u, j)| triangles[u.index()][(j as usize + 2) % 3])
+            .expect("a vertex with a boundary edge leaving it has one arriving");
+        let [pv, pf, pl] = [v, out_to, in_from].map(|i| vertices[i.index()]);
+        bits.fill(orient(pv, pf, pl) == Orientation::Clockwise);
+        return;
+    }
+    // The fan counter-clockwise from its clockwise-most triangle `t` (corner `k` at `v`), as
+    // the whole-mesh pass walks it at a pinch: calls `visit` on each of its (triangle, corner).
+    let walk_fan = |t: TriangleId, k: usize, visit: &mut dyn FnMut(TriangleId, usize)| {
+        let (mut cur, mut corner) = (t.index(), k);
+        for _ in 0..=incident.len() {
+            visit(TriangleId::from_index(cur), corner);
+            let next = neighbours[cur][(corner + 2) % 3];
+            if next.is_none() {
+                break;
             }
-            bits
+            cur = next.index();
+            corner = triangles[cur].iter().position(|&w| w == v).expect("the fan shares the vertex");
+        }
+        (cur, corner)
+    };
+    for (t, k) in leaving() {
+        let first_direction = triangles[t.index()][(k + 1) % 3];
+        let (cur, corner) = walk_fan(t, k, &mut |_, _| {});
+        let last_direction = triangles[cur][(corner + 2) % 3];
+        let [pv, pf, pl] = [v, first_direction, last_direction].map(|i| vertices[i.index()]);
+        if orient(pv, pf, pl) == Orientation::Clockwise {
+            walk_fan(t, k, &mut |u, j| {
+                for (bit, &(w, i)) in bits.iter_mut().zip(incident) {
+                    *bit |= (w, i as usize) == (u, j);
+                }
+            });
         }
     }
 }
