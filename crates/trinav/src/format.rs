@@ -288,18 +288,19 @@ fn encode_with_links(
         Triangulation::ConstrainedDelaunay => 1,
         Triangulation::ConstrainedDelaunaySpade => 2,
     });
-    put(
-        &mut bytes,
-        parts.vertices.iter().flat_map(|p| [p.x.to_le_bytes(), p.y.to_le_bytes()]),
-        2 * parts.vertices.len(),
-    );
-    put(&mut bytes, vertex_order.iter().map(|v| v.to_le_bytes()), vertex_order.len());
-    put(&mut bytes, parts.triangles.iter().flat_map(|t| t.map(|v| v.0.to_le_bytes())), 3 * t);
-    put(&mut bytes, parts.neighbours.iter().flat_map(|t| t.map(|n| n.0.to_le_bytes())), 3 * t);
+    put(&mut bytes, &parts.vertices, |p| {
+        let mut b = [0; 16];
+        b[..8].copy_from_slice(&p.x.to_le_bytes());
+        b[8..].copy_from_slice(&p.y.to_le_bytes());
+        b
+    });
+    put(&mut bytes, &vertex_order, |v| v.to_le_bytes());
+    put(&mut bytes, &parts.triangles, |t| three_words(t.map(|v| v.0)));
+    put(&mut bytes, &parts.neighbours, |t| three_words(t.map(|n| n.0)));
     bytes.extend(parts.areas.iter().map(|a| a.0));
-    put(&mut bytes, parts.islands.iter().map(|i| i.0.to_le_bytes()), t);
+    put(&mut bytes, &parts.islands, |i| i.0.to_le_bytes());
     bytes.extend_from_slice(&(edges.len() as u32).to_le_bytes());
-    put(&mut bytes, edges.iter().map(|h| h.to_le_bytes()), edges.len());
+    put(&mut bytes, &edges, |h| h.to_le_bytes());
     // Version 3: the links block.
     bytes.extend_from_slice(&link_count.to_le_bytes());
     for link in links {
@@ -332,16 +333,22 @@ fn encode_with_links(
     Ok(bytes)
 }
 
-/// Appends `count` fixed-width `values` to `bytes` (written in place, not pushed one by one).
-fn put<const N: usize>(bytes: &mut Vec<u8>, values: impl Iterator<Item = [u8; N]>, count: usize) {
+/// Appends `encode` of each of `items` to `bytes` (written in place, not pushed one by one).
+fn put<T, const N: usize>(bytes: &mut Vec<u8>, items: &[T], encode: impl Fn(&T) -> [u8; N]) {
     let start = bytes.len();
-    bytes.resize(start + N * count, 0);
-    let mut written = 0;
-    for (slot, value) in bytes[start..].chunks_exact_mut(N).zip(values) {
-        slot.copy_from_slice(&value);
-        written += 1;
+    bytes.resize(start + N * items.len(), 0);
+    for (slot, item) in bytes[start..].chunks_exact_mut(N).zip(items) {
+        slot.copy_from_slice(&encode(item));
     }
-    debug_assert_eq!(written, count);
+}
+
+/// Three `u32` as little-endian bytes.
+fn three_words([a, b, c]: [u32; 3]) -> [u8; 12] {
+    let mut bytes = [0; 12];
+    bytes[..4].copy_from_slice(&a.to_le_bytes());
+    bytes[4..8].copy_from_slice(&b.to_le_bytes());
+    bytes[8..].copy_from_slice(&c.to_le_bytes());
+    bytes
 }
 
 /// The payload length of a version 2 file with these counts.
