@@ -131,7 +131,7 @@ fn boundary_along(
 ) -> Result<f64, VerifyError> {
     // Every occurrence of a point in the rings, as a chain: the map holds the last one, each
     // occurrence the one before it (`usize::MAX` ends the chain). No allocation per point.
-    let mut occurrences: Vec<(usize, usize, usize)> = Vec::new();
+    let mut occurrences: Vec<(usize, usize, usize)> = Vec::with_capacity(rings.iter().map(|r| r.len()).sum());
     let mut last = PointTable::for_points(rings.iter().flat_map(|r| r.iter().copied()));
     for (r, ring) in rings.iter().enumerate() {
         for (i, &p) in ring.iter().enumerate() {
