@@ -168,6 +168,9 @@ fn boundary_along(
     };
     let mut boundary = 0.0;
     for (t, (tri, links)) in triangles.iter().zip(neighbours).enumerate() {
+        if !links.iter().any(|n| n.is_none()) {
+            continue; // no boundary edge: skip loading the corners
+        }
         let corners = tri.map(|v| vertices[v.index()]);
         for (edge, n) in links.iter().enumerate() {
             if !n.is_none() {
