@@ -45,18 +45,20 @@ impl PointTable {
     }
 
     /// The slot of `p` in a lattice table, if `p` is one of its lattice points.
-    #[inline]
+    #[inline(always)]
     fn slot(min: Point, width: usize, rows: usize, p: Point) -> Option<usize> {
         let (dx, dy) = (p.x - min.x, p.y - min.y);
-        if !(dx >= 0.0 && dy >= 0.0 && dx < width as f64 && dy < rows as f64) {
+        if !(dx >= 0.0 && dy >= 0.0 && dx < width as i64 as f64 && dy < rows as i64 as f64) {
             return None;
         }
-        let (x, y) = (dx as usize, dy as usize);
-        (x as f64 == dx && y as f64 == dy).then_some(y * width + x)
+        // Through i64 (in range after the test above): one instruction each way, where the
+        // conversions to and from usize take several.
+        let (x, y) = (dx as i64, dy as i64);
+        (x as f64 == dx && y as f64 == dy).then_some(y as usize * width + x as usize)
     }
 
     /// The value of `p`, if any.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&self, p: Point) -> Option<u32> {
         match self {
             PointTable::Lattice { min, width, rows, values } => {

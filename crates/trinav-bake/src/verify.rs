@@ -131,7 +131,7 @@ fn boundary_along(
 ) -> Result<f64, VerifyError> {
     // Every occurrence of a point in the rings, as a chain: the map holds the last one, each
     // occurrence the one before it (`usize::MAX` ends the chain). No allocation per point.
-    let mut occurrences: Vec<(usize, usize, usize)> = Vec::new();
+    let mut occurrences: Vec<(usize, usize, usize)> = Vec::with_capacity(rings.iter().map(|r| r.len()).sum());
     let mut last = PointTable::for_points(rings.iter().flat_map(|r| r.iter().copied()));
     for (r, ring) in rings.iter().enumerate() {
         for (i, &p) in ring.iter().enumerate() {
@@ -168,6 +168,9 @@ fn boundary_along(
     };
     let mut boundary = 0.0;
     for (t, (tri, links)) in triangles.iter().zip(neighbours).enumerate() {
+        if !links.iter().any(|n| n.is_none()) {
+            continue; // no boundary edge: skip loading the corners
+        }
         let corners = tri.map(|v| vertices[v.index()]);
         for (edge, n) in links.iter().enumerate() {
             if !n.is_none() {

@@ -288,28 +288,19 @@ fn encode_with_links(
         Triangulation::ConstrainedDelaunay => 1,
         Triangulation::ConstrainedDelaunaySpade => 2,
     });
-    for p in &parts.vertices {
-        bytes.extend_from_slice(&p.x.to_le_bytes());
-        bytes.extend_from_slice(&p.y.to_le_bytes());
-    }
-    for v in vertex_order {
-        bytes.extend_from_slice(&v.to_le_bytes());
-    }
-    for ids in
-        parts.triangles.iter().map(|t| t.map(|v| v.0)).chain(parts.neighbours.iter().map(|t| t.map(|n| n.0)))
-    {
-        for id in ids {
-            bytes.extend_from_slice(&id.to_le_bytes());
-        }
-    }
+    put(&mut bytes, &parts.vertices, |p| {
+        let mut b = [0; 16];
+        b[..8].copy_from_slice(&p.x.to_le_bytes());
+        b[8..].copy_from_slice(&p.y.to_le_bytes());
+        b
+    });
+    put(&mut bytes, &vertex_order, |v| v.to_le_bytes());
+    put(&mut bytes, &parts.triangles, |t| three_words(t.map(|v| v.0)));
+    put(&mut bytes, &parts.neighbours, |t| three_words(t.map(|n| n.0)));
     bytes.extend(parts.areas.iter().map(|a| a.0));
-    for island in &parts.islands {
-        bytes.extend_from_slice(&island.0.to_le_bytes());
-    }
+    put(&mut bytes, &parts.islands, |i| i.0.to_le_bytes());
     bytes.extend_from_slice(&(edges.len() as u32).to_le_bytes());
-    for h in edges {
-        bytes.extend_from_slice(&h.to_le_bytes());
-    }
+    put(&mut bytes, &edges, |h| h.to_le_bytes());
     // Version 3: the links block.
     bytes.extend_from_slice(&link_count.to_le_bytes());
     for link in links {
@@ -340,6 +331,24 @@ fn encode_with_links(
     let crc = crc32fast::hash(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
     Ok(bytes)
+}
+
+/// Appends `encode` of each of `items` to `bytes` (written in place, not pushed one by one).
+fn put<T, const N: usize>(bytes: &mut Vec<u8>, items: &[T], encode: impl Fn(&T) -> [u8; N]) {
+    let start = bytes.len();
+    bytes.resize(start + N * items.len(), 0);
+    for (slot, item) in bytes[start..].chunks_exact_mut(N).zip(items) {
+        slot.copy_from_slice(&encode(item));
+    }
+}
+
+/// Three `u32` as little-endian bytes.
+fn three_words([a, b, c]: [u32; 3]) -> [u8; 12] {
+    let mut bytes = [0; 12];
+    bytes[..4].copy_from_slice(&a.to_le_bytes());
+    bytes[4..8].copy_from_slice(&b.to_le_bytes());
+    bytes[8..].copy_from_slice(&c.to_le_bytes());
+    bytes
 }
 
 /// The payload length of a version 2 file with these counts.
@@ -625,9 +634,46 @@ fn decode_with_derived<'a>(
 
 /// The vertex ids sorted by position ([`position_key`] order).
 fn vertex_order(vertices: &[Point]) -> Vec<u32> {
+    let keys: Vec<(u64, u64)> = vertices.iter().map(|&p| position_key(p)).collect();
+    let (mut any, mut all) = ((0u64, 0u64), (u64::MAX, u64::MAX));
+    for &(x, y) in &keys {
+        (any.0, any.1, all.0, all.1) = (any.0 | x, any.1 | y, all.0 & x, all.1 & y);
+    }
+    // Least significant byte first, y then x: each pass is stable, so the order ends sorted by
+    // (x, y) with equal keys in id order. Bytes equal in every key are skipped (a grid map's
+    // integer coordinates vary in three bytes of the eight).
     let mut order: Vec<u32> = (0..vertices.len() as u32).collect();
-    order.sort_unstable_by_key(|&v| position_key(vertices[v as usize]));
+    let mut spare = vec![0u32; order.len()];
+    for (coordinate, varying) in [(1, any.1 ^ all.1), (0, any.0 ^ all.0)] {
+        for byte in 0..8 {
+            if varying >> (8 * byte) & 0xff == 0 {
+                continue;
+            }
+            let digit = |v: u32| {
+                let (x, y) = keys[v as usize];
+                (if coordinate == 0 { x } else { y } >> (8 * byte) & 0xff) as usize
+            };
+            counting_pass(&order, &mut spare, 256, digit);
+            std::mem::swap(&mut order, &mut spare);
+        }
+    }
     order
+}
+
+/// One stable pass of a counting sort: `from` into `to` ordered by `digit` (below `buckets`).
+fn counting_pass(from: &[u32], to: &mut [u32], buckets: usize, digit: impl Fn(u32) -> usize) {
+    let mut next = vec![0u32; buckets + 1];
+    for &x in from {
+        next[digit(x) + 1] += 1;
+    }
+    for d in 0..buckets {
+        next[d + 1] += next[d];
+    }
+    for &x in from {
+        let slot = &mut next[digit(x)];
+        to[*slot as usize] = x;
+        *slot += 1;
+    }
 }
 
 /// Whether `order` is a permutation of the vertex ids along which the positions strictly
@@ -674,8 +720,21 @@ fn edge_order(triangles: &[[VertexId; 3]], neighbours: &[[TriangleId; 3]]) -> Ve
             }
         }
     }
-    edges.sort_unstable();
-    edges.into_iter().map(|(_, h)| h).collect()
+    let vertex_count = triangles.iter().flatten().map(|v| v.index() + 1).max().unwrap_or(0);
+    if vertex_count > 4 * edges.len() + 1024 {
+        // Ids far beyond the mesh's size (parts that are not a valid mesh): sort by comparison.
+        edges.sort_unstable();
+        return edges.into_iter().map(|(_, h)| h).collect();
+    }
+    // Two stable counting passes over the positions in `edges` (ascending half edges), by the
+    // higher vertex id then by the lower: sorted by (key, half edge) like the comparison sort,
+    // in linear time.
+    let (mut order, mut spare): (Vec<u32>, Vec<u32>) =
+        ((0..edges.len() as u32).collect(), vec![0; edges.len()]);
+    let key = |e: u32| edges[e as usize].0;
+    counting_pass(&order, &mut spare, vertex_count, |e| (key(e) & u64::from(u32::MAX)) as usize);
+    counting_pass(&spare, &mut order, vertex_count, |e| (key(e) >> 32) as usize);
+    order.into_iter().map(|e| edges[e as usize].1).collect()
 }
 
 /// Whether `edges` names as many edges as the links imply (a boundary half edge is one, two
@@ -866,6 +925,48 @@ mod tests {
         let end = bytes.len() - TRAILER_LEN;
         let crc = crc32fast::hash(&bytes[..end]);
         bytes[end..].copy_from_slice(&crc.to_le_bytes());
+    }
+
+    #[test]
+    fn counting_sorts_give_the_comparison_sorts_order() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(16);
+        for round in 0..200 {
+            let n = rng.random_range(0..300);
+            // Grid positions (few distinct bytes), signed decimals, and a sprinkling of -0.0.
+            let vertices: Vec<Point> = (0..n)
+                .map(|_| match round % 3 {
+                    0 => Point::new(rng.random_range(0..5000) as f64, rng.random_range(0..20) as f64),
+                    1 => Point::new(rng.random_range(-1e6..1e6), rng.random_range(-1e-3..1e-3)),
+                    _ => Point::new(
+                        if rng.random_bool(0.3) { -0.0 } else { 1.5 },
+                        rng.random_range(-4..4) as f64 * 0.25,
+                    ),
+                })
+                .collect();
+            let mut expected: Vec<u32> = (0..n as u32).collect();
+            // Stable, so coinciding vertices keep id order as the counting passes do.
+            expected.sort_by_key(|&v| position_key(vertices[v as usize]));
+            assert_eq!(vertex_order(&vertices), expected, "round {round}");
+
+            let ids = if round % 5 == 0 { 1u32 << 20 } else { n.max(3) as u32 };
+            let triangles: Vec<[VertexId; 3]> = (0..rng.random_range(0..200))
+                .map(|_| [(); 3].map(|_| VertexId(rng.random_range(0..ids))))
+                .collect();
+            let neighbours: Vec<[TriangleId; 3]> = (0..triangles.len())
+                .map(|_| [(); 3].map(|_| if rng.random_bool(0.5) { TriangleId::NONE } else { TriangleId(0) }))
+                .collect();
+            let mut expected: Vec<(u64, u32)> = (0..3 * triangles.len() as u32)
+                .filter(|&h| {
+                    let (t, i) = (h as usize / 3, h as usize % 3);
+                    neighbours[t][i].is_none() || triangles[t][i] < triangles[t][(i + 1) % 3]
+                })
+                .map(|h| (edge_key(&triangles, h).unwrap(), h))
+                .collect();
+            expected.sort_unstable();
+            let expected: Vec<u32> = expected.into_iter().map(|(_, h)| h).collect();
+            assert_eq!(edge_order(&triangles, &neighbours), expected, "round {round}");
+        }
     }
 
     #[test]

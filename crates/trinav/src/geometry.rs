@@ -60,14 +60,46 @@ pub fn doubled_signed_area(a: Point, b: Point, c: Point) -> f64 {
 
 /// The smallest interior angle of triangle `a b c`, in degrees (0 for a degenerate triangle).
 pub fn min_angle_deg(a: Point, b: Point, c: Point) -> f64 {
-    let angle_at = |p: Point, q: Point, r: Point| {
-        let (ux, uy) = (q.x - p.x, q.y - p.y);
-        let (vx, vy) = (r.x - p.x, r.y - p.y);
-        let cross = (ux * vy - uy * vx).abs();
-        let dot = ux * vx + uy * vy;
+    let angle_at = |p, q, r| {
+        let (cross, dot) = corner_sides(p, q, r);
         cross.atan2(dot).to_degrees()
     };
     angle_at(a, b, c).min(angle_at(b, c, a)).min(angle_at(c, a, b))
+}
+
+/// The angle at `p` of triangle `p q r` as the (absolute cross, dot) products of its sides.
+#[inline]
+fn corner_sides(p: Point, q: Point, r: Point) -> (f64, f64) {
+    let (ux, uy) = (q.x - p.x, q.y - p.y);
+    let (vx, vy) = (r.x - p.x, r.y - p.y);
+    ((ux * vy - uy * vx).abs(), ux * vx + uy * vy)
+}
+
+/// The smallest [`min_angle_deg`] of `triangles` (infinity for none), bit for bit, computing it
+/// only for triangles with a corner that may be below the smallest so far: a corner whose
+/// sides' ratio (tangent) is above that angle's tangent by a margin far beyond rounding, or
+/// which is at least a right angle, cannot give a smaller value.
+pub(crate) fn smallest_min_angle_deg(triangles: impl Iterator<Item = [Point; 3]>) -> f64 {
+    let mut smallest = f64::INFINITY;
+    let mut tangent = f64::INFINITY;
+    for [a, b, c] in triangles {
+        let above = |p, q, r| {
+            let (cross, dot) = corner_sides(p, q, r);
+            // atan2(0, 0) is 0: a corner with no sides is not a right angle.
+            (dot > 0.0 && cross > dot * tangent)
+                || ((dot < 0.0 || dot == 0.0 && cross > 0.0) && smallest < 89.0)
+        };
+        if above(a, b, c) && above(b, c, a) && above(c, a, b) {
+            continue;
+        }
+        let angle = min_angle_deg(a, b, c);
+        if angle < smallest {
+            smallest = angle;
+            tangent =
+                if smallest < 89.0 { smallest.to_radians().tan() * (1.0 + 1e-6) } else { f64::INFINITY };
+        }
+    }
+    smallest
 }
 
 /// The point of the segment `a b` closest to `p` (floating point, clamped to the segment;
@@ -141,6 +173,38 @@ mod tests {
         let deg = min_angle_deg(Point::new(0.0, 0.0), Point::new(1.0, 0.0), Point::new(0.0, 1.0));
         assert!((deg - 45.0).abs() < 1e-12);
         assert_eq!(min_angle_deg(Point::new(0.0, 0.0), Point::new(1.0, 0.0), Point::new(2.0, 0.0)), 0.0);
+    }
+
+    #[test]
+    fn smallest_min_angle_is_the_plain_minimum_bit_for_bit() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(16);
+        for round in 0..400 {
+            // Grid points (cocircular ties, right angles, degenerate triangles), then points with
+            // long fractions (near ties), then huge and tiny coordinates.
+            let scale = [1.0, 1e-3, 1e150, 1e-150][round % 4];
+            let point = |rng: &mut rand_pcg::Pcg64| {
+                let mut coordinate = || {
+                    let v: f64 = if round % 2 == 0 {
+                        rng.random_range(0..6) as f64
+                    } else {
+                        rng.random_range(-3.0..3.0)
+                    };
+                    v * scale
+                };
+                Point::new(coordinate(), coordinate())
+            };
+            let triangles: Vec<[Point; 3]> = (0..rng.random_range(0..60))
+                .map(|_| [point(&mut rng), point(&mut rng), point(&mut rng)])
+                .collect();
+            let plain =
+                triangles.iter().map(|&[a, b, c]| min_angle_deg(a, b, c)).fold(f64::INFINITY, f64::min);
+            let fast = smallest_min_angle_deg(triangles.iter().copied());
+            assert_eq!(fast.to_bits(), plain.to_bits(), "round {round}: {triangles:?}");
+        }
+        let nan = Point::new(f64::NAN, 0.0);
+        let with_nan = [[nan, Point::new(1.0, 0.0), Point::new(0.0, 1.0)]];
+        assert_eq!(smallest_min_angle_deg(with_nan.into_iter()), f64::INFINITY);
     }
 
     #[test]

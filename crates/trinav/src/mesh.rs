@@ -7,7 +7,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::geometry::{Aabb, Point};
-use crate::geometry::{Orientation, doubled_signed_area, min_angle_deg, orient};
+use crate::geometry::{Orientation, doubled_signed_area, orient, smallest_min_angle_deg};
 use crate::ids::{AreaId, HalfEdge, IslandId, TriangleId, VertexId};
 use crate::query::path::search_flags;
 use crate::settings::{BakeSettings, SettingsError};
@@ -890,12 +890,9 @@ impl NavMesh {
 
     /// Summary figures: counts, area, bounds, worst angle.
     pub fn stats(&self) -> MeshStats {
-        let min_angle = (0..self.triangle_count())
-            .map(|t| {
-                let [a, b, c] = self.triangle_points(TriangleId::from_index(t));
-                min_angle_deg(a, b, c)
-            })
-            .fold(f64::INFINITY, f64::min);
+        let min_angle = smallest_min_angle_deg(
+            (0..self.triangle_count()).map(|t| self.triangle_points(TriangleId::from_index(t))),
+        );
         MeshStats {
             vertices: self.parts.vertices.len(),
             triangles: self.triangle_count(),

@@ -178,18 +178,33 @@ fn turn_order(a: Point, v: Point, b: Point, c: Point) -> std::cmp::Ordering {
 /// every vertex once: each time the walk comes back to a vertex still open, the loop since then
 /// is cut off.
 pub(crate) fn split_at_repeats(ring: &[u32]) -> Vec<Vec<u32>> {
+    split_at_repeats_by(ring, ring.len() > SHORT_RING)
+}
+
+/// Rings up to this length find a repeated vertex by scanning the open vertices (a grid map's
+/// pinched holes are short), longer ones through a hash map.
+const SHORT_RING: usize = 32;
+
+/// [`split_at_repeats`], finding the open vertices through a hash map or by a scan.
+fn split_at_repeats_by(ring: &[u32], hashed: bool) -> Vec<Vec<u32>> {
     let mut loops = Vec::new();
     let mut open: Vec<u32> = Vec::with_capacity(ring.len());
-    let mut position: foldhash::HashMap<u32, usize> = foldhash::HashMapExt::with_capacity(ring.len());
+    let mut position: foldhash::HashMap<u32, usize> =
+        foldhash::HashMapExt::with_capacity(if hashed { ring.len() } else { 0 });
     for &v in ring {
-        if let Some(&at) = position.get(&v) {
+        let at = if hashed { position.get(&v).copied() } else { open.iter().position(|&u| u == v) };
+        if let Some(at) = at {
             let cut: Vec<u32> = open.drain(at..).collect();
-            for u in &cut {
-                position.remove(u);
+            if hashed {
+                for u in &cut {
+                    position.remove(u);
+                }
             }
             loops.push(cut);
         }
-        position.insert(v, open.len());
+        if hashed {
+            position.insert(v, open.len());
+        }
         open.push(v);
     }
     loops.push(open);
@@ -217,4 +232,23 @@ fn drop_straight_points(mut ring: Vec<Point>) -> Vec<Point> {
         }
     }
     ring
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_ring_through_a_pinch_splits_into_its_two_loops() {
+        assert_eq!(split_at_repeats(&[1, 2, 3, 2, 4]), vec![vec![2, 3], vec![1, 2, 4]]);
+    }
+
+    proptest! {
+        /// The scan of the open vertices (short rings) cuts the same loops as the hash map.
+        #[test]
+        fn the_scan_and_the_hash_map_cut_the_same_loops(ring in proptest::collection::vec(0u32..12, 0..80)) {
+            prop_assert_eq!(split_at_repeats_by(&ring, false), split_at_repeats_by(&ring, true));
+        }
+    }
 }
