@@ -46,6 +46,7 @@ pub(crate) use marks::GenerationSet;
 use optimal::OptimalScratch;
 pub(crate) use optimal::{search_flags, vertex_turning};
 use search::OpenNode;
+pub(crate) use weighted::steiner_edges;
 
 /// A path: the points from start to goal (turns at mesh vertices in between, and the ends of
 /// the off-mesh links it takes), its length and its cost.

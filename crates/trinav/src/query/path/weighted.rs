@@ -45,7 +45,7 @@ use crate::query::path::{GenerationSet, Path, PathError, PathMode, PathOptions, 
 
 /// The fewest Steiner points inside an edge in optimal mode.
 const MIN_POINTS: usize = 5;
-/// The most Steiner points inside an edge in optimal mode (the node numbering's stride).
+/// The most Steiner points inside an edge in optimal mode.
 const MAX_POINTS: usize = 32;
 /// An edge's Steiner points are at most this many times the local scale apart (the smallest
 /// altitude of the triangles beside it).
@@ -168,9 +168,9 @@ struct Weighted<'a> {
     to: Point,
     starts: &'a [TriangleId],
     goals: &'a [TriangleId],
-    /// The node numbering's points per edge ([`MAX_POINTS`]; an edge uses
-    /// [`Weighted::points_on`] of them).
-    m: usize,
+    /// Per half-edge, the number of its first Steiner point past the vertices
+    /// ([`steiner_edges`]).
+    first: &'a [u32],
     vertices: u32,
     goal_node: u32,
     start_node: u32,
@@ -186,7 +186,8 @@ impl Weighted<'_> {
             Place::Vertex(node)
         } else {
             let i = node - self.vertices;
-            Place::OnEdge(i / self.m as u32, i % self.m as u32)
+            let h = self.first.partition_point(|&first| first <= i) - 1;
+            Place::OnEdge(h as u32, i - self.first[h])
         }
     }
 
@@ -202,7 +203,7 @@ impl Weighted<'_> {
     }
 
     fn edge_node(&self, (t, k): (TriangleId, usize), j: usize) -> u32 {
-        self.vertices + ((3 * t.0 as usize + k) * self.m + j) as u32
+        self.vertices + self.first[3 * t.index() + k] + j as u32
     }
 
     fn point(&self, node: u32) -> Point {
@@ -218,31 +219,14 @@ impl Weighted<'_> {
         }
     }
 
-    /// How many Steiner points edge `h` (`3 t + k`) holds: evenly spaced, at most
-    /// [`SPACING`] times the smallest altitude of the triangles beside it apart, between
-    /// [`MIN_POINTS`] and [`MAX_POINTS`].
+    /// How many Steiner points canonical half-edge `h` (`3 t + k`) holds.
     fn points_on(&self, h: u32) -> usize {
-        let t = TriangleId(h / 3);
-        let (a, b) = self.edge_ends(h);
-        let n = self.mesh.neighbours(t)[(h % 3) as usize];
-        let altitude = |t: TriangleId| {
-            let [p, q, r] = self.mesh.triangle_points(t);
-            let longest = p.distance(q).max(q.distance(r)).max(r.distance(p));
-            ((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x)).abs() / longest
-        };
-        let scale = if n.is_none() { altitude(t) } else { altitude(t).min(altitude(n)) };
-        let wanted = (a.distance(b) / (SPACING * scale)).ceil();
-        if wanted.is_finite() { (wanted as usize).clamp(MIN_POINTS, MAX_POINTS) } else { MAX_POINTS }
+        (self.first[h as usize + 1] - self.first[h as usize]) as usize
     }
 
     /// The ends of half-edge `h` (`3 t + k`).
     fn edge_ends(&self, h: u32) -> (Point, Point) {
-        let [a, b, c] = self.mesh.triangle_points(TriangleId(h / 3));
-        match h % 3 {
-            0 => (a, b),
-            1 => (b, c),
-            _ => (c, a),
-        }
+        edge_ends(self.mesh, h)
     }
 
     /// The nodes on the boundary of `t`, each with the edge of `t` it is inside (3 for a
@@ -285,6 +269,55 @@ impl Weighted<'_> {
     }
 }
 
+/// The ends of half-edge `h` (`3 t + k`) of `mesh`.
+fn edge_ends(mesh: &NavMesh, h: u32) -> (Point, Point) {
+    let [a, b, c] = mesh.triangle_points(TriangleId(h / 3));
+    match h % 3 {
+        0 => (a, b),
+        1 => (b, c),
+        _ => (c, a),
+    }
+}
+
+/// How many Steiner points half-edge `h` (`3 t + k`) of `mesh` holds in optimal mode: evenly
+/// spaced, at most [`SPACING`] times the smallest altitude of the triangles beside it apart,
+/// between [`MIN_POINTS`] and [`MAX_POINTS`].
+fn steiner_count(mesh: &NavMesh, h: u32) -> u32 {
+    let t = TriangleId(h / 3);
+    let (a, b) = edge_ends(mesh, h);
+    let n = mesh.neighbours(t)[(h % 3) as usize];
+    let altitude = |t: TriangleId| {
+        let [p, q, r] = mesh.triangle_points(t);
+        let longest = p.distance(q).max(q.distance(r)).max(r.distance(p));
+        ((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x)).abs() / longest
+    };
+    let scale = if n.is_none() { altitude(t) } else { altitude(t).min(altitude(n)) };
+    let wanted = (a.distance(b) / (SPACING * scale)).ceil();
+    let count = if wanted.is_finite() { (wanted as usize).clamp(MIN_POINTS, MAX_POINTS) } else { MAX_POINTS };
+    count as u32
+}
+
+/// The weighted optimal search's numbering of Steiner points: per half-edge `3 t + k` (and
+/// one past the last), the number of its first point past the vertices (prefix sums of the
+/// counts). An edge's points belong to its canonical half-edge (the lower triangle's, or the
+/// only one on the boundary); the other half-edge holds none. So the search's node arrays hold
+/// exactly the points placed.
+pub(crate) fn steiner_edges(mesh: &NavMesh) -> Box<[u32]> {
+    let mut first = Vec::with_capacity(3 * mesh.triangle_count() + 1);
+    let mut next = 0u32;
+    for t in 0..mesh.triangle_count() {
+        let here = TriangleId::from_index(t);
+        for (k, &n) in mesh.neighbours(here).iter().enumerate() {
+            first.push(next);
+            if n.is_none() || here.0 < n.0 {
+                next += steiner_count(mesh, (3 * t + k) as u32);
+            }
+        }
+    }
+    first.push(next);
+    first.into_boxed_slice()
+}
+
 impl NavMesh {
     /// The cheapest path (within the mode's bound) from `from` (in every triangle of
     /// `starts`) to `to` (in every triangle of `goals`) under weighted area costs.
@@ -304,9 +337,9 @@ impl NavMesh {
         if options.mode == PathMode::Fast {
             return self.route_weighted_fast((from, starts), (to, goals), options, scratch, out);
         }
-        let m = MAX_POINTS;
+        let first = self.steiner_edges();
         let vertices = self.vertices().len() as u32;
-        let goal_node = vertices + (3 * self.triangle_count() * m) as u32;
+        let goal_node = vertices + first[first.len() - 1];
         let search = Weighted {
             mesh: self,
             options,
@@ -315,7 +348,7 @@ impl NavMesh {
             to,
             starts,
             goals,
-            m,
+            first,
             vertices,
             goal_node,
             start_node: goal_node + 1,
