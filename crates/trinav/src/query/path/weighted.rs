@@ -90,6 +90,9 @@ pub(crate) struct WeightedScratch {
     piece_triangle: Vec<TriangleId>,
     /// Of each path point: the mesh vertex it is, or `u32::MAX`.
     vertex: Vec<u32>,
+    /// Of each path point: whether it or what its place depends on (its neighbours, its two
+    /// pieces' costs) changed since it was last slid (the others would not move).
+    stale: Vec<bool>,
     /// Copies of the path while changes to it are tried: as it was, and the best change.
     backup: PathCopy,
     best: PathCopy,
@@ -147,6 +150,7 @@ struct PathCopy {
     factor: Vec<f64>,
     piece_triangle: Vec<TriangleId>,
     vertex: Vec<u32>,
+    stale: Vec<bool>,
 }
 
 /// Where a search node is.
@@ -940,6 +944,8 @@ impl Weighted<'_> {
         w.factor.clear();
         w.piece_triangle.clear();
         w.vertex.clear();
+        w.stale.clear();
+        w.stale.resize(w.nodes.len(), true);
         for (i, &node) in w.nodes.iter().enumerate() {
             points.push(self.point(node));
             w.vertex.push(match self.place(node) {
@@ -970,7 +976,12 @@ impl Weighted<'_> {
                 let (p, q) = (corners[k], corners[(k + 1) % 3]);
                 orient(p, q, a) == Orientation::Collinear && orient(p, q, b) == Orientation::Collinear
             });
-            w.factor[i] = self.factor(t, along);
+            let factor = self.factor(t, along);
+            if factor != w.factor[i] {
+                w.factor[i] = factor;
+                w.stale[i] = true;
+                w.stale[i + 1] = true;
+            }
         }
     }
 
@@ -990,12 +1001,16 @@ impl Weighted<'_> {
             straighten_runs(w, points);
             for i in 1..n - 1 {
                 let Some((a, b)) = w.slide[i] else { continue };
+                if !w.stale[i] {
+                    continue;
+                }
+                w.stale[i] = false;
                 let (prev, next) = (points[i - 1], points[i + 1]);
                 let (f0, f1) = (w.factor[i - 1], w.factor[i]);
                 let piece_cost = |x: Point| prev.distance(x) * f0 + x.distance(next) * f1;
                 let x = cheapest_on_edge((a, b), (prev, f0), (next, f1));
                 if piece_cost(x) < piece_cost(points[i]) {
-                    points[i] = x;
+                    move_point(&mut w.stale, points, i, x);
                 }
             }
             self.update_factors(w, points);
@@ -1086,8 +1101,11 @@ impl Weighted<'_> {
             points.remove(i);
             w.slide.remove(i);
             w.vertex.remove(i);
+            w.stale.remove(i);
             w.factor.remove(i);
             w.piece_triangle.remove(i);
+            w.stale[i - 1] = true;
+            w.stale[i] = true;
             return true;
         }
         let mut cur = t1;
@@ -1110,13 +1128,17 @@ impl Weighted<'_> {
                 w.slide[k] = Some((at, end));
                 w.vertex[k] = u32::MAX;
                 w.piece_triangle[k - 1] = cur;
+                w.stale[k - 1] = true;
             } else {
                 points.insert(k, start);
                 w.slide.insert(k, Some((at, end)));
                 w.vertex.insert(k, u32::MAX);
+                w.stale.insert(k, true);
                 w.factor.insert(k - 1, 0.0);
                 w.piece_triangle.insert(k - 1, cur);
             }
+            w.stale[k] = true;
+            w.stale[k + 1] = true;
             w.piece_triangle[k] = next;
             if next == t2 {
                 return true;
@@ -1153,6 +1175,8 @@ fn save(w: &mut WeightedScratch, points: &[Point], slot: Slot) {
     b.piece_triangle.extend_from_slice(&w.piece_triangle);
     b.vertex.clear();
     b.vertex.extend_from_slice(&w.vertex);
+    b.stale.clear();
+    b.stale.extend_from_slice(&w.stale);
 }
 
 /// Puts the path saved in `slot` back.
@@ -1171,12 +1195,23 @@ fn load(w: &mut WeightedScratch, points: &mut Vec<Point>, slot: Slot) {
     w.piece_triangle.extend_from_slice(&b.piece_triangle);
     w.vertex.clear();
     w.vertex.extend_from_slice(&b.vertex);
+    w.stale.clear();
+    w.stale.extend_from_slice(&b.stale);
+}
+
+/// Moves path point `i` to `to`, marking it and its neighbours stale if it moved.
+fn move_point(stale: &mut [bool], points: &mut [Point], i: usize, to: Point) {
+    if points[i] != to {
+        points[i] = to;
+        let last = (i + 1).min(points.len() - 1);
+        stale[i.saturating_sub(1)..=last].fill(true);
+    }
 }
 
 /// Within each run of pieces of one cost, where the straight segment between the run's ends
 /// crosses every sliding point's edge, the points move onto it: that is the run's cheapest
 /// way through its triangles (sliding points one at a time gets there only slowly).
-fn straighten_runs(w: &WeightedScratch, points: &mut [Point]) {
+fn straighten_runs(w: &mut WeightedScratch, points: &mut [Point]) {
     let n = points.len();
     let mut first = 0;
     while first + 1 < n {
@@ -1198,8 +1233,9 @@ fn straighten_runs(w: &WeightedScratch, points: &mut [Point]) {
                 (0.0..=1.0).contains(&s).then(|| Point::new(p.x + s * ex, p.y + s * ey))
             };
             if (first + 1..last).all(|i| crossing(i).is_some()) {
-                for (i, point) in points.iter_mut().enumerate().take(last).skip(first + 1) {
-                    *point = crossing(i).expect("checked above");
+                for i in first + 1..last {
+                    let to = crossing(i).expect("checked above");
+                    move_point(&mut w.stale, points, i, to);
                 }
             }
         }
