@@ -8,8 +8,10 @@
 //! 5 to 32 points): a long edge with few points made the search go round the wrong side of
 //! an obstacle, which no refinement undoes. A* runs over the vertices and these points, a
 //! step joining two points on the boundary of one triangle (not of an excluded type) at the
-//! distance times that triangle's cost (along an edge shared by two types, the cheaper), the
-//! estimate the straight distance to the goal times the smallest cost. The path found is then refined: each point on an edge slides along that edge to where
+//! distance times that triangle's cost (along an edge shared by two types, the cheaper; from a
+//! point on an edge only to its two neighbours along it, since a step further along passes
+//! them at the same cost), the estimate the straight distance to the goal times the smallest
+//! cost. The path found is then refined: each point on an edge slides along that edge to where
 //! the two pieces through it cost least (Newton steps in a bracket: the cost is convex along the
 //! edge), sweep after sweep until a sweep gains nothing, so that each point obeys Snell's law
 //! of refraction for the sequence of edges found. A point slid onto an end of its edge becomes
@@ -813,12 +815,19 @@ impl Weighted<'_> {
                 }
                 let u_edge = self.edge_of(t, u);
                 let n = self.boundary(t, &mut boundary);
-                for &(v, v_edge, at) in &boundary[..n] {
+                // Along u's edge, only its neighbours there: a step further along passes them
+                // at the same cost.
+                let u_at = if u_edge == 3 { None } else { boundary[..n].iter().position(|b| b.0 == u) };
+                let (own, along_edge) = (self.factor(t, None), [0, 1, 2].map(|k| self.factor(t, Some(k))));
+                for (i, &(v, v_edge, at)) in boundary[..n].iter().enumerate() {
                     if v == u || w.closed.contains(v as usize) {
                         continue;
                     }
-                    let along = self.shared_edge(t, u, u_edge, v, v_edge);
-                    let g = gu + pu.distance(at) * self.factor(t, along);
+                    if v_edge == u_edge && u_at.is_some_and(|u_at| i.abs_diff(u_at) > 1) {
+                        continue;
+                    }
+                    let factor = self.shared_edge(t, u, u_edge, v, v_edge).map_or(own, |k| along_edge[k]);
+                    let g = gu + pu.distance(at) * factor;
                     self.relax(w, (v, at), g, u, t, &h);
                 }
                 if self.goals.contains(&t) {
