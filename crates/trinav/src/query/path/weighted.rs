@@ -95,6 +95,9 @@ pub(crate) struct WeightedScratch {
     /// Of each path point: whether it or what its place depends on (its neighbours, its two
     /// pieces' costs) changed since it was last slid (the others would not move).
     stale: Vec<bool>,
+    /// Of each path point: whether it (or a piece's triangle beside it) changed since the
+    /// pieces' costs were last updated.
+    moved: Vec<bool>,
     /// Copies of the path while changes to it are tried: as it was, and the best change.
     backup: PathCopy,
     best: PathCopy,
@@ -153,6 +156,7 @@ struct PathCopy {
     piece_triangle: Vec<TriangleId>,
     vertex: Vec<u32>,
     stale: Vec<bool>,
+    moved: Vec<bool>,
 }
 
 /// Where a search node is.
@@ -955,6 +959,8 @@ impl Weighted<'_> {
         w.vertex.clear();
         w.stale.clear();
         w.stale.resize(w.nodes.len(), true);
+        w.moved.clear();
+        w.moved.resize(w.nodes.len(), true);
         for (i, &node) in w.nodes.iter().enumerate() {
             points.push(self.point(node));
             w.vertex.push(match self.place(node) {
@@ -975,9 +981,13 @@ impl Weighted<'_> {
     }
 
     /// Each piece's cost per unit length from where its ends are now: its triangle's cost, or
-    /// along an edge of it, the cheaper of the two sides.
+    /// along an edge of it, the cheaper of the two sides (only the pieces with an end moved
+    /// since the last update).
     fn update_factors(&self, w: &mut WeightedScratch, points: &[Point]) {
         for i in 0..w.factor.len() {
+            if !(w.moved[i] || w.moved[i + 1]) {
+                continue;
+            }
             let t = w.piece_triangle[i];
             let corners = self.mesh.triangle_points(t);
             let (a, b) = (points[i], points[i + 1]);
@@ -992,6 +1002,7 @@ impl Weighted<'_> {
                 w.stale[i + 1] = true;
             }
         }
+        w.moved.fill(false);
     }
 
     /// Slides each point on an edge along it to where its two pieces cost least, sweep after
@@ -1019,7 +1030,7 @@ impl Weighted<'_> {
                 let piece_cost = |x: Point| prev.distance(x) * f0 + x.distance(next) * f1;
                 let x = cheapest_on_edge((a, b), (prev, f0), (next, f1));
                 if piece_cost(x) < piece_cost(points[i]) {
-                    move_point(&mut w.stale, points, i, x);
+                    move_point((&mut w.stale, &mut w.moved), points, i, x);
                 }
             }
             self.update_factors(w, points);
@@ -1111,10 +1122,12 @@ impl Weighted<'_> {
             w.slide.remove(i);
             w.vertex.remove(i);
             w.stale.remove(i);
+            w.moved.remove(i);
             w.factor.remove(i);
             w.piece_triangle.remove(i);
             w.stale[i - 1] = true;
             w.stale[i] = true;
+            w.moved[i] = true;
             return true;
         }
         let mut cur = t1;
@@ -1143,11 +1156,13 @@ impl Weighted<'_> {
                 w.slide.insert(k, Some((at, end)));
                 w.vertex.insert(k, u32::MAX);
                 w.stale.insert(k, true);
+                w.moved.insert(k, true);
                 w.factor.insert(k - 1, 0.0);
                 w.piece_triangle.insert(k - 1, cur);
             }
             w.stale[k] = true;
             w.stale[k + 1] = true;
+            w.moved[k] = true;
             w.piece_triangle[k] = next;
             if next == t2 {
                 return true;
@@ -1186,6 +1201,8 @@ fn save(w: &mut WeightedScratch, points: &[Point], slot: Slot) {
     b.vertex.extend_from_slice(&w.vertex);
     b.stale.clear();
     b.stale.extend_from_slice(&w.stale);
+    b.moved.clear();
+    b.moved.extend_from_slice(&w.moved);
 }
 
 /// Puts the path saved in `slot` back.
@@ -1206,12 +1223,15 @@ fn load(w: &mut WeightedScratch, points: &mut Vec<Point>, slot: Slot) {
     w.vertex.extend_from_slice(&b.vertex);
     w.stale.clear();
     w.stale.extend_from_slice(&b.stale);
+    w.moved.clear();
+    w.moved.extend_from_slice(&b.moved);
 }
 
-/// Moves path point `i` to `to`, marking it and its neighbours stale if it moved.
-fn move_point(stale: &mut [bool], points: &mut [Point], i: usize, to: Point) {
+/// Moves path point `i` to `to`, marking it moved and it and its neighbours stale if it moved.
+fn move_point((stale, moved): (&mut [bool], &mut [bool]), points: &mut [Point], i: usize, to: Point) {
     if points[i] != to {
         points[i] = to;
+        moved[i] = true;
         let last = (i + 1).min(points.len() - 1);
         stale[i.saturating_sub(1)..=last].fill(true);
     }
@@ -1244,7 +1264,7 @@ fn straighten_runs(w: &mut WeightedScratch, points: &mut [Point]) {
             if (first + 1..last).all(|i| crossing(i).is_some()) {
                 for i in first + 1..last {
                     let to = crossing(i).expect("checked above");
-                    move_point(&mut w.stale, points, i, to);
+                    move_point((&mut w.stale, &mut w.moved), points, i, to);
                 }
             }
         }
