@@ -819,16 +819,27 @@ impl Weighted<'_> {
                 }
                 let u_edge = self.edge_of(t, u);
                 let n = self.boundary(t, &mut boundary);
-                // Along u's edge, only its neighbours there: a step further along passes them
-                // at the same cost.
-                let u_at = if u_edge == 3 { None } else { boundary[..n].iter().position(|b| b.0 == u) };
+                // Along an edge through u (its own, or a corner's two), only u's neighbours
+                // there: a step further along passes them at the same cost.
+                let u_at = boundary[..n].iter().position(|b| b.0 == u && b.1 == u_edge);
+                let lines = match (u_edge, u_at) {
+                    (3, Some(_)) => {
+                        let k = self.mesh.triangles()[t.index()].iter().position(|c| c.0 == u).unwrap_or(3);
+                        [k as u8, ((k + 2) % 3) as u8]
+                    }
+                    (k, Some(_)) => [k, k],
+                    (_, None) => [3, 3],
+                };
                 let (own, along_edge) = (self.factor(t, None), [0, 1, 2].map(|k| self.factor(t, Some(k))));
                 for (i, &(v, v_edge, at)) in boundary[..n].iter().enumerate() {
                     if v == u || w.closed.contains(v as usize) {
                         continue;
                     }
-                    if v_edge == u_edge && u_at.is_some_and(|u_at| i.abs_diff(u_at) > 1) {
-                        continue;
+                    if v_edge != 3 && lines.contains(&v_edge) {
+                        let d = u_at.map_or(0, |u_at| i.abs_diff(u_at));
+                        if d.min(n - d) > 1 {
+                            continue;
+                        }
                     }
                     let factor = self.shared_edge(t, u, u_edge, v, v_edge).map_or(own, |k| along_edge[k]);
                     let g = gu + pu.distance(at) * factor;
