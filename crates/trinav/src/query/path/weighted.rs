@@ -9,9 +9,9 @@
 //! an obstacle, which no refinement undoes. A* runs over the vertices and these points, a
 //! step joining two points on the boundary of one triangle (not of an excluded type) at the
 //! distance times that triangle's cost (along an edge shared by two types, the cheaper; from a
-//! point on an edge only to its two neighbours along it, since a step further along passes
-//! them at the same cost), the estimate the straight distance to the goal times the smallest
-//! cost. The path found is then refined: each point on an edge slides along that edge to where
+//! point on an edge, or a corner, along that edge only to its neighbours there, since a step
+//! further along passes them at the same cost), the estimate the straight distance to the
+//! goal times the smallest cost. The path found is then refined: each point on an edge slides along that edge to where
 //! the two pieces through it cost least (Newton steps in a bracket: the cost is convex along the
 //! edge), sweep after sweep until a sweep gains nothing, so that each point obeys Snell's law
 //! of refraction for the sequence of edges found. A point slid onto an end of its edge becomes
