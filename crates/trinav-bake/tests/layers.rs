@@ -530,7 +530,9 @@ enum Variant {
     /// The obstacles are areas of [`WALL_TYPE`], which the queries exclude: walls to them.
     Excluded,
     /// As `Excluded`, and the ground (type 0) costs [`WEIGHT`]: the weighted search, whose
-    /// cheapest path is the shortest one at `WEIGHT` times its length.
+    /// cheapest path is the shortest one at `WEIGHT` times its length. (The west layer also
+    /// holds [`ISLAND`], a square of type 1 at cost 1 that no path reaches: with only one
+    /// cost on the mesh the queries would take the plain searches.)
     Weighted,
 }
 
@@ -538,6 +540,8 @@ enum Variant {
 const WALL_TYPE: u8 = 9;
 /// The ground's cost in [`Variant::Weighted`].
 const WEIGHT: f64 = 2.0;
+/// [`Variant::Weighted`]'s unreachable island of type 1 on the west layer (see there).
+const ISLAND: (f64, f64, f64, f64) = (-5.0, -5.0, -4.0, -4.0);
 /// The most the weighted optimal mode's cost may exceed the exact cheapest (the 1%).
 /// On these sparse meshes (a few dozen long triangles) 5 Steiner points per edge took the way
 /// round the wrong side of an obstacle (41 of 600 cases above 1.005, worst 1.046); edges now
@@ -562,8 +566,14 @@ impl Variant {
         if self == Variant::Plain {
             layer(name, vec![walkable], polygons.collect())
         } else {
-            let areas = polygons.map(|polygon| AreaInput::new(polygon, WALL_TYPE)).collect();
-            LayerInput { areas, ..layer(name, vec![walkable], vec![]) }
+            let mut areas: Vec<_> = polygons.map(|polygon| AreaInput::new(polygon, WALL_TYPE)).collect();
+            let mut ground = vec![walkable];
+            if self == Variant::Weighted && name == "west" {
+                let island = PolygonInput::rect(ISLAND.0, ISLAND.1, ISLAND.2, ISLAND.3);
+                areas.push(AreaInput::new(island.clone(), 1));
+                ground.push(island);
+            }
+            LayerInput { areas, ..layer(name, ground, vec![]) }
         }
     }
 }

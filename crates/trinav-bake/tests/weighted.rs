@@ -319,6 +319,58 @@ fn excluded_types_are_walls_and_optimal_mode_stays_exact() {
     assert!(mean <= 1.05, "fast mode's mean length ratio {mean}");
 }
 
+/// Costs every type shares: all 1 (given one by one) is the default's plain search, point
+/// for point; all `c` is the plain path (with the same exclusions) at `c` times its length,
+/// also when only the types on the mesh (0 to 3 and the excluded one) cost `c`.
+#[test]
+fn one_cost_everywhere_is_the_plain_path_at_that_cost() {
+    let mut rng = SplitMix64::new(1717);
+    let every = |c: f64| (0..=63).try_fold(AreaCosts::default(), |costs, a| costs.with_cost(AreaId(a), c));
+    let on_mesh = |c: f64| {
+        [0, 1, 2, 3, WALL_TYPE]
+            .into_iter()
+            .try_fold(AreaCosts::default(), |costs, a| costs.with_cost(AreaId(a), c))
+    };
+    let ones = every(1.0).unwrap();
+    assert!(ones.is_uniform() && ones == AreaCosts::default());
+    let wall = AreaCosts::default().with_excluded(AreaId(WALL_TYPE));
+    for _ in 0..6 {
+        let size = 16;
+        let test = random_level(&mut rng, size);
+        let mesh = bake(&test.level, &BakeSettings::default()).unwrap().mesh;
+        let mut scratch = PathScratch::new();
+        for _ in 0..10 {
+            let (a, b) = (free_point(&mut rng, size, &test.walls), free_point(&mut rng, size, &test.walls));
+            for options in modes() {
+                let plain = mesh.find_path_with(a, b, &options, &mut scratch).unwrap();
+                let got = mesh.find_path_with(a, b, &options.with_area_costs(ones), &mut scratch).unwrap();
+                assert_eq!(got, plain);
+                let walled = mesh.find_path_with(a, b, &options.with_area_costs(wall), &mut scratch);
+                for (c, costs) in [0.25, 3.0].into_iter().flat_map(|c| [(c, every(c)), (c, on_mesh(c))]) {
+                    let costs = costs.unwrap();
+                    let got =
+                        mesh.find_path_with(a, b, &options.with_area_costs(costs), &mut scratch).unwrap();
+                    assert_eq!((&got.points, got.length), (&plain.points, plain.length));
+                    assert_eq!(got.cost, c * plain.length);
+                    let recomputed = recomputed_cost(&mesh, &costs, &got.points).unwrap();
+                    assert!((got.cost - recomputed).abs() <= 1e-9 * recomputed);
+                    // A type excluded, the others all at `c`.
+                    let costs = costs.with_excluded(AreaId(WALL_TYPE));
+                    let got = mesh.find_path_with(a, b, &options.with_area_costs(costs), &mut scratch);
+                    match &walled {
+                        Ok(w) => {
+                            let got = got.unwrap();
+                            assert_eq!((&got.points, got.length), (&w.points, w.length));
+                            assert_eq!(got.cost, c * w.length);
+                        }
+                        Err(e) => assert_eq!(got.as_ref().err(), Some(e)),
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Over `levels` random levels from `rng` (of `size`, up to `max_walls` excluded shapes,
 /// `patches` typed rectangles) and `pairs` random pairs on each: every path of each mode in
 /// `modes` checked (ends, cost recomputed, walls missed, at least the lower bound) and compared

@@ -598,6 +598,11 @@ pub struct NavMesh {
     widths: std::sync::OnceLock<Vec<[f32; 3]>>,
     /// The turning corners as a disc's optimal search reads them, derived on first use.
     disc_corners: std::sync::OnceLock<crate::query::path::DiscCorners>,
+    /// Where each edge's Steiner points are numbered in the weighted optimal search, derived
+    /// on first use.
+    steiner_edges: std::sync::OnceLock<Box<[u32]>>,
+    /// Bit `a`: some triangle is of area type `a`; derived on first use.
+    area_mask: std::sync::OnceLock<u64>,
     /// The off-mesh links and the index the searches read (see [`crate::links`]).
     pub(crate) links: crate::links::Links,
     /// Per island, its lowest triangle: derived by the first patch (see `crate::patch`), then
@@ -706,17 +711,34 @@ impl NavMesh {
             pockets,
             widths: std::sync::OnceLock::new(),
             disc_corners: std::sync::OnceLock::new(),
+            steiner_edges: std::sync::OnceLock::new(),
+            area_mask: std::sync::OnceLock::new(),
             links: crate::links::Links::default(),
             island_firsts: std::sync::OnceLock::new(),
             layers: None,
         }
     }
 
-    /// Drops the clearance data (traversal widths, disc corners) after a change of the
-    /// triangles: the next query with a radius derives them again.
+    /// Drops the data derived from the triangles on first use (traversal widths, disc
+    /// corners, Steiner point numbering, area types present) after a change of the triangles: the next query
+    /// that needs them derives them again.
     pub(crate) fn forget_widths(&mut self) {
         self.widths = std::sync::OnceLock::new();
         self.disc_corners = std::sync::OnceLock::new();
+        self.steiner_edges = std::sync::OnceLock::new();
+        self.area_mask = std::sync::OnceLock::new();
+    }
+
+    /// Bit `a` set: some triangle is of area type `a`; derived on first use.
+    pub(crate) fn area_mask(&self) -> u64 {
+        *self.area_mask.get_or_init(|| self.parts.areas.iter().fold(0, |mask, a| mask | 1 << a.index()))
+    }
+
+    /// Per half-edge `3 t + k` (and one past the last), the number of its first Steiner point
+    /// past the vertices in the weighted optimal search (see `query::path::weighted`), derived
+    /// on first use.
+    pub(crate) fn steiner_edges(&self) -> &[u32] {
+        self.steiner_edges.get_or_init(|| crate::query::path::steiner_edges(self))
     }
 
     /// The disc corners, if derived already.

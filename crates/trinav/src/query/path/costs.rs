@@ -90,6 +90,30 @@ impl AreaCosts {
             self.costs.iter().enumerate().any(|(a, &c)| c != 1.0 && self.excluded & (1 << a) == 0);
     }
 
+    /// The one cost every type of `present` (bit `a`: type `a`) that may be entered costs, if
+    /// they all cost the same (1 if none may be entered): then the cheapest path over ground
+    /// of those types is the shortest, at that cost per unit of its length.
+    pub(crate) fn common_cost(&self, present: u64) -> Option<f64> {
+        let mut types = present & !self.excluded;
+        if types == 0 {
+            return Some(1.0);
+        }
+        let cost = self.costs[types.trailing_zeros() as usize];
+        while types != 0 {
+            if self.costs[types.trailing_zeros() as usize] != cost {
+                return None;
+            }
+            types &= types - 1;
+        }
+        Some(cost)
+    }
+
+    /// These costs with every type at 1, the same types excluded.
+    pub(crate) fn unit(&self) -> Self {
+        // The smallest cost of a type that may be entered is 1 (also when none may: see update).
+        Self { excluded: self.excluded, ..Self::default() }
+    }
+
     /// The cost of type `area` per unit of distance.
     #[inline]
     pub fn cost(&self, area: AreaId) -> f64 {

@@ -46,6 +46,7 @@ pub(crate) use marks::GenerationSet;
 use optimal::OptimalScratch;
 pub(crate) use optimal::{search_flags, vertex_turning};
 use search::OpenNode;
+pub(crate) use weighted::steiner_edges;
 
 /// A path: the points from start to goal (turns at mesh vertices in between, and the ends of
 /// the off-mesh links it takes), its length and its cost.
@@ -1284,7 +1285,14 @@ impl NavMesh {
         let radius = options.radius;
         let costs = &options.area_costs;
         if costs.is_weighted() {
-            return self.route_weighted((from, starts), (to, goals), options, scratch, out);
+            let Some(common) = costs.common_cost(self.area_mask()) else {
+                return self.route_weighted((from, starts), (to, goals), options, scratch, out);
+            };
+            // One cost on all the ground the agent may enter: the shortest path is the cheapest.
+            let plain = PathOptions { area_costs: costs.unit(), ..*options };
+            self.route((from, starts), (to, goals), &plain, scratch, out)?;
+            out.cost *= common;
+            return Ok(());
         }
         // Excluded types are walls: a straight segment in sight of the walls may still cross
         // one (the searches find it then).

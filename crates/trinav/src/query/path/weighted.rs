@@ -8,8 +8,10 @@
 //! 5 to 32 points): a long edge with few points made the search go round the wrong side of
 //! an obstacle, which no refinement undoes. A* runs over the vertices and these points, a
 //! step joining two points on the boundary of one triangle (not of an excluded type) at the
-//! distance times that triangle's cost (along an edge shared by two types, the cheaper), the
-//! estimate the straight distance to the goal times the smallest cost. The path found is then refined: each point on an edge slides along that edge to where
+//! distance times that triangle's cost (along an edge shared by two types, the cheaper; from a
+//! point on an edge, or a corner, along that edge only to its neighbours there, since a step
+//! further along passes them at the same cost), the estimate the straight distance to the
+//! goal times the smallest cost. The path found is then refined: each point on an edge slides along that edge to where
 //! the two pieces through it cost least (Newton steps in a bracket: the cost is convex along the
 //! edge), sweep after sweep until a sweep gains nothing, so that each point obeys Snell's law
 //! of refraction for the sequence of edges found. A point slid onto an end of its edge becomes
@@ -45,7 +47,7 @@ use crate::query::path::{GenerationSet, Path, PathError, PathMode, PathOptions, 
 
 /// The fewest Steiner points inside an edge in optimal mode.
 const MIN_POINTS: usize = 5;
-/// The most Steiner points inside an edge in optimal mode (the node numbering's stride).
+/// The most Steiner points inside an edge in optimal mode.
 const MAX_POINTS: usize = 32;
 /// An edge's Steiner points are at most this many times the local scale apart (the smallest
 /// altitude of the triangles beside it).
@@ -90,6 +92,12 @@ pub(crate) struct WeightedScratch {
     piece_triangle: Vec<TriangleId>,
     /// Of each path point: the mesh vertex it is, or `u32::MAX`.
     vertex: Vec<u32>,
+    /// Of each path point: whether it or what its place depends on (its neighbours, its two
+    /// pieces' costs) changed since it was last slid (the others would not move).
+    stale: Vec<bool>,
+    /// Of each path point: whether it (or a piece's triangle beside it) changed since the
+    /// pieces' costs were last updated.
+    moved: Vec<bool>,
     /// Copies of the path while changes to it are tried: as it was, and the best change.
     backup: PathCopy,
     best: PathCopy,
@@ -147,6 +155,8 @@ struct PathCopy {
     factor: Vec<f64>,
     piece_triangle: Vec<TriangleId>,
     vertex: Vec<u32>,
+    stale: Vec<bool>,
+    moved: Vec<bool>,
 }
 
 /// Where a search node is.
@@ -168,9 +178,9 @@ struct Weighted<'a> {
     to: Point,
     starts: &'a [TriangleId],
     goals: &'a [TriangleId],
-    /// The node numbering's points per edge ([`MAX_POINTS`]; an edge uses
-    /// [`Weighted::points_on`] of them).
-    m: usize,
+    /// Per half-edge, the number of its first Steiner point past the vertices
+    /// ([`steiner_edges`]).
+    first: &'a [u32],
     vertices: u32,
     goal_node: u32,
     start_node: u32,
@@ -186,7 +196,8 @@ impl Weighted<'_> {
             Place::Vertex(node)
         } else {
             let i = node - self.vertices;
-            Place::OnEdge(i / self.m as u32, i % self.m as u32)
+            let h = self.first.partition_point(|&first| first <= i) - 1;
+            Place::OnEdge(h as u32, i - self.first[h])
         }
     }
 
@@ -202,7 +213,7 @@ impl Weighted<'_> {
     }
 
     fn edge_node(&self, (t, k): (TriangleId, usize), j: usize) -> u32 {
-        self.vertices + ((3 * t.0 as usize + k) * self.m + j) as u32
+        self.vertices + self.first[3 * t.index() + k] + j as u32
     }
 
     fn point(&self, node: u32) -> Point {
@@ -218,31 +229,14 @@ impl Weighted<'_> {
         }
     }
 
-    /// How many Steiner points edge `h` (`3 t + k`) holds: evenly spaced, at most
-    /// [`SPACING`] times the smallest altitude of the triangles beside it apart, between
-    /// [`MIN_POINTS`] and [`MAX_POINTS`].
+    /// How many Steiner points canonical half-edge `h` (`3 t + k`) holds.
     fn points_on(&self, h: u32) -> usize {
-        let t = TriangleId(h / 3);
-        let (a, b) = self.edge_ends(h);
-        let n = self.mesh.neighbours(t)[(h % 3) as usize];
-        let altitude = |t: TriangleId| {
-            let [p, q, r] = self.mesh.triangle_points(t);
-            let longest = p.distance(q).max(q.distance(r)).max(r.distance(p));
-            ((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x)).abs() / longest
-        };
-        let scale = if n.is_none() { altitude(t) } else { altitude(t).min(altitude(n)) };
-        let wanted = (a.distance(b) / (SPACING * scale)).ceil();
-        if wanted.is_finite() { (wanted as usize).clamp(MIN_POINTS, MAX_POINTS) } else { MAX_POINTS }
+        (self.first[h as usize + 1] - self.first[h as usize]) as usize
     }
 
     /// The ends of half-edge `h` (`3 t + k`).
     fn edge_ends(&self, h: u32) -> (Point, Point) {
-        let [a, b, c] = self.mesh.triangle_points(TriangleId(h / 3));
-        match h % 3 {
-            0 => (a, b),
-            1 => (b, c),
-            _ => (c, a),
-        }
+        edge_ends(self.mesh, h)
     }
 
     /// The nodes on the boundary of `t`, each with the edge of `t` it is inside (3 for a
@@ -285,6 +279,55 @@ impl Weighted<'_> {
     }
 }
 
+/// The ends of half-edge `h` (`3 t + k`) of `mesh`.
+fn edge_ends(mesh: &NavMesh, h: u32) -> (Point, Point) {
+    let [a, b, c] = mesh.triangle_points(TriangleId(h / 3));
+    match h % 3 {
+        0 => (a, b),
+        1 => (b, c),
+        _ => (c, a),
+    }
+}
+
+/// How many Steiner points half-edge `h` (`3 t + k`) of `mesh` holds in optimal mode: evenly
+/// spaced, at most [`SPACING`] times the smallest altitude of the triangles beside it apart,
+/// between [`MIN_POINTS`] and [`MAX_POINTS`].
+fn steiner_count(mesh: &NavMesh, h: u32) -> u32 {
+    let t = TriangleId(h / 3);
+    let (a, b) = edge_ends(mesh, h);
+    let n = mesh.neighbours(t)[(h % 3) as usize];
+    let altitude = |t: TriangleId| {
+        let [p, q, r] = mesh.triangle_points(t);
+        let longest = p.distance(q).max(q.distance(r)).max(r.distance(p));
+        ((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x)).abs() / longest
+    };
+    let scale = if n.is_none() { altitude(t) } else { altitude(t).min(altitude(n)) };
+    let wanted = (a.distance(b) / (SPACING * scale)).ceil();
+    let count = if wanted.is_finite() { (wanted as usize).clamp(MIN_POINTS, MAX_POINTS) } else { MAX_POINTS };
+    count as u32
+}
+
+/// The weighted optimal search's numbering of Steiner points: per half-edge `3 t + k` (and
+/// one past the last), the number of its first point past the vertices (prefix sums of the
+/// counts). An edge's points belong to its canonical half-edge (the lower triangle's, or the
+/// only one on the boundary); the other half-edge holds none. So the search's node arrays hold
+/// exactly the points placed.
+pub(crate) fn steiner_edges(mesh: &NavMesh) -> Box<[u32]> {
+    let mut first = Vec::with_capacity(3 * mesh.triangle_count() + 1);
+    let mut next = 0u32;
+    for t in 0..mesh.triangle_count() {
+        let here = TriangleId::from_index(t);
+        for (k, &n) in mesh.neighbours(here).iter().enumerate() {
+            first.push(next);
+            if n.is_none() || here.0 < n.0 {
+                next += steiner_count(mesh, (3 * t + k) as u32);
+            }
+        }
+    }
+    first.push(next);
+    first.into_boxed_slice()
+}
+
 impl NavMesh {
     /// The cheapest path (within the mode's bound) from `from` (in every triangle of
     /// `starts`) to `to` (in every triangle of `goals`) under weighted area costs.
@@ -304,9 +347,9 @@ impl NavMesh {
         if options.mode == PathMode::Fast {
             return self.route_weighted_fast((from, starts), (to, goals), options, scratch, out);
         }
-        let m = MAX_POINTS;
+        let first = self.steiner_edges();
         let vertices = self.vertices().len() as u32;
-        let goal_node = vertices + (3 * self.triangle_count() * m) as u32;
+        let goal_node = vertices + first[first.len() - 1];
         let search = Weighted {
             mesh: self,
             options,
@@ -315,7 +358,7 @@ impl NavMesh {
             to,
             starts,
             goals,
-            m,
+            first,
             vertices,
             goal_node,
             start_node: goal_node + 1,
@@ -776,12 +819,30 @@ impl Weighted<'_> {
                 }
                 let u_edge = self.edge_of(t, u);
                 let n = self.boundary(t, &mut boundary);
-                for &(v, v_edge, at) in &boundary[..n] {
+                // Along an edge through u (its own, or a corner's two), only u's neighbours
+                // there: a step further along passes them at the same cost.
+                let u_at = boundary[..n].iter().position(|b| b.0 == u && b.1 == u_edge);
+                let lines = match (u_edge, u_at) {
+                    (3, Some(_)) => {
+                        let k = self.mesh.triangles()[t.index()].iter().position(|c| c.0 == u).unwrap_or(3);
+                        [k as u8, ((k + 2) % 3) as u8]
+                    }
+                    (k, Some(_)) => [k, k],
+                    (_, None) => [3, 3],
+                };
+                let (own, along_edge) = (self.factor(t, None), [0, 1, 2].map(|k| self.factor(t, Some(k))));
+                for (i, &(v, v_edge, at)) in boundary[..n].iter().enumerate() {
                     if v == u || w.closed.contains(v as usize) {
                         continue;
                     }
-                    let along = self.shared_edge(t, u, u_edge, v, v_edge);
-                    let g = gu + pu.distance(at) * self.factor(t, along);
+                    if v_edge != 3 && lines.contains(&v_edge) {
+                        let d = u_at.map_or(0, |u_at| i.abs_diff(u_at));
+                        if d.min(n - d) > 1 {
+                            continue;
+                        }
+                    }
+                    let factor = self.shared_edge(t, u, u_edge, v, v_edge).map_or(own, |k| along_edge[k]);
+                    let g = gu + pu.distance(at) * factor;
                     self.relax(w, (v, at), g, u, t, &h);
                 }
                 if self.goals.contains(&t) {
@@ -907,6 +968,10 @@ impl Weighted<'_> {
         w.factor.clear();
         w.piece_triangle.clear();
         w.vertex.clear();
+        w.stale.clear();
+        w.stale.resize(w.nodes.len(), true);
+        w.moved.clear();
+        w.moved.resize(w.nodes.len(), true);
         for (i, &node) in w.nodes.iter().enumerate() {
             points.push(self.point(node));
             w.vertex.push(match self.place(node) {
@@ -927,9 +992,13 @@ impl Weighted<'_> {
     }
 
     /// Each piece's cost per unit length from where its ends are now: its triangle's cost, or
-    /// along an edge of it, the cheaper of the two sides.
+    /// along an edge of it, the cheaper of the two sides (only the pieces with an end moved
+    /// since the last update).
     fn update_factors(&self, w: &mut WeightedScratch, points: &[Point]) {
         for i in 0..w.factor.len() {
+            if !(w.moved[i] || w.moved[i + 1]) {
+                continue;
+            }
             let t = w.piece_triangle[i];
             let corners = self.mesh.triangle_points(t);
             let (a, b) = (points[i], points[i + 1]);
@@ -937,8 +1006,14 @@ impl Weighted<'_> {
                 let (p, q) = (corners[k], corners[(k + 1) % 3]);
                 orient(p, q, a) == Orientation::Collinear && orient(p, q, b) == Orientation::Collinear
             });
-            w.factor[i] = self.factor(t, along);
+            let factor = self.factor(t, along);
+            if factor != w.factor[i] {
+                w.factor[i] = factor;
+                w.stale[i] = true;
+                w.stale[i + 1] = true;
+            }
         }
+        w.moved.fill(false);
     }
 
     /// Slides each point on an edge along it to where its two pieces cost least, sweep after
@@ -957,12 +1032,16 @@ impl Weighted<'_> {
             straighten_runs(w, points);
             for i in 1..n - 1 {
                 let Some((a, b)) = w.slide[i] else { continue };
+                if !w.stale[i] {
+                    continue;
+                }
+                w.stale[i] = false;
                 let (prev, next) = (points[i - 1], points[i + 1]);
                 let (f0, f1) = (w.factor[i - 1], w.factor[i]);
                 let piece_cost = |x: Point| prev.distance(x) * f0 + x.distance(next) * f1;
                 let x = cheapest_on_edge((a, b), (prev, f0), (next, f1));
                 if piece_cost(x) < piece_cost(points[i]) {
-                    points[i] = x;
+                    move_point((&mut w.stale, &mut w.moved), points, i, x);
                 }
             }
             self.update_factors(w, points);
@@ -1053,8 +1132,13 @@ impl Weighted<'_> {
             points.remove(i);
             w.slide.remove(i);
             w.vertex.remove(i);
+            w.stale.remove(i);
+            w.moved.remove(i);
             w.factor.remove(i);
             w.piece_triangle.remove(i);
+            w.stale[i - 1] = true;
+            w.stale[i] = true;
+            w.moved[i] = true;
             return true;
         }
         let mut cur = t1;
@@ -1077,13 +1161,19 @@ impl Weighted<'_> {
                 w.slide[k] = Some((at, end));
                 w.vertex[k] = u32::MAX;
                 w.piece_triangle[k - 1] = cur;
+                w.stale[k - 1] = true;
             } else {
                 points.insert(k, start);
                 w.slide.insert(k, Some((at, end)));
                 w.vertex.insert(k, u32::MAX);
+                w.stale.insert(k, true);
+                w.moved.insert(k, true);
                 w.factor.insert(k - 1, 0.0);
                 w.piece_triangle.insert(k - 1, cur);
             }
+            w.stale[k] = true;
+            w.stale[k + 1] = true;
+            w.moved[k] = true;
             w.piece_triangle[k] = next;
             if next == t2 {
                 return true;
@@ -1120,6 +1210,10 @@ fn save(w: &mut WeightedScratch, points: &[Point], slot: Slot) {
     b.piece_triangle.extend_from_slice(&w.piece_triangle);
     b.vertex.clear();
     b.vertex.extend_from_slice(&w.vertex);
+    b.stale.clear();
+    b.stale.extend_from_slice(&w.stale);
+    b.moved.clear();
+    b.moved.extend_from_slice(&w.moved);
 }
 
 /// Puts the path saved in `slot` back.
@@ -1138,12 +1232,26 @@ fn load(w: &mut WeightedScratch, points: &mut Vec<Point>, slot: Slot) {
     w.piece_triangle.extend_from_slice(&b.piece_triangle);
     w.vertex.clear();
     w.vertex.extend_from_slice(&b.vertex);
+    w.stale.clear();
+    w.stale.extend_from_slice(&b.stale);
+    w.moved.clear();
+    w.moved.extend_from_slice(&b.moved);
+}
+
+/// Moves path point `i` to `to`, marking it moved and it and its neighbours stale if it moved.
+fn move_point((stale, moved): (&mut [bool], &mut [bool]), points: &mut [Point], i: usize, to: Point) {
+    if points[i] != to {
+        points[i] = to;
+        moved[i] = true;
+        let last = (i + 1).min(points.len() - 1);
+        stale[i.saturating_sub(1)..=last].fill(true);
+    }
 }
 
 /// Within each run of pieces of one cost, where the straight segment between the run's ends
 /// crosses every sliding point's edge, the points move onto it: that is the run's cheapest
 /// way through its triangles (sliding points one at a time gets there only slowly).
-fn straighten_runs(w: &WeightedScratch, points: &mut [Point]) {
+fn straighten_runs(w: &mut WeightedScratch, points: &mut [Point]) {
     let n = points.len();
     let mut first = 0;
     while first + 1 < n {
@@ -1165,8 +1273,9 @@ fn straighten_runs(w: &WeightedScratch, points: &mut [Point]) {
                 (0.0..=1.0).contains(&s).then(|| Point::new(p.x + s * ex, p.y + s * ey))
             };
             if (first + 1..last).all(|i| crossing(i).is_some()) {
-                for (i, point) in points.iter_mut().enumerate().take(last).skip(first + 1) {
-                    *point = crossing(i).expect("checked above");
+                for i in first + 1..last {
+                    let to = crossing(i).expect("checked above");
+                    move_point((&mut w.stale, &mut w.moved), points, i, to);
                 }
             }
         }
