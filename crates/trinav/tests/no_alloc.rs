@@ -116,7 +116,8 @@ enum Kind {
     /// Paths with a type excluded (none of these meshes' triangles has it, but the searches
     /// take their filtered route).
     Excluding(PathMode),
-    /// Paths with area costs (the weighted search), on the first 30 pairs.
+    /// Paths with the ground (type 0) at cost 2, on the first 30 pairs: the weighted search
+    /// on a mesh of several area types, the plain one at twice the length on the others.
     Weighted(PathMode),
     /// Paths for a disc of radius 0.25 (clearance searches, the disc funnel and its
     /// verification, the disc's optimal search), on the first 100 pairs.
@@ -230,6 +231,8 @@ fn warmed_up_queries_allocate_nothing() {
     meshes.push(("town_cdt with links", linked));
     // Two layers joined by portals (a bridge over a road), with a ladder and a one-way link.
     meshes.push(("overpass_cdt", fixture("overpass_cdt")));
+    // Roads, mud and water: area types the weighted searches cost differently.
+    meshes.push(("terrain_cdt", fixture("terrain_cdt")));
     let mut state = State { scratch: PathScratch::new(), path: Path::default() };
     let mut failures = Vec::new();
     for (name, mesh) in &meshes {
