@@ -763,15 +763,33 @@ fn check_sample_levels_conserve_area(method: Triangulation) {
         for radius in [None, Some(0.0)] {
             let settings = trinav_bake::settings_for(level, settings(method), radius);
             let baked = bake_ok(level, &settings);
-            let region = merge::merge(&validate::validate(level).unwrap(), &settings).unwrap();
-            let (mesh_area, region_area) = (baked.mesh.stats().area, region.area());
+            // A layered level's area is the sum of its layers', each merged on its own.
+            let one_layer = |layer: &trinav_bake::LayerInput| Level {
+                walkable: layer.walkable.clone(),
+                obstacles: layer.obstacles.clone(),
+                areas: layer.areas.clone(),
+                ..Level::default()
+            };
+            let layers: Vec<Level> = if level.layers.is_empty() {
+                vec![level.clone()]
+            } else {
+                level.layers.iter().map(one_layer).collect()
+            };
+            let regions: Vec<_> = layers
+                .iter()
+                .map(|l| merge::merge(&validate::validate(l).unwrap(), &settings).unwrap())
+                .collect();
+            let region_area: f64 = regions.iter().map(|r| r.area()).sum();
+            let mesh_area = baked.mesh.stats().area;
             assert!(
                 (mesh_area - region_area).abs() <= 1e-9 * region_area,
                 "{name} {radius:?} {method:?}: mesh {mesh_area} vs region {region_area}"
             );
-            assert_eq!(baked.report.verification.region_area, region_area);
-            assert_eq!(baked.report.verification.mesh_area, mesh_area);
-            assert_eq!(baked.report.region_polygons, region.polygons.len());
+            if let [region] = &regions[..] {
+                assert_eq!(baked.report.verification.region_area, region_area);
+                assert_eq!(baked.report.verification.mesh_area, mesh_area);
+                assert_eq!(baked.report.region_polygons, region.polygons.len());
+            }
         }
     }
 }
@@ -904,11 +922,16 @@ fn check_deterministic_and_round_trip(what: &str, level: &Level, settings: &Bake
     assert_eq!(loaded.to_bytes().unwrap(), bytes, "{what}");
     assert_eq!(loaded.settings(), settings, "{what}");
     // Point location agrees after loading.
+    // (On a layered mesh, on the triangle's own layer: layers overlap.)
     for t in 0..first.triangle_count() {
         let [a, b, c] = first.triangle_points(TriangleId::from_index(t));
         let centroid = p((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0);
-        assert_eq!(loaded.locate(centroid), first.locate(centroid), "{what}");
-        assert_eq!(first.locate(centroid), Some(TriangleId::from_index(t)), "{what}");
+        let layer = first.triangle_layer(TriangleId::from_index(t));
+        let locate = |mesh: &NavMesh| {
+            if mesh.is_layered() { mesh.locate_on(layer, centroid) } else { mesh.locate(centroid) }
+        };
+        assert_eq!(locate(&loaded), locate(&first), "{what}");
+        assert_eq!(locate(&first), Some(TriangleId::from_index(t)), "{what}");
     }
 }
 
