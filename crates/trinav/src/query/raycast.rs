@@ -268,25 +268,7 @@ impl NavMesh {
     /// Among the triangles around vertex `v` reachable from `t` through shared edges (its
     /// fan, `t` included), the first whose corner at `v` opens towards `to`.
     pub(crate) fn fan_triangle_towards(&self, t: TriangleId, v: Point, to: Point) -> Option<TriangleId> {
-        // Rotate one way, then the other, until the fan closes or reaches the boundary.
-        for turn in [1usize, 2] {
-            let mut current = t;
-            for _ in 0..self.triangle_count() {
-                if self.opens_towards(current, v, to) {
-                    return Some(current);
-                }
-                let corners = self.triangle_points(current);
-                let k = corners.iter().position(|&c| c == v)?;
-                // Edge k leaves v; edge (k + 2) % 3 arrives at v.
-                let edge = if turn == 1 { k } else { (k + 2) % 3 };
-                let next = self.neighbours(current)[edge];
-                if next.is_none() || next == t {
-                    break;
-                }
-                current = next;
-            }
-        }
-        None
+        Fan::round(self, t, v, true).find(|&w| self.opens_towards(w, v, to))
     }
 
     /// The ways on from `v` towards `to` for a walk in triangle `t`: of the triangles of the

@@ -626,6 +626,24 @@ impl PathScratch {
         self.expanded
     }
 
+    /// Offers node `node` of a fast search (a triangle, or for a disc a way into one) entered
+    /// through `entry` with `cone` at distance `g` and estimate `f`: taken, and pushed on the
+    /// open list, unless the node was already entered with an f no higher. Returns whether it
+    /// was taken.
+    #[inline(always)]
+    fn offer(&mut self, node: usize, entry: HalfEdge, cone: Cone, g: f64, f: f64) -> bool {
+        if self.seen.contains(node) && f64::from_bits(self.f_bits[node]) <= f {
+            return false;
+        }
+        self.seen.insert(node);
+        self.g[node] = g;
+        self.f_bits[node] = f.to_bits();
+        self.parent[node] = entry;
+        self.cones[node] = cone;
+        self.open.push(search::OpenNode { f_bits: f.to_bits(), item: node as u32 });
+        true
+    }
+
     /// Starts a fast-mode query over `nodes` triangles: grows the arrays if needed and empties
     /// the sets.
     fn begin(&mut self, nodes: usize) {

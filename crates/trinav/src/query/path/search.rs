@@ -90,16 +90,7 @@ impl NavMesh {
         // unless it was already entered with a lower f.
         let enter =
             |scratch: &mut PathScratch, into: TriangleId, entry: HalfEdge, cone: Cone, g: f64, f: f64| {
-                let t = into.index();
-                if scratch.seen.contains(t) && f64::from_bits(scratch.f_bits[t]) <= f {
-                    return;
-                }
-                scratch.seen.insert(t);
-                scratch.g[t] = g;
-                scratch.f_bits[t] = f.to_bits();
-                scratch.parent[t] = entry;
-                scratch.cones[t] = cone;
-                scratch.open.push(OpenNode { f_bits: f.to_bits(), item: into.0 });
+                scratch.offer(into.index(), entry, cone, g, f);
             };
         for &start in starts {
             scratch.closed.insert(start.index());
@@ -253,16 +244,9 @@ impl NavMesh {
                      cone: Cone,
                      g: f64,
                      f: f64| {
-            if scratch.seen.contains(node) && f64::from_bits(scratch.f_bits[node]) <= f {
-                return;
+            if scratch.offer(node, entry, cone, g, f) {
+                scratch.parent_node[node] = previous;
             }
-            scratch.seen.insert(node);
-            scratch.g[node] = g;
-            scratch.f_bits[node] = f.to_bits();
-            scratch.parent[node] = entry;
-            scratch.parent_node[node] = previous;
-            scratch.cones[node] = cone;
-            scratch.open.push(OpenNode { f_bits: f.to_bits(), item: node as u32 });
         };
         for &start in starts {
             let corners = self.triangle_points(start);
