@@ -244,3 +244,74 @@ fn a_query_after_one_that_ran_out_answers_as_on_a_fresh_scratch() {
         }
     }
 }
+
+/// Checks each walked piece of a path with links (the pieces between link steps) as
+/// `check_path` checks a path without: on the mesh, length the sum of the walked segments.
+fn check_linked_path(mesh: &NavMesh, from: Point, end: Point, path: &Path) {
+    assert_eq!((path.points.first(), path.points.last()), (Some(&from), Some(&end)), "{path:?}");
+    let mut start = 0;
+    let mut walked = 0.0;
+    let pieces = path.links.iter().map(|step| step.point).chain([path.points.len() - 1]);
+    for (k, last) in pieces.enumerate() {
+        let piece = Path { points: path.points[start..=last].to_vec(), ..Path::default() };
+        let length: f64 = piece.points.windows(2).map(|w| w[0].distance(w[1])).sum();
+        check_path(mesh, piece.points[0], path.points[last], &Path { length, ..piece });
+        walked += length;
+        if let Some(step) = path.links.get(k) {
+            let link = mesh.link(step.link).expect("a link the mesh holds");
+            assert_eq!((link.from, link.to), (path.points[last], path.points[last + 1]), "{path:?}");
+        }
+        start = last + 1;
+    }
+    assert_close(path.length, walked, "the walked length");
+}
+
+/// Courtyard with a one-way link from outside the keep into its courtyard (another island):
+/// from outside, a partial path heads for the nearest point of both islands, taking the link
+/// when the courtyard's is nearer; from the courtyard, for the nearest point of the courtyard
+/// alone (the link leads one way). The end is checked against the brute-force nearest point of
+/// the islands reached, the optimal cost against the optimal path to that end.
+#[test]
+fn partial_paths_follow_links_to_the_islands_they_reach() {
+    use std::collections::HashSet;
+    let mut mesh = fixture("courtyard_cdt");
+    let (outside, courtyard) = (p(11., 25.), p(25., 25.));
+    let island_of = |mesh: &NavMesh, q: Point| mesh.island(mesh.locate(q).unwrap());
+    let (outer_island, inner_island) = (island_of(&mesh, outside), island_of(&mesh, courtyard));
+    assert_ne!(outer_island, inner_island);
+    mesh.add_link(trinav::OffMeshLink::new(outside, courtyard).with_cost(2.0)).unwrap();
+    let mut rng = rng(23);
+    let (mut through_link, mut checked) = (0, 0);
+    for _ in 0..120 {
+        let from = random_point_on_mesh(&mut rng, &mesh);
+        let goal = random_point(&mut rng, &mesh, 0.2);
+        let start_island = island_of(&mesh, from);
+        let mut reached = HashSet::from([start_island]);
+        if start_island == outer_island {
+            reached.insert(inner_island);
+        }
+        for mode in MODES {
+            let options = PathOptions::default().with_mode(mode);
+            let mut scratch = PathScratch::new();
+            if mesh.find_path_with(from, goal, &options, &mut scratch).is_ok() {
+                continue;
+            }
+            let path = mesh.find_path_with(from, goal, &options.with_partial(true), &mut scratch).unwrap();
+            assert!(path.partial.is_some(), "{from:?} -> {goal:?}");
+            let end = path.end().unwrap();
+            check_linked_path(&mesh, from, end, &path);
+            let nearest = brute_nearest_distance(&mesh, goal, |t| reached.contains(&mesh.island(t)));
+            assert_close(end.distance(goal), nearest, &format!("{from:?} -> {goal:?}: the end's distance"));
+            let optimal = PathOptions::default().with_mode(PathMode::Optimal);
+            let best = mesh.find_path_with(from, end, &optimal, &mut scratch).unwrap();
+            if mode == PathMode::Optimal {
+                assert_close(path.cost, best.cost, &format!("{from:?} -> {end:?}: cost"));
+            } else {
+                assert!(path.cost >= best.cost * (1.0 - 1e-9), "{from:?} -> {end:?}");
+            }
+            through_link += usize::from(!path.links.is_empty());
+            checked += 1;
+        }
+    }
+    assert!(checked > 40 && through_link > 5, "{checked} partial paths, {through_link} through the link");
+}

@@ -30,7 +30,7 @@ use std::collections::BinaryHeap;
 
 use crate::clearance::ClearanceScratch;
 use crate::geometry::{Aabb, Orientation, Point, closest_point_on_triangle, orient};
-use crate::ids::{AreaId, HalfEdge, TriangleId};
+use crate::ids::{AreaId, HalfEdge, IslandId, TriangleId};
 use crate::layers::LayerId;
 use crate::links::LinkId;
 use crate::mesh::NavMesh;
@@ -108,10 +108,10 @@ impl Path {
 #[non_exhaustive]
 pub enum PartialReason {
     /// The goal is off the mesh: the path is the path (of the query's mode) to the point of
-    /// the start's island nearest the goal.
+    /// the islands the start reaches (its own, and those its links lead to) nearest the goal.
     GoalOffMesh,
-    /// The goal is on another island: the path is the path (of the query's mode) to the point
-    /// of the start's island nearest the goal.
+    /// The goal is on an island the start does not reach: the path is the path (of the
+    /// query's mode) to the point of the islands it reaches nearest the goal.
     Unreachable,
     /// The search expanded its [`PathOptions::node_budget`] before it was done: the path leads
     /// to the point nearest the goal of the most promising part of the mesh reached (fast
@@ -331,8 +331,9 @@ pub struct PathOptions {
     pub goal_side: Option<Point>,
     /// Partial paths: when the goal cannot be reached (it is on another island or off the
     /// mesh, or the [`node_budget`](PathOptions::node_budget) runs out), return the path
-    /// towards it instead of an error: to the point of the start's island nearest the goal
-    /// (exact nearest, Euclidean), or towards the most promising node the search reached.
+    /// towards it instead of an error: to the point nearest the goal (exact nearest,
+    /// Euclidean) of the islands the start reaches (its own, and on a mesh with links those
+    /// its links lead to, one-way ones one way), or towards the most promising node the search reached.
     /// The answer says so in [`Path::partial`]. An error still comes for a bad start (off the
     /// mesh without snapping, or not finite) or a goal that is not finite. Default false.
     pub partial: bool,
@@ -760,8 +761,8 @@ impl NavMesh {
     /// The path from `from` on layer `from_layer` to `to` on layer `to_layer` with `options`
     /// (on a mesh without layers, layer 0 is the only one). [`Path::layers`] gives the layer of
     /// each point. Snapping takes the nearest point of the end's layer when one is given (of
-    /// any layer otherwise); a partial path ends at the point of the start's islands nearest
-    /// the goal in x, y, on any layer. On a layered mesh, agent radii are refused
+    /// any layer otherwise); a partial path ends at the point nearest the goal in x, y of the
+    /// islands the start reaches (through portals and links), on any layer. On a layered mesh, agent radii are refused
     /// ([`PathError::NotWithLayers`]) for now.
     ///
     /// ```
@@ -1191,8 +1192,9 @@ impl NavMesh {
         }
     }
 
-    /// The partial path towards an unreachable `goal`: the path to the point of the start's
-    /// islands nearest to it, marked with `reason` (unless the budget ran out on the way).
+    /// The partial path towards an unreachable `goal`: the path to the nearest point of the
+    /// islands the start's islands reach (through links, one-way ones one way), marked with
+    /// `reason` (unless the budget ran out on the way).
     #[allow(clippy::too_many_arguments)]
     fn route_to_nearest(
         &self,
@@ -1204,11 +1206,27 @@ impl NavMesh {
         targets: &mut Vec<TriangleId>,
         out: &mut Path,
     ) -> Result<(), PathError> {
-        let on_start_island = |t: TriangleId| starts.iter().any(|&s| self.island(s) == self.island(t));
-        let region = starts.iter().fold(Aabb::EMPTY, |b, &s| {
-            let island = self.island_bounds(self.island(s));
+        // The islands reached: the start's, and with links those its links lead to.
+        let reach = &mut scratch.islands;
+        if self.has_links() {
+            self.links_reach(starts, &[], reach);
+        } else {
+            reach.reached.clear(self.island_count() as usize);
+            reach.queue.clear();
+            for &s in starts {
+                let island = self.island(s);
+                if !reach.reached.contains(island.index()) {
+                    reach.reached.insert(island.index());
+                    reach.queue.push(island.0);
+                }
+            }
+        }
+        let region = reach.queue.iter().fold(Aabb::EMPTY, |b, &i| {
+            let island = self.island_bounds(IslandId(i));
             b.grown(island.min).grown(island.max)
         });
+        let reached = &scratch.islands.reached;
+        let on_start_island = |t: TriangleId| reached.contains(self.island(t).index());
         let Some((mut target, mut triangle)) = self.nearest_point_where(goal, on_start_island, region) else {
             return Err(PathError::Unreachable);
         };
