@@ -2,13 +2,13 @@
 //!
 //! | request | body | answer |
 //! |---|---|---|
-//! | `GET /api/mesh` | none | [`Geometry`]: vertices, triangles, neighbours, per-triangle island and area, island colours, layers, statistics |
-//! | `POST /api/path` | [`PathRequest`] `{"from": [x, y], "to": [x, y], "mode": "fast", "snap": true, "closest": false}` | [`PathAnswer`] |
-//! | `POST /api/raycast` | [`RaycastRequest`] `{"from": [x, y], "to": [x, y]}` | [`RaycastAnswer`] |
-//! | `POST /api/locate` | [`LocateRequest`] `{"point": [x, y]}` | [`LocateAnswer`] |
+//! | `GET /api/mesh` | none | [`Geometry`]: vertices, triangles, neighbours, per-triangle island, area and layer, island colours, layers, links, statistics |
+//! | `POST /api/path` | [`PathRequest`] `{"from": [x, y], "to": [x, y], "mode": "fast", "snap": true, "closest": false, "radius": 0.5, "from_layer": "ground", "to_layer": "bridge", "costs": [[2, 3.0]], "exclude": [4]}` | [`PathAnswer`] |
+//! | `POST /api/raycast` | [`RaycastRequest`] `{"from": [x, y], "to": [x, y], "layer": "ground"}` | [`RaycastAnswer`] |
+//! | `POST /api/locate` | [`LocateRequest`] `{"point": [x, y], "layer": "ground"}` | [`LocateAnswer`] |
 //!
 //! Requests are JSON objects with named fields. Optional fields have defaults, so a feature
-//! that lands later adds one (a path `radius`, area `costs`; `closest` for partial paths came so)
+//! that lands later adds one (`closest`, `radius`, the layers and the area costs came so)
 //! without changing what older pages send; unknown fields are refused, so a page newer than the
 //! server gets a clear error instead of an option silently ignored. A malformed request is an
 //! [`ApiError::BadRequest`] (HTTP 400), a well-formed query the mesh cannot answer (a point off
@@ -23,7 +23,10 @@ use std::time::{Duration, Instant};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
-use trinav::{NavMesh, PathError, PathMode, PathOptions, PathScratch, Point, RayHit, TriangleId};
+use trinav::{
+    AreaCosts, AreaId, LayerId, NavMesh, PathError, PathMode, PathOptions, PathScratch, Point, RayHit,
+    TriangleId,
+};
 
 use crate::render::island_colour;
 
@@ -82,12 +85,16 @@ pub struct Geometry<'a> {
     pub neighbours: Vec<i64>,
     /// The island (connected component) of each triangle.
     pub islands: Vec<u32>,
-    /// The area type of each triangle (`mesh.area_id(t)`; all 0 until area types land).
+    /// The area type of each triangle (`mesh.area_id(t)`).
     pub areas: Vec<u8>,
+    /// The layer of each triangle (an index into `layers`); empty on a mesh without layers.
+    pub triangle_layers: Vec<u16>,
     /// The fill colour (`#rrggbb`) of each island, as `trinav render` draws it.
     pub island_colours: Vec<String>,
-    /// The layers: one until layers land.
+    /// The layers (one, `default`, on a mesh without layers).
     pub layers: Vec<Layer>,
+    /// The off-mesh links, in id order.
+    pub links: Vec<LinkView>,
     /// The path modes `/api/path` accepts.
     pub path_modes: [&'static str; 2],
 }
@@ -126,9 +133,30 @@ pub struct Layer {
     /// Its id.
     pub id: u32,
     /// Its name.
-    pub name: &'static str,
+    pub name: String,
     /// Its triangle count.
     pub triangles: usize,
+}
+
+/// An off-mesh link of the mesh.
+#[derive(Serialize)]
+pub struct LinkView {
+    /// Its id (`LinkId`).
+    pub id: u32,
+    /// Where it starts, `[x, y]`.
+    pub from: [f64; 2],
+    /// Where it leads, `[x, y]`.
+    pub to: [f64; 2],
+    /// The layer of `from` (an index into `layers`).
+    pub from_layer: u16,
+    /// The layer of `to`.
+    pub to_layer: u16,
+    /// What taking it costs.
+    pub cost: f64,
+    /// Whether it may be taken both ways.
+    pub bidirectional: bool,
+    /// Whether both ends lie on the mesh (an obstacle may cover one).
+    pub usable: bool,
 }
 
 impl<'a> Geometry<'a> {
@@ -167,8 +195,34 @@ impl<'a> Geometry<'a> {
                 .collect(),
             islands: ids().map(|t| mesh.island(t).0).collect(),
             areas: ids().map(|t| mesh.area_id(t).0).collect(),
+            triangle_layers: match mesh.is_layered() {
+                true => ids().map(|t| mesh.triangle_layer(t).0).collect(),
+                false => Vec::new(),
+            },
             island_colours: (0..mesh.island_count()).map(island_colour).collect(),
-            layers: vec![Layer { id: 0, name: "mesh", triangles: n }],
+            layers: (0..mesh.layer_count())
+                .map(|i| {
+                    let layer = LayerId(i as u16);
+                    Layer {
+                        id: i as u32,
+                        name: mesh.layer_name(layer).unwrap_or_default().to_string(),
+                        triangles: ids().filter(|&t| mesh.triangle_layer(t) == layer).count(),
+                    }
+                })
+                .collect(),
+            links: mesh
+                .links()
+                .map(|(id, link)| LinkView {
+                    id: id.0,
+                    from: link.from.into(),
+                    to: link.to.into(),
+                    from_layer: link.from_layer.0,
+                    to_layer: link.to_layer.0,
+                    cost: link.cost,
+                    bidirectional: link.bidirectional,
+                    usable: mesh.link_is_usable(id),
+                })
+                .collect(),
             path_modes: [PathMode::Fast.name(), PathMode::Optimal.name()],
         }
     }
@@ -189,9 +243,25 @@ pub struct PathRequest {
     #[serde(default)]
     pub snap: bool,
     /// Partial paths: towards a goal on another island or off the mesh, the path to the
-    /// nearest point of the start's island (default false).
+    /// nearest point of the islands the start reaches (default false).
     #[serde(default)]
     pub closest: bool,
+    /// The agent's radius: the path keeps this distance from every wall (default 0).
+    #[serde(default)]
+    pub radius: f64,
+    /// The start's layer by name (default: the layer holding it; needed where layers
+    /// overlap).
+    #[serde(default)]
+    pub from_layer: Option<String>,
+    /// The goal's layer by name (as `from_layer`).
+    #[serde(default)]
+    pub to_layer: Option<String>,
+    /// Area costs, `[[area type, cost per unit of distance], ...]` (other types cost 1).
+    #[serde(default)]
+    pub costs: Vec<(u8, f64)>,
+    /// Area types the agent may not enter.
+    #[serde(default)]
+    pub exclude: Vec<u8>,
 }
 
 /// Reads a path mode by its name, as the command line does.
@@ -207,11 +277,18 @@ pub struct PathAnswer {
     pub mode: &'static str,
     /// Whether a path was found (false: start and goal are not connected).
     pub found: bool,
-    /// The path's length.
+    /// The path's length (walked).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub length: Option<f64>,
+    /// The path's cost: lengths times their areas' costs, plus the links taken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
     /// The path's points, start to goal (the snapped ends with `snap`).
     pub points: Vec<[f64; 2]>,
+    /// The points from which a link is taken to the next point (indices into `points`).
+    pub links: Vec<usize>,
+    /// The layer of each point, by name (empty on a mesh without layers).
+    pub layers: Vec<String>,
     /// Whether the path stops short of the goal (partial paths), and then why.
     pub partial: bool,
     /// Why there is no path, or why a partial path stops short.
@@ -234,6 +311,9 @@ pub struct RaycastRequest {
     pub from: [f64; 2],
     /// End, `[x, y]`.
     pub to: [f64; 2],
+    /// The layer `from` is on, by name (default: the layer holding it).
+    #[serde(default)]
+    pub layer: Option<String>,
 }
 
 /// The answer to a [`RaycastRequest`].
@@ -260,6 +340,9 @@ pub struct RaycastAnswer {
 pub struct LocateRequest {
     /// The point, `[x, y]`.
     pub point: [f64; 2],
+    /// Look on this layer only, by name (default: any).
+    #[serde(default)]
+    pub layer: Option<String>,
 }
 
 /// The answer to a [`LocateRequest`]. Off the mesh, the triangle fields describe the triangle
@@ -274,6 +357,10 @@ pub struct LocateAnswer {
     pub island: Option<u32>,
     /// Its area type.
     pub area: Option<u8>,
+    /// Its layer, by name.
+    pub layer: Option<String>,
+    /// Every layer holding the point, by name.
+    pub layers: Vec<String>,
     /// Its corners.
     pub corners: Option<[[f64; 2]; 3]>,
     /// The nearest walkable point (the point itself on the mesh).
@@ -317,6 +404,41 @@ fn parse<R: DeserializeOwned>(body: &[u8]) -> Result<R, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
 }
 
+/// The layer named `name` (`None` for no name); an unknown name is unprocessable.
+fn layer_named(mesh: &NavMesh, name: Option<&str>) -> Result<Option<LayerId>, ApiError> {
+    let Some(name) = name else { return Ok(None) };
+    match mesh.layer_by_name(name) {
+        Some(layer) => Ok(Some(layer)),
+        None => {
+            let known: Vec<&str> =
+                (0..mesh.layer_count()).filter_map(|i| mesh.layer_name(LayerId(i as u16))).collect();
+            Err(ApiError::Unprocessable(format!(
+                "unknown layer `{name}` (the mesh's layers: {})",
+                known.join(", ")
+            )))
+        }
+    }
+}
+
+/// The area costs of a request: `costs` (type, cost) pairs and `exclude`d types.
+fn area_costs(costs: &[(u8, f64)], exclude: &[u8]) -> Result<AreaCosts, ApiError> {
+    let mut out = AreaCosts::default();
+    for &(area, cost) in costs {
+        out =
+            out.with_cost(AreaId(area), cost).map_err(|e| ApiError::Unprocessable(format!("costs: {e}")))?;
+    }
+    for &area in exclude {
+        if area > AreaId::MAX.0 {
+            return Err(ApiError::Unprocessable(format!(
+                "exclude: area type {area} is beyond the largest, {}",
+                AreaId::MAX.0
+            )));
+        }
+        out = out.with_excluded(AreaId(area));
+    }
+    Ok(out)
+}
+
 /// The queries of one mesh, with the scratch they reuse.
 pub struct Queries {
     mesh: NavMesh,
@@ -337,29 +459,57 @@ impl Queries {
         let options = PathOptions::default()
             .with_snap(request.snap)
             .with_mode(request.mode)
-            .with_partial(request.closest);
+            .with_partial(request.closest)
+            .with_radius(request.radius)
+            .with_area_costs(area_costs(&request.costs, &request.exclude)?);
         let Queries { mesh, scratch, path } = self;
-        let (outcome, timing) = timed(|| mesh.find_path_into(from, to, &options, scratch, path));
-        let island = |p: Point| {
-            let t = if request.snap { mesh.nearest_point(p).map(|(_, t)| t) } else { mesh.locate(p) };
+        let from_layer = layer_named(mesh, request.from_layer.as_deref())?;
+        let to_layer = layer_named(mesh, request.to_layer.as_deref())?;
+        let (outcome, timing) = match (from_layer, to_layer) {
+            (None, None) => timed(|| mesh.find_path_into(from, to, &options, scratch, path)),
+            _ => {
+                // One end's layer named: the other's is the layer holding it (the first).
+                let or_at = |layer: Option<LayerId>, p: Point| {
+                    layer.or_else(|| mesh.layers_at(p).first().copied()).unwrap_or_default()
+                };
+                let ends = ((or_at(from_layer, from), from), (or_at(to_layer, to), to));
+                timed(|| mesh.find_path_on_into(ends.0, ends.1, &options, scratch, path))
+            }
+        };
+        let island = |p: Point, layer: Option<LayerId>| {
+            let t = match (request.snap, layer) {
+                (true, Some(layer)) => mesh.nearest_point_on(layer, p).map(|(_, t)| t),
+                (true, None) => mesh.nearest_point(p).map(|(_, t)| t),
+                (false, Some(layer)) => mesh.locate_on(layer, p),
+                (false, None) => mesh.locate(p),
+            };
             t.map(|t| mesh.island(t).0)
         };
         let mut answer = PathAnswer {
             mode: request.mode.name(),
             found: false,
             length: None,
+            cost: None,
             points: Vec::new(),
+            links: Vec::new(),
+            layers: Vec::new(),
             partial: false,
             reason: None,
-            start_island: island(from),
-            goal_island: island(to),
+            start_island: island(from, from_layer),
+            goal_island: island(to, to_layer),
             timing,
         };
         match outcome {
             Ok(()) => {
                 answer.found = true;
                 answer.length = Some(path.length);
+                answer.cost = Some(path.cost);
                 answer.points = path.points.iter().map(|&p| p.into()).collect();
+                answer.links = path.links.iter().map(|step| step.point).collect();
+                if mesh.is_layered() {
+                    let name = |layer: &LayerId| mesh.layer_name(*layer).unwrap_or_default().to_string();
+                    answer.layers = path.layers.iter().map(name).collect();
+                }
                 answer.partial = path.is_partial();
                 answer.reason =
                     path.partial.map(|reason| format!("{reason}; the path goes as near it as it can"));
@@ -376,7 +526,10 @@ impl Queries {
     pub fn raycast(&mut self, body: &[u8]) -> Result<RaycastAnswer, ApiError> {
         let request: RaycastRequest = parse(body)?;
         let (from, to) = (Point::from(request.from), Point::from(request.to));
-        let (outcome, timing) = timed(|| self.mesh.raycast(from, to));
+        let (outcome, timing) = match layer_named(&self.mesh, request.layer.as_deref())? {
+            Some(layer) => timed(|| self.mesh.raycast_on(layer, from, to)),
+            None => timed(|| self.mesh.raycast(from, to)),
+        };
         match outcome.map_err(|e| ApiError::Unprocessable(e.to_string()))? {
             RayHit::Clear { triangle } => Ok(RaycastAnswer {
                 clear: true,
@@ -408,16 +561,22 @@ impl Queries {
             )));
         }
         let mesh = &self.mesh;
-        let found = match mesh.locate(p) {
-            Some(t) => Some((p, t)),
-            None => mesh.nearest_point(p),
+        let found = match layer_named(mesh, request.layer.as_deref())? {
+            Some(layer) => {
+                mesh.locate_on(layer, p).map(|t| (p, t)).or_else(|| mesh.nearest_point_on(layer, p))
+            }
+            None => mesh.locate(p).map(|t| (p, t)).or_else(|| mesh.nearest_point(p)),
         };
+        let name = |layer: LayerId| mesh.layer_name(layer).unwrap_or_default().to_string();
+        let layers = mesh.layers_at(p).into_iter().map(name).collect();
         Ok(match found {
             Some((nearest, t)) => LocateAnswer {
                 on_mesh: nearest == p,
                 triangle: Some(t.0),
                 island: Some(mesh.island(t).0),
                 area: Some(mesh.area_id(t).0),
+                layer: Some(name(mesh.triangle_layer(t))),
+                layers,
                 corners: Some(mesh.triangle_points(t).map(Into::into)),
                 nearest: Some(nearest.into()),
                 distance: Some(nearest.distance(p)),
@@ -427,6 +586,8 @@ impl Queries {
                 triangle: None,
                 island: None,
                 area: None,
+                layer: None,
+                layers,
                 corners: None,
                 nearest: None,
                 distance: None,
@@ -505,13 +666,15 @@ mod tests {
     #[test]
     fn malformed_requests_are_bad_requests_with_a_message() {
         let mut q = queries();
-        let cases: [(&[u8], &str); 9] = [
+        let cases: [(&[u8], &str); 11] = [
             (b"", "EOF while parsing"),
             (b"not json", "expected"),
             (b"[1, 2]", "invalid type"),
             (br#"{"from": [1, 1]}"#, "missing field `to`"),
             (br#"{"from": [1, 1], "to": [2, 2], "mode": "slow"}"#, "unknown path mode \"slow\""),
-            (br#"{"from": [1, 1], "to": [2, 2], "radius": 1}"#, "unknown field `radius`"),
+            (br#"{"from": [1, 1], "to": [2, 2], "speed": 1}"#, "unknown field `speed`"),
+            (br#"{"from": [1, 1], "to": [2, 2], "costs": [[1]]}"#, "invalid length 1"),
+            (br#"{"from": [1, 1], "to": [2, 2], "exclude": [300]}"#, "invalid value"),
             (br#"{"from": [1], "to": [2, 2]}"#, "invalid length 1"),
             (br#"{"from": [1e999, 1], "to": [2, 2]}"#, "number out of range"),
             (b"\xff\xfe", "expected value"),
@@ -575,10 +738,148 @@ mod tests {
         assert_eq!(g.vertices.len(), 2 * v);
         assert_eq!(g.island_colours.len(), 2);
         assert_eq!(g.bounds, [0.0, 0.0, 22.0, 10.0]);
-        assert_eq!(g.layers.len(), 1);
+        assert_eq!((g.layers.len(), g.layers[0].name.as_str(), g.layers[0].triangles), (1, "default", n));
+        assert!(g.triangle_layers.is_empty() && g.links.is_empty());
         // Boundary edges: -1 exactly where the mesh has no neighbour, and as many as it counts.
         assert_eq!(g.neighbours.iter().filter(|&&t| t == -1).count(), g.stats.boundary_edges);
         let json = serde_json::to_value(&g).unwrap();
         assert_eq!(json["path_modes"], serde_json::json!(["fast", "optimal"]));
+    }
+
+    /// The disc's path, as the library finds it: around the obstacle at distance 0.5.
+    #[test]
+    fn a_radius_keeps_the_path_that_far_from_the_walls() {
+        let mut q = queries();
+        for mode in ["fast", "optimal"] {
+            let body = format!(r#"{{"from": [1, 5], "to": [9, 5], "mode": "{mode}", "radius": 0.5}}"#);
+            let answer = q.path(body.as_bytes()).unwrap();
+            let options = PathOptions::default().with_mode(mode.parse().unwrap()).with_radius(0.5);
+            let expected = q
+                .mesh
+                .find_path_with(Point::new(1.0, 5.0), Point::new(9.0, 5.0), &options, &mut PathScratch::new())
+                .unwrap();
+            assert_eq!(answer.length, Some(expected.length), "{mode}");
+            assert_eq!(
+                answer.points,
+                expected.points.iter().map(|&p| <[f64; 2]>::from(p)).collect::<Vec<_>>()
+            );
+            let plain =
+                q.path(format!(r#"{{"from": [1, 5], "to": [9, 5], "mode": "{mode}"}}"#).as_bytes()).unwrap();
+            assert!(
+                answer.length.unwrap() > plain.length.unwrap(),
+                "{mode}: a disc goes wider round the corner"
+            );
+            let tight = q.path(br#"{"from": [1, 5], "to": [9, 5], "radius": 0.5, "from_layer": "default"}"#);
+            assert!(tight.is_ok(), "{tight:?}");
+        }
+        let near_wall = q.path(br#"{"from": [0.2, 5], "to": [9, 5], "radius": 0.5}"#).unwrap_err();
+        assert!(
+            matches!(&near_wall, ApiError::Unprocessable(m) if m.contains("closer than the agent radius")),
+            "{near_wall:?}"
+        );
+        let bad = q.path(br#"{"from": [1, 5], "to": [9, 5], "radius": -1}"#).unwrap_err();
+        assert!(matches!(&bad, ApiError::Unprocessable(m) if m.contains("radius")), "{bad:?}");
+    }
+
+    #[test]
+    fn costs_scale_the_cost_and_exclusions_refuse_an_end_on_them() {
+        let mut q = queries();
+        let answer = q.path(br#"{"from": [1, 1], "to": [9, 2], "costs": [[0, 2.5]]}"#).unwrap();
+        assert_eq!(answer.cost, Some(2.5 * answer.length.unwrap()));
+        let plain = q.path(br#"{"from": [1, 1], "to": [9, 2]}"#).unwrap();
+        assert_eq!(
+            (plain.cost, plain.length),
+            (plain.length, Some(Point::new(1.0, 1.0).distance(Point::new(9.0, 2.0))))
+        );
+        let excluded = q.path(br#"{"from": [1, 1], "to": [9, 2], "exclude": [0]}"#).unwrap_err();
+        assert!(matches!(&excluded, ApiError::Unprocessable(m) if m.contains("excluded")), "{excluded:?}");
+        let zero = q.path(br#"{"from": [1, 1], "to": [9, 2], "costs": [[1, 0]]}"#).unwrap_err();
+        assert!(matches!(&zero, ApiError::Unprocessable(m) if m.starts_with("costs: ")), "{zero:?}");
+        let beyond = q.path(br#"{"from": [1, 1], "to": [9, 2], "exclude": [64]}"#).unwrap_err();
+        assert!(matches!(&beyond, ApiError::Unprocessable(m) if m.contains("beyond")), "{beyond:?}");
+    }
+
+    #[test]
+    fn links_are_listed_and_paths_say_where_they_take_one() {
+        let mut mesh = super::super::sample_mesh();
+        // A one-way link from the big room to the far island [20, 22] x [0, 2], costing 3.
+        let id = mesh
+            .add_link(trinav::OffMeshLink::new(Point::new(9.0, 1.0), Point::new(20.5, 1.0)).with_cost(3.0))
+            .unwrap();
+        let origin = Origin { file: "x.json".to_string(), baked: true, load_ms: 1.0 };
+        let g = Geometry::new(&mesh, &origin);
+        assert_eq!(g.links.len(), 1);
+        let link = &g.links[0];
+        assert_eq!(
+            (link.id, link.from, link.to, link.cost, link.bidirectional, link.usable),
+            (id.0, [9.0, 1.0], [20.5, 1.0], 3.0, false, true)
+        );
+        let mut q = Queries::new(mesh);
+        for mode in ["fast", "optimal"] {
+            let body = format!(r#"{{"from": [1, 1], "to": [21, 1], "mode": "{mode}"}}"#);
+            let there = q.path(body.as_bytes()).unwrap();
+            assert!(there.found, "{there:?}");
+            assert_eq!(there.points, vec![[1.0, 1.0], [9.0, 1.0], [20.5, 1.0], [21.0, 1.0]]);
+            assert_eq!((there.links.clone(), there.length, there.cost), (vec![1], Some(8.5), Some(11.5)));
+            let back =
+                q.path(format!(r#"{{"from": [21, 1], "to": [1, 1], "mode": "{mode}"}}"#).as_bytes()).unwrap();
+            assert!(!back.found, "one way only: {back:?}");
+        }
+    }
+
+    #[test]
+    fn layers_are_named_in_queries_and_answers() {
+        let level = trinav_bake::Level::load(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../data/levels/overpass.json"
+        )))
+        .unwrap();
+        let mesh = trinav_bake::bake(&level, &trinav::BakeSettings::default()).unwrap().mesh;
+        let origin = Origin { file: "overpass.json".to_string(), baked: true, load_ms: 1.0 };
+        let g = Geometry::new(&mesh, &origin);
+        let names: Vec<&str> = g.layers.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["ground", "bridge"]);
+        assert_eq!(g.triangle_layers.len(), mesh.triangle_count());
+        assert_eq!(g.layers.iter().map(|l| l.triangles).sum::<usize>(), mesh.triangle_count());
+        assert_eq!(g.links.len(), 2);
+        let mut q = Queries::new(mesh);
+        // Under the bridge on the road, and on the bridge above it: the same x, y.
+        let body = br#"{"from": [5, 23], "to": [30, 25], "from_layer": "ground", "to_layer": "bridge", "mode": "optimal"}"#;
+        let answer = q.path(body).unwrap();
+        let options = PathOptions::default().with_mode(PathMode::Optimal);
+        let (ground, bridge) =
+            (q.mesh.layer_by_name("ground").unwrap(), q.mesh.layer_by_name("bridge").unwrap());
+        let expected = q
+            .mesh
+            .find_path_on(
+                (ground, Point::new(5.0, 23.0)),
+                (bridge, Point::new(30.0, 25.0)),
+                &options,
+                &mut PathScratch::new(),
+            )
+            .unwrap();
+        assert_eq!((answer.length, answer.cost), (Some(expected.length), Some(expected.cost)));
+        assert_eq!(answer.layers.first().map(String::as_str), Some("ground"));
+        assert_eq!(answer.layers.last().map(String::as_str), Some("bridge"));
+        assert_eq!(answer.layers.len(), answer.points.len());
+        assert_eq!(answer.links.len(), expected.links.len());
+        let ambiguous = q.path(br#"{"from": [5, 23], "to": [30, 25]}"#).unwrap_err();
+        assert!(
+            matches!(&ambiguous, ApiError::Unprocessable(m) if m.contains("several layers")),
+            "{ambiguous:?}"
+        );
+        let unknown = q.path(br#"{"from": [5, 23], "to": [30, 25], "from_layer": "roof"}"#).unwrap_err();
+        assert_eq!(
+            unknown,
+            ApiError::Unprocessable("unknown layer `roof` (the mesh's layers: ground, bridge)".to_string())
+        );
+        let on_bridge = q.locate(br#"{"point": [30, 25], "layer": "bridge"}"#).unwrap();
+        assert_eq!(
+            (on_bridge.layer.as_deref(), on_bridge.layers.clone()),
+            (Some("bridge"), vec!["ground".to_string(), "bridge".to_string()])
+        );
+        let ray = q.raycast(br#"{"from": [30, 25], "to": [30, 20], "layer": "bridge"}"#).unwrap();
+        let hit = q.mesh.raycast_on(bridge, Point::new(30.0, 25.0), Point::new(30.0, 20.0)).unwrap();
+        assert_eq!(ray.clear, hit.is_clear());
     }
 }
