@@ -242,6 +242,27 @@ mod tests {
         assert!(Level::from_json("{\"walkable\": [{\"outer\": [[1e999, 0]]}]}").is_err());
     }
 
+    /// A coordinate written as the shortest decimal of a double is read back as that double
+    /// (serde_json's default parser misreads about one 17-digit decimal in ten by one unit in
+    /// the last place; the workspace enables its `float_roundtrip`).
+    #[test]
+    fn decimal_coordinates_are_read_exactly() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let x = (state % 1_000_000_000) as f64 / 1e7 + (state >> 40) as f64 * 1e-9;
+            let text = format!("{{\"walkable\": [{{\"outer\": [[{x:?}, 0], [200, 0], [200, 1]]}}]}}");
+            let level = Level::from_json(&text).unwrap();
+            assert_eq!(level.walkable[0].outer[0][0].to_bits(), x.to_bits(), "{x:?}");
+        }
+        let level =
+            Level::from_json("{\"walkable\": [{\"outer\": [[96.00543478260869, 0], [1, 0], [1, 1]]}]}")
+                .unwrap();
+        assert_eq!(level.walkable[0].outer[0][0], 96.005_434_782_608_69);
+    }
+
     #[test]
     fn json_round_trip() {
         let level = Level {
