@@ -219,6 +219,121 @@ fn the_page_shows_the_paths_trinav_path_finds() {
     }
 }
 
+/// `trinav path MESH --json ARGS...`, parsed (exit 0: a path).
+fn cli_path_with(mesh: &str, args: &[&str]) -> Value {
+    let out = trinav(&[&["path", mesh, "--json"], args].concat());
+    assert!(out.status.success(), "trinav path {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Chooses option `value` of the select `id`, as a hand would.
+fn choose(browser: &Browser, id: &str, value: &str) {
+    let script = "const s = document.getElementById(arguments[0]); s.value = arguments[1]; \
+                  s.dispatchEvent(new Event('change'));";
+    browser.execute(script, json!([id, value])).unwrap();
+}
+
+/// Types `text` into the input `id` and leaves it (its change event).
+fn enter(browser: &Browser, id: &str, text: &str) {
+    let script = "const i = document.getElementById(arguments[0]); i.value = arguments[1]; \
+                  i.dispatchEvent(new Event('change'));";
+    browser.execute(script, json!([id, text])).unwrap();
+}
+
+/// Clicks start and goal and waits for both modes' answers; the optimal row's cost.
+fn click_path(browser: &Browser, from: [f64; 2], to: [f64; 2]) -> f64 {
+    js(browser, "window.trinavView.state.paths = {}; return null");
+    browser.click(pixel(browser, from[0], from[1]), false).unwrap();
+    browser.click(pixel(browser, to[0], to[1]), false).unwrap();
+    let both = "return ['fast', 'optimal'].every(m => \
+                document.querySelector(`#path-${m} .cost`).dataset.value !== undefined)";
+    browser.wait_for("both paths", both).unwrap();
+    data_number(browser, "#path-optimal .cost", "value").unwrap()
+}
+
+/// On a layered level with links, the page picks each end on the layer shown, lists the links
+/// and shows the cost and the links taken; on a one-layer level, an agent radius and area
+/// costs from the panel give the answers of `trinav path --radius` and `--cost`.
+#[test]
+fn the_page_asks_for_layers_links_a_radius_and_costs() {
+    let Some((_turn, browser)) = browser("the_page_asks_for_layers_links_a_radius_and_costs") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let nav = dir.path().join("overpass.nav");
+    let nav = nav.to_str().unwrap();
+    let overpass = data("levels/overpass.json");
+    assert!(trinav(&["bake", &overpass, "-o", nav]).status.success());
+    let viewer = Viewer::start(&overpass, &[]);
+    open(&browser, &viewer, "");
+    assert_eq!(text_of(&browser, "dd[data-stat=links]"), "2");
+    let layers = js(&browser, "return [...document.getElementById('layer').options].map(o => o.text)");
+    assert_eq!(layers[0], "every layer", "{layers}");
+    // The start on the road (ground), the goal on the bridge above it: the ladder is taken.
+    choose(&browser, "layer", "0");
+    browser.click(pixel(&browser, 5.0, 23.0), false).unwrap();
+    choose(&browser, "layer", "1");
+    browser.click(pixel(&browser, 30.0, 25.0), false).unwrap();
+    let both = "return ['fast', 'optimal'].every(m => \
+                document.querySelector(`#path-${m} .cost`).dataset.value !== undefined)";
+    browser.wait_for("both paths", both).unwrap();
+    let start =
+        [data_number(&browser, "#start", "x").unwrap(), data_number(&browser, "#start", "y").unwrap()];
+    let goal = [data_number(&browser, "#goal", "x").unwrap(), data_number(&browser, "#goal", "y").unwrap()];
+    let (from, to) = (format!("ground:{},{}", start[0], start[1]), format!("bridge:{},{}", goal[0], goal[1]));
+    let cli = cli_path_with(nav, &["--from", &from, "--to", &to, "--mode", "optimal"]);
+    assert_eq!(data_number(&browser, "#path-optimal .cost", "value"), cli["cost"].as_f64(), "{cli}");
+    assert_eq!(data_number(&browser, "#path-optimal .length", "value"), cli["length"].as_f64(), "{cli}");
+    let links = cli["links"].as_array().unwrap().len();
+    assert_eq!(data_number(&browser, "#path-optimal", "links"), Some(links as f64), "{cli}");
+    let shown_layers = js(&browser, "return document.getElementById('path-optimal').dataset.layers");
+    let cli_layers: Vec<&str> =
+        cli["layers"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    assert_eq!(shown_layers, cli_layers.join(","));
+    let png = browser.screenshot().unwrap();
+    std::fs::write(artifacts().join("overpass-layers.png"), &png).unwrap();
+    let image = image::load_from_memory(&png).unwrap().to_rgba8();
+    assert!(pixels_of(&image, [0x0f, 0x8b, 0x8d]) > 20, "the links are drawn");
+    drop(viewer);
+
+    // An agent radius and area costs, on terrain.json (area types, one layer, no links).
+    let terrain = data("levels/terrain.json");
+    let nav = dir.path().join("terrain.nav");
+    let nav = nav.to_str().unwrap();
+    assert!(trinav(&["bake", &terrain, "-o", nav]).status.success());
+    // The page's server reads the file `trinav path` reads.
+    let viewer = Viewer::start(nav, &[]);
+    open(&browser, &viewer, "");
+    let mesh = NavMesh::load(nav).unwrap();
+    let b = mesh.bounds();
+    let (from, to) = (
+        [b.min.x + 0.2 * (b.max.x - b.min.x), b.min.y + 0.5 * (b.max.y - b.min.y)],
+        [b.min.x + 0.8 * (b.max.x - b.min.x), b.min.y + 0.5 * (b.max.y - b.min.y)],
+    );
+    for (radius, costs, args) in
+        [("0.5", "", vec!["--radius", "0.5"]), ("0", "1=3, 2=0.5", vec!["--cost", "1=3", "--cost", "2=0.5"])]
+    {
+        enter(&browser, "radius", radius);
+        enter(&browser, "costs", costs);
+        let cost = click_path(&browser, from, to);
+        let start =
+            [data_number(&browser, "#start", "x").unwrap(), data_number(&browser, "#start", "y").unwrap()];
+        let goal =
+            [data_number(&browser, "#goal", "x").unwrap(), data_number(&browser, "#goal", "y").unwrap()];
+        let (f, g) = (format!("{},{}", start[0], start[1]), format!("{},{}", goal[0], goal[1]));
+        let cli = cli_path_with(
+            nav,
+            &[&["--from", &f, "--to", &g, "--mode", "optimal", "--snap"], &args[..]].concat(),
+        );
+        let page = js(&browser, "return window.trinavView.state.paths.optimal");
+        assert_eq!(Some(cost), cli["cost"].as_f64(), "radius {radius}, costs {costs}: {cli}\npage: {page}");
+        say(&format!("page: terrain.json radius {radius} costs [{costs}]: optimal cost {cost}"));
+    }
+    enter(&browser, "costs", "mud");
+    browser.click(pixel(&browser, from[0], from[1]), false).unwrap();
+    browser.click(pixel(&browser, to[0], to[1]), false).unwrap();
+    browser.wait_for("the error", "return document.getElementById('error').textContent !== ''").unwrap();
+    assert!(text_of(&browser, "#error").starts_with("costs: \"mud\""), "{}", text_of(&browser, "#error"));
+}
+
 /// A Moving AI map of `side` × `side` cells, a tenth of them blocked at random (the same for
 /// the same seed).
 fn random_map(side: usize, seed: u64) -> String {

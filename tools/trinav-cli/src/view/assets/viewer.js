@@ -20,6 +20,7 @@
     optimal: { colour: '#d62728', width: 3 },
   };
   const CLICK_SLOP = 4; // pixels a press may move and still be a click
+  const LINK_COLOUR = '#0f8b8d';
 
   // ---- The API ----
 
@@ -106,6 +107,30 @@
   }
 
   const cssColour = ([r, g, b]) => `rgb(${r},${g},${b})`;
+
+  /**
+   * The mesh as drawn for layer `layer` (an id; null: every layer): its triangles only, with
+   * the same vertices. An edge to a triangle of another layer (a portal) is drawn as an
+   * interior edge, not as a wall.
+   */
+  function layerView(m, layer) {
+    if (layer === null || m.triangle_layers.length === 0) return m;
+    const keep = [];
+    for (let t = 0; t < m.n; t++) if (m.triangle_layers[t] === layer) keep.push(t);
+    const index = new Map(keep.map((t, i) => [t, i]));
+    const portal = keep.length + 1; // above every kept id: drawn once, as an interior edge
+    const view = { ...m, n: keep.length, triangles: [], neighbours: [], islands: [], areas: [] };
+    for (const t of keep) {
+      for (let e = 0; e < 3; e++) {
+        view.triangles.push(m.triangles[3 * t + e]);
+        const n = m.neighbours[3 * t + e];
+        view.neighbours.push(n < 0 ? -1 : (index.has(n) ? index.get(n) : portal));
+      }
+      view.islands.push(m.islands[t]);
+      view.areas.push(m.areas[t]);
+    }
+    return view;
+  }
 
   // ---- Renderers ----
   //
@@ -270,6 +295,12 @@
         [['a_a', 2], ['a_b', 2], ['a_corner', 2]]);
     }
 
+    /** Draws `mesh` from now on (the same canvas and programs, new buffers). */
+    setMesh(mesh) {
+      this.mesh = mesh;
+      this.build();
+    }
+
     setColours(colours) {
       const gl = this.gl;
       const bytes = new Uint8Array(12 * this.mesh.n);
@@ -377,6 +408,12 @@
       this.mesh = mesh;
       this.name = '2D canvas';
       this.maxImageSide = 4096;
+      this.setMesh(mesh);
+    }
+
+    /** Draws `mesh` from now on. */
+    setMesh(mesh) {
+      this.mesh = mesh;
       const m = mesh;
       const [ox, oy] = m.centre;
       const v = m.vertices;
@@ -472,10 +509,14 @@
   const camera = new Camera();
   const state = {
     mesh: null,
+    view: null, // the mesh as drawn: every layer, or the layer shown
+    layer: null, // the layer shown (an id), or null for every layer
     renderer: null,
     colourBy: 'island',
     start: null, // [x, y]
     goal: null,
+    startLayer: null, // the layer shown when the start was clicked (a name), or null
+    goalLayer: null,
     paths: {}, // mode -> answer
     pathQuery: 0, // sequence number: answers of older queries are dropped
     ray: null, // { from, to, answer }
@@ -686,17 +727,71 @@
       if (!hover.on_mesh) marker(hover.nearest, '#1f4fa8', 3);
     }
 
+    const arrowHead = (from, to) => {
+      const [ax, ay] = screen(from);
+      const [bx, by] = screen(to);
+      const angle = Math.atan2(by - ay, bx - ax);
+      ctx.beginPath();
+      ctx.moveTo(bx, by);
+      ctx.lineTo(bx - 10 * Math.cos(angle - 0.4), by - 10 * Math.sin(angle - 0.4));
+      ctx.lineTo(bx - 10 * Math.cos(angle + 0.4), by - 10 * Math.sin(angle + 0.4));
+      ctx.closePath();
+      ctx.fill();
+    };
+    for (const link of state.mesh.links) {
+      const shown = state.layer === null || link.from_layer === state.layer || link.to_layer === state.layer;
+      if (!shown) continue;
+      ctx.strokeStyle = ctx.fillStyle = link.usable ? LINK_COLOUR : '#999999';
+      ctx.lineWidth = 2;
+      ctx.setLineDash(link.usable ? [] : [4, 4]);
+      const [fx, fy] = screen(link.from);
+      const [tx, ty] = screen(link.to);
+      if (Math.hypot(tx - fx, ty - fy) < 8) {
+        // Both ends in one place (a ladder between layers): a ring.
+        ctx.beginPath();
+        ctx.arc(fx, fy, 7, 0, 2 * Math.PI);
+        ctx.stroke();
+      } else {
+        polyline([link.from, link.to]);
+        ctx.stroke();
+        arrowHead(link.from, link.to);
+        if (link.bidirectional) arrowHead(link.to, link.from);
+      }
+      ctx.setLineDash([]);
+    }
+
+    const radius = agentRadius();
     for (const mode of ['fast', 'optimal']) {
       const answer = state.paths[mode];
       if (!answer || !answer.found || answer.points.length < 2) continue;
       const style = PATH_STYLE[mode];
-      polyline(answer.points);
-      ctx.strokeStyle = 'rgba(255,255,255,0.85)';
-      ctx.lineWidth = style.width + 3;
-      ctx.stroke();
-      ctx.strokeStyle = style.colour;
-      ctx.lineWidth = style.width;
-      ctx.stroke();
+      // The pieces walked (a link's step is drawn dashed, the agent's width under each piece).
+      const steps = new Set(answer.links);
+      const pieces = [];
+      let piece = [answer.points[0]];
+      for (let i = 1; i < answer.points.length; i++) {
+        if (steps.has(i - 1)) {
+          pieces.push(piece);
+          dashed(answer.points[i - 1], answer.points[i], style.colour);
+          piece = [];
+        }
+        piece.push(answer.points[i]);
+      }
+      pieces.push(piece);
+      for (const walked of pieces.filter((p) => p.length > 1)) {
+        polyline(walked);
+        if (radius > 0) {
+          ctx.strokeStyle = mode === 'fast' ? 'rgba(255,159,28,0.2)' : 'rgba(214,39,40,0.2)';
+          ctx.lineWidth = 2 * radius * camera.scale;
+          ctx.stroke();
+        }
+        ctx.strokeStyle = 'rgba(255,255,255,0.85)';
+        ctx.lineWidth = style.width + 3;
+        ctx.stroke();
+        ctx.strokeStyle = style.colour;
+        ctx.lineWidth = style.width;
+        ctx.stroke();
+      }
     }
     const reached = state.paths.optimal || state.paths.fast;
     if (state.start) {
@@ -767,8 +862,18 @@
       stats.append(dt, dd);
     }
     const layer = $('layer');
-    layer.replaceChildren(...m.layers.map((l) => new Option(`${l.name} (${l.triangles} triangles)`, l.id)));
+    const options = m.layers.map((l) => new Option(`${l.name} (${l.triangles} triangles)`, String(l.id)));
+    if (m.layers.length > 1) options.unshift(new Option('every layer', ''));
+    layer.replaceChildren(...options);
     layer.disabled = m.layers.length < 2;
+    if (m.links.length > 0) {
+      const dt = document.createElement('dt');
+      dt.textContent = 'links';
+      const dd = document.createElement('dd');
+      dd.textContent = String(m.links.length);
+      dd.dataset.stat = 'links';
+      stats.append(dt, dd);
+    }
     const areaOption = $('colour-by').querySelector('option[value="area"]');
     const distinctAreas = new Set(m.areas).size;
     areaOption.disabled = distinctAreas < 2;
@@ -784,7 +889,8 @@
     }
     const where = h.on_mesh ? `at ${pointText(h.nearest)}` :
       `off the mesh; nearest walkable point ${pointText(h.nearest)} at distance ${fmt(h.distance)}`;
-    el.textContent = `triangle ${h.triangle}, island ${h.island}, area ${h.area} ${where}`;
+    const layers = state.mesh.layers.length > 1 ? `, layer ${h.layer}` : '';
+    el.textContent = `triangle ${h.triangle}, island ${h.island}, area ${h.area}${layers} ${where}`;
     el.dataset.triangle = h.triangle;
     el.dataset.island = h.island;
     el.dataset.area = h.area;
@@ -816,16 +922,24 @@
       };
       if (!answer) {
         cell('length', state.goal ? '…' : '–');
+        cell('cost', '–');
         cell('points', '–');
         cell('time', '–');
         continue;
       }
       if (answer.found) {
         cell('length', fmt(answer.length) + (answer.partial ? ' (partial)' : ''), answer.length);
+        cell('cost', fmt(answer.cost) + (answer.links.length > 0 ? ` (${answer.links.length} link${answer.links.length > 1 ? 's' : ''})` : ''), answer.cost);
         cell('points', String(answer.points.length), answer.points.length);
+        row.dataset.links = String(answer.links.length);
+        row.dataset.layers = answer.layers.join(',');
         if (answer.partial) note = `Partial path: ${answer.reason}.`;
+        else if (answer.layers.length > 0) {
+          note = `Layers: ${answer.layers[0]} to ${answer.layers[answer.layers.length - 1]}.`;
+        }
       } else {
         cell('length', 'no path');
+        cell('cost', '–');
         cell('points', '–');
         note = `No path: ${answer.reason}` +
           (answer.start_island !== null && answer.goal_island !== null ?
@@ -862,15 +976,55 @@
 
   // ---- Queries ----
 
+  /** The agent's radius from the panel (0 when empty or not a number). */
+  function agentRadius() {
+    const radius = Number($('radius').value);
+    return Number.isFinite(radius) && radius > 0 ? radius : 0;
+  }
+
+  /** The agent's options for /api/path from the panel; an Error names a bad entry. */
+  function agentOptions() {
+    const options = { radius: agentRadius() };
+    const costs = $('costs').value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    options.costs = costs.map((entry) => {
+      const [area, cost] = entry.split('=').map((s) => s.trim());
+      if (!/^[0-9]+$/.test(area || '') || cost === undefined || cost === '' || !Number.isFinite(Number(cost))) {
+        throw new Error(`costs: "${entry}" is not AREA=COST (a type's number, then a number)`);
+      }
+      return [Number(area), Number(cost)];
+    });
+    const exclude = $('exclude').value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    options.exclude = exclude.map((area) => {
+      if (!/^[0-9]+$/.test(area)) throw new Error(`exclude: "${area}" is not an area type's number`);
+      return Number(area);
+    });
+    return options;
+  }
+
+  /** The name of the layer shown, or null when every layer is. */
+  function shownLayerName() {
+    return state.layer === null ? null : state.mesh.layers[state.layer].name;
+  }
+
   async function queryPaths() {
     const query = ++state.pathQuery;
     const [from, to] = [state.start, state.goal];
     state.paths = {};
     showPaths();
+    let agent;
+    try {
+      agent = agentOptions();
+    } catch (e) {
+      showError(e.message);
+      return;
+    }
+    const layers = {};
+    if (state.startLayer !== null) layers.from_layer = state.startLayer;
+    if (state.goalLayer !== null) layers.to_layer = state.goalLayer;
     await Promise.all(state.mesh.path_modes.map(async (mode) => {
       try {
         const closest = $('closest').checked;
-        const answer = await api('/api/path', { from, to, mode, snap: true, closest });
+        const answer = await api('/api/path', { from, to, mode, snap: true, closest, ...agent, ...layers });
         if (query !== state.pathQuery) return;
         state.paths[mode] = answer;
         showError('');
@@ -885,7 +1039,8 @@
   async function castRay() {
     const ray = state.ray;
     try {
-      ray.answer = await api('/api/raycast', { from: ray.from, to: ray.to });
+      const layer = ray.layer === null ? {} : { layer: ray.layer };
+      ray.answer = await api('/api/raycast', { from: ray.from, to: ray.to, ...layer });
       showError('');
     } catch (e) {
       showError(e.message);
@@ -904,7 +1059,8 @@
       state.hoverPending = null;
       state.hoverInFlight = true;
       try {
-        state.hover = await api('/api/locate', { point });
+        const layer = shownLayerName();
+        state.hover = await api('/api/locate', layer === null ? { point } : { point, layer });
         showHover();
         requestDraw();
       } catch (e) {
@@ -921,7 +1077,7 @@
     const p = camera.toWorld(px, py);
     if (shift) {
       if (!state.ray || state.ray.answer) {
-        state.ray = { from: p, to: null, answer: null };
+        state.ray = { from: p, to: null, answer: null, layer: shownLayerName() };
         showRay();
         requestDraw();
       } else {
@@ -932,6 +1088,7 @@
     }
     if (!state.start || state.goal) {
       state.start = p;
+      state.startLayer = shownLayerName();
       state.goal = null;
       state.paths = {};
       state.pathQuery++;
@@ -939,6 +1096,7 @@
       requestDraw();
     } else {
       state.goal = p;
+      state.goalLayer = shownLayerName();
       queryPaths();
     }
   }
@@ -1022,14 +1180,21 @@
     });
     $('clear').addEventListener('click', clearQueries);
     $('edges').addEventListener('change', invalidate);
-    $('closest').addEventListener('change', () => {
-      if (state.start && state.goal) queryPaths();
-    });
+    for (const id of ['closest', 'radius', 'costs', 'exclude']) {
+      $(id).addEventListener('change', () => {
+        if (state.start && state.goal) queryPaths();
+      });
+    }
     $('colour-by').addEventListener('change', (event) => {
       state.colourBy = event.target.value;
       if (!state.renderer) return;
-      state.renderer.setColours(triangleColours(state.mesh, state.colourBy));
+      state.renderer.setColours(triangleColours(state.view, state.colourBy));
       invalidate();
+    });
+    $('layer').addEventListener('change', (event) => {
+      state.layer = event.target.value === '' ? null : Number(event.target.value);
+      if (!state.renderer) return;
+      showLayer();
     });
     new ResizeObserver(resize).observe(stage);
   }
@@ -1091,6 +1256,14 @@
     });
   }
 
+  /** Draws the layer chosen (or every layer): the mesh's triangles of it, its zoom levels. */
+  function showLayer() {
+    state.view = layerView(state.mesh, state.layer);
+    state.renderer.setMesh(state.view);
+    state.renderer.setColours(triangleColours(state.view, state.colourBy));
+    invalidate();
+  }
+
   // ---- Start ----
 
   function createRenderer(m) {
@@ -1118,6 +1291,7 @@
     m.n = m.triangles.length / 3;
     m.centre = [(m.bounds[0] + m.bounds[2]) / 2, (m.bounds[1] + m.bounds[3]) / 2];
     state.mesh = m;
+    state.view = m;
     showMesh(m);
     try {
       state.renderer = createRenderer(m);
