@@ -262,6 +262,10 @@ pub struct PathRequest {
     /// Area types the agent may not enter.
     #[serde(default)]
     pub exclude: Vec<u8>,
+    /// The most search nodes the query may expand (default: no bound); with `closest`, a
+    /// search that runs out gives the way towards the goal.
+    #[serde(default)]
+    pub budget: Option<u32>,
 }
 
 /// Reads a path mode by its name, as the command line does.
@@ -462,6 +466,10 @@ impl Queries {
             .with_partial(request.closest)
             .with_radius(request.radius)
             .with_area_costs(area_costs(&request.costs, &request.exclude)?);
+        let options = match request.budget {
+            Some(budget) => options.with_node_budget(budget),
+            None => options,
+        };
         let Queries { mesh, scratch, path } = self;
         let from_layer = layer_named(mesh, request.from_layer.as_deref())?;
         let to_layer = layer_named(mesh, request.to_layer.as_deref())?;
@@ -517,6 +525,7 @@ impl Queries {
             Err(PathError::Unreachable) => {
                 answer.reason = Some("start and goal are not connected".to_string())
             }
+            Err(err @ PathError::BudgetExhausted { .. }) => answer.reason = Some(err.to_string()),
             Err(err) => return Err(ApiError::Unprocessable(err.to_string())),
         }
         Ok(answer)
@@ -779,6 +788,24 @@ mod tests {
         );
         let bad = q.path(br#"{"from": [1, 5], "to": [9, 5], "radius": -1}"#).unwrap_err();
         assert!(matches!(&bad, ApiError::Unprocessable(m) if m.contains("radius")), "{bad:?}");
+    }
+
+    #[test]
+    fn a_budget_bounds_the_search_and_with_closest_gives_the_way_towards_the_goal() {
+        let mut q = queries();
+        for mode in ["fast", "optimal"] {
+            let body = format!(r#"{{"from": [1, 5], "to": [9, 5], "mode": "{mode}", "budget": 0}}"#);
+            let spent = q.path(body.as_bytes()).unwrap();
+            assert!(!spent.found, "{spent:?}");
+            assert_eq!(spent.reason.as_deref(), Some("no path found within the search budget of 0 nodes"));
+            let body = format!(
+                r#"{{"from": [1, 5], "to": [9, 5], "mode": "{mode}", "budget": 0, "closest": true}}"#
+            );
+            let towards = q.path(body.as_bytes()).unwrap();
+            assert!(towards.found && towards.partial, "{towards:?}");
+            let plenty = format!(r#"{{"from": [1, 5], "to": [9, 5], "mode": "{mode}", "budget": 100000}}"#);
+            assert!(q.path(plenty.as_bytes()).unwrap().found);
+        }
     }
 
     #[test]

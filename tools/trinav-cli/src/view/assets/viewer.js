@@ -998,6 +998,11 @@
       if (!/^[0-9]+$/.test(area)) throw new Error(`exclude: "${area}" is not an area type's number`);
       return Number(area);
     });
+    const budget = $('budget').value.trim();
+    if (budget !== '') {
+      if (!/^[0-9]+$/.test(budget) || Number(budget) > 4294967295) throw new Error(`budget: "${budget}" is not a whole number of nodes`);
+      options.budget = Number(budget);
+    }
     return options;
   }
 
@@ -1180,7 +1185,7 @@
     });
     $('clear').addEventListener('click', clearQueries);
     $('edges').addEventListener('change', invalidate);
-    for (const id of ['closest', 'radius', 'costs', 'exclude']) {
+    for (const id of ['closest', 'budget', 'radius', 'costs', 'exclude']) {
       $(id).addEventListener('change', () => {
         if (state.start && state.goal) queryPaths();
       });
