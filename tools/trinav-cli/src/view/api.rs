@@ -3,7 +3,7 @@
 //! | request | body | answer |
 //! |---|---|---|
 //! | `GET /api/mesh` | none | [`Geometry`]: vertices, triangles, neighbours, per-triangle island, area and layer, island colours, layers, links, statistics |
-//! | `POST /api/path` | [`PathRequest`] `{"from": [x, y], "to": [x, y], "mode": "fast", "snap": true, "closest": false, "radius": 0.5, "from_layer": "ground", "to_layer": "bridge", "costs": [[2, 3.0]], "exclude": [4]}` | [`PathAnswer`] |
+//! | `POST /api/path` | [`PathRequest`] `{"from": [x, y], "to": [x, y], "mode": "fast", "snap": true, "closest": false, "radius": 0.5, "from_layer": "ground", "to_layer": "bridge", "costs": [[2, 3.0]], "exclude": [4], "budget": 500}` | [`PathAnswer`] |
 //! | `POST /api/raycast` | [`RaycastRequest`] `{"from": [x, y], "to": [x, y], "layer": "ground"}` | [`RaycastAnswer`] |
 //! | `POST /api/locate` | [`LocateRequest`] `{"point": [x, y], "layer": "ground"}` | [`LocateAnswer`] |
 //!
