@@ -465,9 +465,12 @@ mod tests {
     #[test]
     fn malformed_and_unanswerable_queries_get_400_and_422() {
         let addr = start(LIMITS);
-        let bad = post(addr, "/api/path", r#"{"from": [1, 1], "to": [2, 2], "radius": 1}"#);
+        let bad = post(addr, "/api/path", r#"{"from": [1, 1], "to": [2, 2], "speed": 1}"#);
         assert_eq!(status(&bad), 400);
-        assert!(error_message(&bad).contains("unknown field `radius`"), "{bad}");
+        assert!(error_message(&bad).contains("unknown field `speed`"), "{bad}");
+        let no_layer = post(addr, "/api/path", r#"{"from": [1, 1], "to": [2, 2], "from_layer": "roof"}"#);
+        assert_eq!(status(&no_layer), 422);
+        assert_eq!(error_message(&no_layer), "unknown layer `roof` (the mesh's layers: default)");
         let not_json = post(addr, "/api/raycast", "{");
         assert_eq!(status(&not_json), 400);
         let off = post(addr, "/api/path", r#"{"from": [1, 1], "to": [50, 50]}"#);
