@@ -6,6 +6,11 @@
 //! | `POST /api/path` | [`PathRequest`] `{"from": [x, y], "to": [x, y], "mode": "fast", "snap": true, "closest": false, "radius": 0.5, "from_layer": "ground", "to_layer": "bridge", "costs": [[2, 3.0]], "exclude": [4], "budget": 500}` | [`PathAnswer`] |
 //! | `POST /api/raycast` | [`RaycastRequest`] `{"from": [x, y], "to": [x, y], "layer": "ground"}` | [`RaycastAnswer`] |
 //! | `POST /api/locate` | [`LocateRequest`] `{"point": [x, y], "layer": "ground"}` | [`LocateAnswer`] |
+//! | `POST /api/obstacles` | [`ObstacleRequest`] `{"outer": [[x, y], ...], "holes": [[[x, y], ...]]}` | [`EditAnswer`] (its id) |
+//! | `DELETE /api/obstacles/{id}` | none | [`EditAnswer`] |
+//!
+//! An obstacle is added as `trinav-dynamic` adds one (inflated by the mesh's agent radius,
+//! the triangles it touches re-triangulated); the mesh answer then describes the changed mesh.
 //!
 //! Requests are JSON objects with named fields. Optional fields have defaults, so a feature
 //! that lands later adds one (`closest`, `radius`, the layers and the area costs came so)
@@ -27,6 +32,9 @@ use trinav::{
     AreaCosts, AreaId, LayerId, NavMesh, PathError, PathMode, PathOptions, PathScratch, Point, RayHit,
     TriangleId,
 };
+
+use trinav_bake::PolygonInput;
+use trinav_dynamic::{EditableMesh, ObstacleId};
 
 use crate::render::island_colour;
 
@@ -373,6 +381,30 @@ pub struct LocateAnswer {
     pub distance: Option<f64>,
 }
 
+/// `POST /api/obstacles`: a polygon to add as an obstacle.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObstacleRequest {
+    /// The outer ring, `[[x, y], ...]` (open or closed, either orientation).
+    pub outer: Vec<[f64; 2]>,
+    /// Holes.
+    #[serde(default)]
+    pub holes: Vec<Vec<[f64; 2]>>,
+}
+
+/// The answer to an obstacle change.
+#[derive(Debug, Serialize)]
+pub struct EditAnswer {
+    /// The obstacle added or removed.
+    pub id: u32,
+    /// Microseconds the change took (the mesh updated, not its JSON).
+    pub update_us: f64,
+    /// Triangles of the mesh after the change.
+    pub triangles: usize,
+    /// Islands after the change.
+    pub islands: u32,
+}
+
 /// How long a query took.
 #[derive(Debug, Serialize)]
 pub struct Timing {
@@ -406,6 +438,14 @@ fn timed<T>(mut query: impl FnMut() -> T) -> (T, Timing) {
 /// Parses a request body.
 fn parse<R: DeserializeOwned>(body: &[u8]) -> Result<R, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
+}
+
+/// The mesh of [`Queries`]: the edited one once there is one.
+fn mesh_of<'a>(plain: &'a Option<NavMesh>, edited: &'a Option<EditableMesh>) -> &'a NavMesh {
+    match edited {
+        Some(edited) => edited.mesh(),
+        None => plain.as_ref().expect("a mesh is plain until its first edit"),
+    }
 }
 
 /// The layer named `name` (`None` for no name); an unknown name is unprocessable.
@@ -445,7 +485,10 @@ fn area_costs(costs: &[(u8, f64)], exclude: &[u8]) -> Result<AreaCosts, ApiError
 
 /// The queries of one mesh, with the scratch they reuse.
 pub struct Queries {
-    mesh: NavMesh,
+    /// The mesh, until its first edit.
+    plain: Option<NavMesh>,
+    /// The mesh once edited (made at the first edit).
+    edited: Option<EditableMesh>,
     scratch: PathScratch,
     path: trinav::Path,
 }
@@ -453,7 +496,53 @@ pub struct Queries {
 impl Queries {
     /// Queries on `mesh`.
     pub fn new(mesh: NavMesh) -> Queries {
-        Queries { mesh, scratch: PathScratch::new(), path: trinav::Path::default() }
+        Queries {
+            plain: Some(mesh),
+            edited: None,
+            scratch: PathScratch::new(),
+            path: trinav::Path::default(),
+        }
+    }
+
+    /// The mesh as it is now.
+    pub fn mesh(&self) -> &NavMesh {
+        mesh_of(&self.plain, &self.edited)
+    }
+
+    /// The editable mesh, made from the plain one at the first edit.
+    fn editable(&mut self) -> &mut EditableMesh {
+        if self.edited.is_none() {
+            let mesh = self.plain.take().expect("a mesh is plain until its first edit");
+            self.edited = Some(EditableMesh::new(mesh));
+        }
+        self.edited.as_mut().expect("made above")
+    }
+
+    /// Answers `POST /api/obstacles`.
+    pub fn add_obstacle(&mut self, body: &[u8]) -> Result<EditAnswer, ApiError> {
+        let request: ObstacleRequest = parse(body)?;
+        let polygon =
+            (request.holes.into_iter()).fold(PolygonInput::new(request.outer), PolygonInput::with_hole);
+        let started = Instant::now();
+        let id =
+            self.editable().add_obstacle(&polygon).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+        Ok(self.edit_answer(id, started))
+    }
+
+    /// Answers `DELETE /api/obstacles/{id}` (`id` as the path gives it).
+    pub fn remove_obstacle(&mut self, id: &str) -> Result<EditAnswer, ApiError> {
+        let id = id.parse::<u32>().map(ObstacleId).map_err(|_| {
+            ApiError::BadRequest(format!("malformed request: obstacle id `{id}` is not a number"))
+        })?;
+        let started = Instant::now();
+        self.editable().remove_obstacle(id).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+        Ok(self.edit_answer(id, started))
+    }
+
+    fn edit_answer(&self, id: ObstacleId, started: Instant) -> EditAnswer {
+        let update_us = started.elapsed().as_secs_f64() * 1e6;
+        let mesh = self.mesh();
+        EditAnswer { id: id.0, update_us, triangles: mesh.triangle_count(), islands: mesh.island_count() }
     }
 
     /// Answers `POST /api/path`.
@@ -470,7 +559,8 @@ impl Queries {
             Some(budget) => options.with_node_budget(budget),
             None => options,
         };
-        let Queries { mesh, scratch, path } = self;
+        let Queries { plain, edited, scratch, path } = self;
+        let mesh = mesh_of(plain, edited);
         let from_layer = layer_named(mesh, request.from_layer.as_deref())?;
         let to_layer = layer_named(mesh, request.to_layer.as_deref())?;
         let (outcome, timing) = match (from_layer, to_layer) {
@@ -535,9 +625,10 @@ impl Queries {
     pub fn raycast(&mut self, body: &[u8]) -> Result<RaycastAnswer, ApiError> {
         let request: RaycastRequest = parse(body)?;
         let (from, to) = (Point::from(request.from), Point::from(request.to));
-        let (outcome, timing) = match layer_named(&self.mesh, request.layer.as_deref())? {
-            Some(layer) => timed(|| self.mesh.raycast_on(layer, from, to)),
-            None => timed(|| self.mesh.raycast(from, to)),
+        let mesh = self.mesh();
+        let (outcome, timing) = match layer_named(mesh, request.layer.as_deref())? {
+            Some(layer) => timed(|| mesh.raycast_on(layer, from, to)),
+            None => timed(|| mesh.raycast(from, to)),
         };
         match outcome.map_err(|e| ApiError::Unprocessable(e.to_string()))? {
             RayHit::Clear { triangle } => Ok(RaycastAnswer {
@@ -569,7 +660,7 @@ impl Queries {
                 p.x, p.y
             )));
         }
-        let mesh = &self.mesh;
+        let mesh = self.mesh();
         let found = match layer_named(mesh, request.layer.as_deref())? {
             Some(layer) => {
                 mesh.locate_on(layer, p).map(|t| (p, t)).or_else(|| mesh.nearest_point_on(layer, p))
@@ -725,8 +816,8 @@ mod tests {
             (Some([1.0, 2.0]), Some(0.0), Some(0), Some(0))
         );
         let t = TriangleId(on.triangle.unwrap());
-        assert!(q.mesh.triangle_contains(t, Point::new(1.0, 2.0)));
-        assert_eq!(on.corners, Some(q.mesh.triangle_points(t).map(Into::into)));
+        assert!(q.mesh().triangle_contains(t, Point::new(1.0, 2.0)));
+        assert_eq!(on.corners, Some(q.mesh().triangle_points(t).map(Into::into)));
         let off = q.locate(br#"{"point": [5, 5.5]}"#).unwrap();
         assert!(!off.on_mesh);
         assert_eq!((off.nearest, off.distance), (Some([5.0, 6.0]), Some(0.5)));
@@ -738,8 +829,8 @@ mod tests {
     fn geometry_has_one_entry_per_triangle_and_vertex() {
         let q = queries();
         let origin = Origin { file: "x.json".to_string(), baked: true, load_ms: 1.0 };
-        let g = Geometry::new(&q.mesh, &origin);
-        let (n, v) = (q.mesh.triangle_count(), q.mesh.vertices().len());
+        let g = Geometry::new(q.mesh(), &origin);
+        let (n, v) = (q.mesh().triangle_count(), q.mesh().vertices().len());
         assert_eq!(
             (g.triangles.len(), g.neighbours.len(), g.islands.len(), g.areas.len()),
             (3 * n, 3 * n, n, n)
@@ -764,7 +855,7 @@ mod tests {
             let answer = q.path(body.as_bytes()).unwrap();
             let options = PathOptions::default().with_mode(mode.parse().unwrap()).with_radius(0.5);
             let expected = q
-                .mesh
+                .mesh()
                 .find_path_with(Point::new(1.0, 5.0), Point::new(9.0, 5.0), &options, &mut PathScratch::new())
                 .unwrap();
             assert_eq!(answer.length, Some(expected.length), "{mode}");
@@ -875,9 +966,9 @@ mod tests {
         let answer = q.path(body).unwrap();
         let options = PathOptions::default().with_mode(PathMode::Optimal);
         let (ground, bridge) =
-            (q.mesh.layer_by_name("ground").unwrap(), q.mesh.layer_by_name("bridge").unwrap());
+            (q.mesh().layer_by_name("ground").unwrap(), q.mesh().layer_by_name("bridge").unwrap());
         let expected = q
-            .mesh
+            .mesh()
             .find_path_on(
                 (ground, Point::new(5.0, 23.0)),
                 (bridge, Point::new(30.0, 25.0)),
@@ -906,7 +997,55 @@ mod tests {
             (Some("bridge"), vec!["ground".to_string(), "bridge".to_string()])
         );
         let ray = q.raycast(br#"{"from": [30, 25], "to": [30, 20], "layer": "bridge"}"#).unwrap();
-        let hit = q.mesh.raycast_on(bridge, Point::new(30.0, 25.0), Point::new(30.0, 20.0)).unwrap();
+        let hit = q.mesh().raycast_on(bridge, Point::new(30.0, 25.0), Point::new(30.0, 20.0)).unwrap();
         assert_eq!(ray.clear, hit.is_clear());
+    }
+
+    /// An obstacle added in the way: the optimal path equals that of a bake of the level with
+    /// it (the oracle); removed: the straight path again. Bad edits change nothing.
+    #[test]
+    fn obstacles_are_added_and_removed_as_a_bake_with_them_has_it() {
+        use trinav_bake::{Level, PolygonInput, bake};
+        let mut q = queries();
+        let body = br#"{"from": [1, 1], "to": [9, 1], "mode": "optimal"}"#;
+        assert_eq!(q.path(body).unwrap().length, Some(8.0));
+        let added = q.add_obstacle(br#"{"outer": [[4.5, 0], [5.5, 0], [5.5, 3], [4.5, 3]]}"#).unwrap();
+        let level = Level {
+            walkable: vec![
+                PolygonInput::rect(0.0, 0.0, 10.0, 10.0),
+                PolygonInput::rect(20.0, 0.0, 22.0, 2.0),
+            ],
+            obstacles: vec![PolygonInput::rect(4.0, 4.0, 6.0, 6.0), PolygonInput::rect(4.5, 0.0, 5.5, 3.0)],
+            ..Level::default()
+        };
+        let rebaked = bake(&level, &trinav::BakeSettings::default()).unwrap().mesh;
+        let options = PathOptions::default().with_mode(PathMode::Optimal);
+        let expected = rebaked
+            .find_path_with(Point::new(1.0, 1.0), Point::new(9.0, 1.0), &options, &mut PathScratch::new())
+            .unwrap();
+        let around = q.path(body).unwrap();
+        assert!((around.length.unwrap() - expected.length).abs() < 1e-9, "{around:?} vs {}", expected.length);
+        assert_eq!((added.triangles, added.islands), (q.mesh().triangle_count(), 2));
+        assert!(added.update_us >= 0.0);
+        // Errors: nothing changes.
+        let triangles = q.mesh().triangle_count();
+        let crossed = q.add_obstacle(br#"{"outer": [[1, 1], [3, 3], [3, 1], [1, 3]]}"#).unwrap_err();
+        assert!(
+            matches!(&crossed, ApiError::Unprocessable(m) if m.contains("invalid obstacle")),
+            "{crossed:?}"
+        );
+        let unknown = q.remove_obstacle("99").unwrap_err();
+        assert_eq!(unknown, ApiError::Unprocessable("no obstacle has id 99".to_string()));
+        assert!(
+            matches!(q.remove_obstacle("x"), Err(ApiError::BadRequest(m)) if m.contains("`x` is not a number"))
+        );
+        assert!(matches!(
+            q.add_obstacle(br#"{"outer": [[1, 1]], "colour": 3}"#),
+            Err(ApiError::BadRequest(_))
+        ));
+        assert_eq!(q.mesh().triangle_count(), triangles);
+        let removed = q.remove_obstacle(&added.id.to_string()).unwrap();
+        assert_eq!(removed.id, added.id);
+        assert_eq!(q.path(body).unwrap().length, Some(8.0));
     }
 }

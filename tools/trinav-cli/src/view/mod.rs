@@ -19,7 +19,7 @@ use trinav::file::MAGIC;
 use trinav::{BakeSettings, NavMesh};
 use trinav_bake::import::{ImportOptions, bake_source, import};
 
-use api::{Geometry, Origin, Queries};
+use api::{Origin, Queries};
 use server::{App, Limits};
 
 /// The port `trinav view` listens on unless `--port` says otherwise.
@@ -51,7 +51,6 @@ pub fn run_view(args: &ViewArgs) -> Result<ExitCode> {
         baked,
         load_ms: started.elapsed().as_secs_f64() * 1e3,
     };
-    let geometry = serde_json::to_vec(&Geometry::new(&mesh, &origin)).context("cannot encode the mesh")?;
 
     let wanted = SocketAddr::new(args.bind, args.port);
     let listener = std::net::TcpListener::bind(wanted).map_err(|e| listen_error(wanted, &e))?;
@@ -71,7 +70,7 @@ pub fn run_view(args: &ViewArgs) -> Result<ExitCode> {
     if !addr.ip().is_loopback() {
         eprintln!("trinav: note: listening on {addr}: the viewer is reachable from the network");
     }
-    let app = App::new(geometry, Queries::new(mesh), addr, Limits::default());
+    let app = App::new(origin, Queries::new(mesh), addr, Limits::default());
     server::serve(listener, app).with_context(|| format!("http://{addr}/: server stopped"))?;
     Ok(ExitCode::SUCCESS)
 }

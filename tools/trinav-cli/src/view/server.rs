@@ -33,7 +33,7 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio_io_timeout::TimeoutStream;
 
-use super::api::{ApiError, Queries};
+use super::api::{ApiError, EditAnswer, Geometry, Origin, Queries};
 
 /// One embedded file of the page.
 pub struct Asset {
@@ -96,25 +96,28 @@ impl Default for Limits {
 
 /// What the server serves.
 pub struct App {
-    /// The JSON of [`super::api::Geometry`].
-    geometry: Bytes,
-    /// The queries, one at a time.
-    queries: Mutex<Queries>,
+    /// Where the mesh came from.
+    origin: Origin,
+    /// The queries and edits, one at a time, with the JSON of the mesh's
+    /// [`super::api::Geometry`] (made again after each edit).
+    queries: Mutex<(Queries, Bytes)>,
     /// The `Host` values answered; `None`: any.
     hosts: Option<Vec<String>>,
     limits: Limits,
 }
 
 impl App {
-    /// Serves `geometry` and `queries` on `addr` (the address actually bound) within `limits`.
-    pub fn new(geometry: Vec<u8>, queries: Queries, addr: SocketAddr, limits: Limits) -> App {
-        App {
-            geometry: Bytes::from(geometry),
-            queries: Mutex::new(queries),
-            hosts: allowed_hosts(addr),
-            limits,
-        }
+    /// Serves the mesh of `queries` (from `origin`) on `addr` (the address actually bound)
+    /// within `limits`.
+    pub fn new(origin: Origin, queries: Queries, addr: SocketAddr, limits: Limits) -> App {
+        let geometry = geometry_json(&queries, &origin);
+        App { origin, queries: Mutex::new((queries, geometry)), hosts: allowed_hosts(addr), limits }
     }
+}
+
+/// The JSON of the mesh's geometry.
+fn geometry_json(queries: &Queries, origin: &Origin) -> Bytes {
+    Bytes::from(serde_json::to_vec(&Geometry::new(queries.mesh(), origin)).expect("the geometry encodes"))
 }
 
 /// The `Host` header values that name a loopback listener (any port-less form too); `None`
@@ -195,7 +198,9 @@ async fn respond(app: &App, request: Request<Incoming>) -> Response<Full<Bytes>>
         return if readable { asset_response(asset) } else { not_allowed("GET") };
     }
     match path.as_str() {
-        "/api/mesh" if readable => json(StatusCode::OK, app.geometry.clone()),
+        "/api/mesh" if readable => {
+            json(StatusCode::OK, app.queries.lock().unwrap_or_else(PoisonError::into_inner).1.clone())
+        }
         "/api/mesh" => not_allowed("GET"),
         "/api/path" | "/api/raycast" | "/api/locate" if method == Method::POST => {
             let body = match read_body(request, &app.limits).await {
@@ -204,17 +209,43 @@ async fn respond(app: &App, request: Request<Incoming>) -> Response<Full<Bytes>>
             };
             let mut queries = app.queries.lock().unwrap_or_else(PoisonError::into_inner);
             match path.as_str() {
-                "/api/path" => answer(queries.path(&body)),
-                "/api/raycast" => answer(queries.raycast(&body)),
-                _ => answer(queries.locate(&body)),
+                "/api/path" => answer(queries.0.path(&body)),
+                "/api/raycast" => answer(queries.0.raycast(&body)),
+                _ => answer(queries.0.locate(&body)),
             }
         }
         "/api/path" | "/api/raycast" | "/api/locate" => not_allowed("POST"),
+        "/api/obstacles" if method == Method::POST => {
+            let body = match read_body(request, &app.limits).await {
+                Ok(body) => body,
+                Err(response) => return *response,
+            };
+            edit(app, |queries| queries.add_obstacle(&body))
+        }
+        "/api/obstacles" => not_allowed("POST"),
+        _ if path.starts_with("/api/obstacles/") => match method {
+            Method::DELETE => edit(app, |queries| queries.remove_obstacle(&path["/api/obstacles/".len()..])),
+            _ => not_allowed("DELETE"),
+        },
         _ => error(
             StatusCode::NOT_FOUND,
             &format!("no such page: {path} (the viewer serves / and its API under /api/)"),
         ),
     }
+}
+
+/// Runs an edit of the mesh and, when it changed it, makes the geometry's JSON again.
+fn edit(
+    app: &App,
+    change: impl FnOnce(&mut Queries) -> Result<EditAnswer, ApiError>,
+) -> Response<Full<Bytes>> {
+    let mut held = app.queries.lock().unwrap_or_else(PoisonError::into_inner);
+    let (queries, geometry) = &mut *held;
+    let result = change(queries);
+    if result.is_ok() {
+        *geometry = geometry_json(queries, &app.origin);
+    }
+    answer(result)
 }
 
 /// Reads a JSON request body within the size and time limits; the error answer otherwise.
@@ -300,7 +331,7 @@ mod tests {
     use std::net::{Shutdown, TcpStream};
 
     use super::*;
-    use crate::view::api::{Geometry, Origin};
+    use crate::view::api::Origin;
 
     /// Short limits, so that the time bounds show within a test.
     const LIMITS: Limits = Limits {
@@ -316,10 +347,9 @@ mod tests {
     fn start(limits: Limits) -> SocketAddr {
         let mesh = crate::view::sample_mesh();
         let origin = Origin { file: "sample.json".to_string(), baked: true, load_ms: 0.0 };
-        let geometry = serde_json::to_vec(&Geometry::new(&mesh, &origin)).unwrap();
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
-        let app = App::new(geometry, Queries::new(mesh), addr, limits);
+        let app = App::new(origin, Queries::new(mesh), addr, limits);
         std::thread::spawn(move || serve(listener, app));
         addr
     }
@@ -443,6 +473,8 @@ mod tests {
             ("DELETE", "/api/mesh", "GET"),
             ("GET", "/api/path", "POST"),
             ("PUT", "/api/locate", "POST"),
+            ("GET", "/api/obstacles", "POST"),
+            ("GET", "/api/obstacles/0", "DELETE"),
         ] {
             let answer = request(addr, method, target, &[], "");
             assert_eq!(status(&answer), 405, "{method} {target}");
@@ -460,6 +492,32 @@ mod tests {
             r#"{"from":[1,1],"to":[2,2]}"#,
         );
         assert_eq!(status(&json), 200, "{json}");
+    }
+
+    #[test]
+    fn an_obstacle_added_changes_the_mesh_served_and_removed_restores_it() {
+        let addr = start(LIMITS);
+        let triangles = |addr| {
+            let mesh = request(addr, "GET", "/api/mesh", &[], "");
+            let body = &mesh[mesh.find("\r\n\r\n").unwrap() + 4..];
+            let value: serde_json::Value = serde_json::from_str(body).unwrap();
+            value["stats"]["triangles"].as_u64().unwrap()
+        };
+        let before = triangles(addr);
+        let added = post(addr, "/api/obstacles", r#"{"outer": [[4.5, 0], [5.5, 0], [5.5, 3], [4.5, 3]]}"#);
+        assert_eq!(status(&added), 200, "{added}");
+        let body = &added[added.find("\r\n\r\n").unwrap() + 4..];
+        let answer: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(answer["triangles"].as_u64(), Some(triangles(addr)));
+        assert_ne!(triangles(addr), before);
+        let path = post(addr, "/api/path", r#"{"from": [1, 1], "to": [9, 1], "mode": "optimal"}"#);
+        assert!(!path.contains("\"length\":8.0"), "{path}");
+        let id = answer["id"].as_u64().unwrap();
+        let removed = request(addr, "DELETE", &format!("/api/obstacles/{id}"), &[], "");
+        assert_eq!(status(&removed), 200, "{removed}");
+        assert_eq!(triangles(addr), before);
+        let again = request(addr, "DELETE", &format!("/api/obstacles/{id}"), &[], "");
+        assert_eq!((status(&again), error_message(&again)), (422, format!("no obstacle has id {id}")));
     }
 
     #[test]

@@ -327,6 +327,65 @@ fn the_page_asks_for_layers_links_a_radius_and_costs() {
         assert_eq!(Some(cost), cli["cost"].as_f64(), "radius {radius}, costs {costs}: {cli}\npage: {page}");
         say(&format!("page: terrain.json radius {radius} costs [{costs}]: optimal cost {cost}"));
     }
+    // A box obstacle added on the page (as Ctrl+click twice does): the optimal path equals
+    // `trinav path` on the mesh `trinav edit --add` makes with the same box; removed, the
+    // path of the file again.
+    enter(&browser, "costs", "");
+    let plain = click_path(&browser, from, to);
+    let (mid_x, mid_y) = ((from[0] + to[0]) / 2.0, from[1]);
+    let outer = [
+        [mid_x - 2.0, mid_y - 3.0],
+        [mid_x + 2.0, mid_y - 3.0],
+        [mid_x + 2.0, mid_y + 3.0],
+        [mid_x - 2.0, mid_y + 3.0],
+    ];
+    browser
+        .execute(
+            "window.trinavView.addBox(arguments[0], arguments[1]); return null",
+            json!([outer[0], outer[2]]),
+        )
+        .unwrap();
+    browser
+        .wait_for(
+            "the edit",
+            "return document.getElementById('obstacle-note').dataset.triangles !== undefined",
+        )
+        .unwrap();
+    let both = "return ['fast', 'optimal'].every(m => \
+                document.querySelector(`#path-${m} .cost`).dataset.value !== undefined)";
+    browser.wait_for("both paths", both).unwrap();
+    let box_file = dir.path().join("box.json");
+    std::fs::write(&box_file, json!({"outer": outer}).to_string()).unwrap();
+    let edited = dir.path().join("edited.nav");
+    let edit = trinav(&["edit", nav, "--add", box_file.to_str().unwrap(), "-o", edited.to_str().unwrap()]);
+    assert!(edit.status.success(), "{}", String::from_utf8_lossy(&edit.stderr));
+    let start =
+        [data_number(&browser, "#start", "x").unwrap(), data_number(&browser, "#start", "y").unwrap()];
+    let goal = [data_number(&browser, "#goal", "x").unwrap(), data_number(&browser, "#goal", "y").unwrap()];
+    let (f, g) = (format!("{},{}", start[0], start[1]), format!("{},{}", goal[0], goal[1]));
+    let cli =
+        cli_path_with(edited.to_str().unwrap(), &["--from", &f, "--to", &g, "--mode", "optimal", "--snap"]);
+    let around = data_number(&browser, "#path-optimal .cost", "value").unwrap();
+    assert_eq!(Some(around), cli["cost"].as_f64(), "{cli}");
+    assert!(around > plain, "the box is in the way: {around} > {plain}");
+    let triangles = data_number(&browser, "#obstacle-note", "triangles").unwrap();
+    assert_eq!(
+        Some(triangles),
+        NavMesh::load(edited.to_str().unwrap()).map(|m| m.triangle_count() as f64).ok()
+    );
+    let png = browser.screenshot().unwrap();
+    std::fs::write(artifacts().join("terrain-obstacle.png"), &png).unwrap();
+    browser
+        .execute("document.querySelector('#obstacle-list button').click(); return null", json!([]))
+        .unwrap();
+    // The list is emptied and the paths asked again in one step, after the mesh is reloaded.
+    browser
+        .wait_for("the removal", "return document.getElementById('obstacle-list').children.length === 0")
+        .unwrap();
+    browser.wait_for("the path again", both).unwrap();
+    assert_eq!(data_number(&browser, "#path-optimal .cost", "value"), Some(plain));
+    say(&format!("page: terrain.json box obstacle: optimal cost {plain} -> {around} -> {plain}"));
+
     enter(&browser, "costs", "mud");
     browser.click(pixel(&browser, from[0], from[1]), false).unwrap();
     browser.click(pixel(&browser, to[0], to[1]), false).unwrap();

@@ -25,8 +25,8 @@
   // ---- The API ----
 
   /** GET (no body) or POST a JSON body; the answer, or an Error with the server's message. */
-  async function api(path, body) {
-    const init = body === undefined ? {} : {
+  async function api(path, body, method) {
+    const init = body === undefined ? (method ? { method } : {}) : {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
@@ -520,6 +520,8 @@
     paths: {}, // mode -> answer
     pathQuery: 0, // sequence number: answers of older queries are dropped
     ray: null, // { from, to, answer }
+    corner: null, // the first corner of a box obstacle being drawn
+    obstacles: [], // { id, outer, update_us }
     hover: null, // /api/locate answer
     hoverPending: null,
     hoverInFlight: false,
@@ -820,6 +822,16 @@
       }
       marker(ray.from, '#7b2cbf', 5);
     }
+    for (const obstacle of state.obstacles) {
+      polyline(obstacle.outer);
+      ctx.closePath();
+      ctx.setLineDash([6, 3]);
+      ctx.strokeStyle = '#6b4226';
+      ctx.lineWidth = 1.5;
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    if (state.corner) marker(state.corner, '#6b4226', 4);
   }
 
   function resize() {
@@ -1055,6 +1067,67 @@
     requestDraw();
   }
 
+  /** Loads the mesh again (after an edit) and draws it, on the layer shown. */
+  async function reloadMesh() {
+    const m = await api('/api/mesh');
+    m.n = m.triangles.length / 3;
+    m.centre = state.mesh.centre; // the renderers' origin stays where it was
+    state.mesh = m;
+    showMesh(m);
+    if (m.layers.length > 1) $('layer').value = state.layer === null ? '' : String(state.layer);
+    showLayer();
+  }
+
+  /** Adds the box with corners `a` and `b` as an obstacle. */
+  async function addBox(a, b) {
+    const [x0, x1] = [Math.min(a[0], b[0]), Math.max(a[0], b[0])];
+    const [y0, y1] = [Math.min(a[1], b[1]), Math.max(a[1], b[1])];
+    const outer = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+    try {
+      const answer = await api('/api/obstacles', { outer });
+      state.obstacles.push({ id: answer.id, outer, update_us: answer.update_us });
+      showError('');
+      await afterEdit(`added obstacle ${answer.id} in ${answer.update_us.toFixed(0)} µs: ` +
+        `${answer.triangles} triangles, ${answer.islands} islands`);
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  async function removeObstacle(id) {
+    try {
+      const answer = await api(`/api/obstacles/${id}`, undefined, 'DELETE');
+      state.obstacles = state.obstacles.filter((o) => o.id !== id);
+      showError('');
+      await afterEdit(`removed obstacle ${id} in ${answer.update_us.toFixed(0)} µs: ` +
+        `${answer.triangles} triangles, ${answer.islands} islands`);
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  /** After an edit: the new mesh drawn, the list and the paths again. */
+  async function afterEdit(note) {
+    await reloadMesh();
+    const list = $('obstacle-list');
+    list.replaceChildren(...state.obstacles.map((o) => {
+      const item = document.createElement('li');
+      item.textContent = `${o.id}: ${pointText(o.outer[0])} – ${pointText(o.outer[2])}`;
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.textContent = 'remove';
+      remove.dataset.obstacle = String(o.id);
+      remove.addEventListener('click', () => removeObstacle(o.id));
+      item.append(remove);
+      return item;
+    }));
+    const el = $('obstacle-note');
+    el.textContent = note;
+    el.dataset.triangles = String(state.mesh.stats.triangles);
+    if (state.start && state.goal) queryPaths();
+    requestDraw();
+  }
+
   function hoverAt(p) {
     if (!state.renderer) return;
     state.hoverPending = p;
@@ -1077,9 +1150,20 @@
     next();
   }
 
-  function clickAt(px, py, shift) {
+  function clickAt(px, py, shift, ctrl = false) {
     if (!state.renderer) return;
     const p = camera.toWorld(px, py);
+    if (ctrl) {
+      if (!state.corner) {
+        state.corner = p;
+      } else {
+        const corner = state.corner;
+        state.corner = null;
+        addBox(corner, p);
+      }
+      requestDraw();
+      return;
+    }
     if (shift) {
       if (!state.ray || state.ray.answer) {
         state.ray = { from: p, to: null, answer: null, layer: shownLayerName() };
@@ -1155,7 +1239,7 @@
       overlay.classList.remove('panning');
       if (wasClick) {
         const [x, y] = stagePoint(event);
-        clickAt(x, y, event.shiftKey);
+        clickAt(x, y, event.shiftKey, event.ctrlKey);
       }
     };
     overlay.addEventListener('pointerup', release);
@@ -1324,6 +1408,8 @@
     camera,
     state,
     measureFrames,
+    addBox,
+    removeObstacle,
     /** The page (client) coordinates of world point (x, y). */
     worldToClient(x, y) {
       const rect = overlay.getBoundingClientRect();
