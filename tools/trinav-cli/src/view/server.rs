@@ -2,8 +2,9 @@
 //!
 //! Routes: `GET /` and the page's assets (a fixed table of files embedded in the binary: a
 //! request is answered from the table by exact path, never from the file system, so no path
-//! can reach another file), `GET /api/mesh` (the geometry, serialized once at start) and
-//! `POST /api/path`, `/api/raycast`, `/api/locate` (see [`super::api`]). Anything else is 404,
+//! can reach another file), `GET /api/mesh` (the geometry, serialized at start and again after
+//! each edit), `POST /api/path`, `/api/raycast`, `/api/locate`, and the edits `POST
+//! /api/obstacles` and `DELETE /api/obstacles/{id}` (see [`super::api`]). Anything else is 404,
 //! a known path with another method 405; every error body is `{"error": "..."}`.
 //!
 //! Bounds ([`Limits`]): request headers in size (hyper answers 431) and in time (hyper closes
