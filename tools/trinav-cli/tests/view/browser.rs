@@ -132,9 +132,7 @@ fn the_page_shows_the_paths_trinav_path_finds() {
     let both = "return ['fast', 'optimal'].every(m => \
                 document.querySelector(`#path-${m} .length`).dataset.value !== undefined)";
     browser.wait_for("both paths", both).unwrap();
-    let start =
-        [data_number(&browser, "#start", "x").unwrap(), data_number(&browser, "#start", "y").unwrap()];
-    let goal = [data_number(&browser, "#goal", "x").unwrap(), data_number(&browser, "#goal", "y").unwrap()];
+    let (start, goal) = ends_shown(&browser);
     assert!((start[0] - 5.0).abs() < 0.5 && (goal[1] - 40.0).abs() < 0.5, "{start:?} {goal:?}");
     for mode in ["fast", "optimal"] {
         let row = format!("#path-{mode}");
@@ -219,6 +217,16 @@ fn the_page_shows_the_paths_trinav_path_finds() {
     }
 }
 
+/// A page script: whether both modes' answers are shown (their costs' values set).
+const BOTH_COSTS: &str = "return ['fast', 'optimal'].every(m => \
+                          document.querySelector(`#path-${m} .cost`).dataset.value !== undefined)";
+
+/// The start and goal the page shows, `[x, y]` each.
+fn ends_shown(browser: &Browser) -> ([f64; 2], [f64; 2]) {
+    let at = |id: &str| [data_number(browser, id, "x").unwrap(), data_number(browser, id, "y").unwrap()];
+    (at("#start"), at("#goal"))
+}
+
 /// `trinav path MESH --json ARGS...`, parsed (exit 0: a path).
 fn cli_path_with(mesh: &str, args: &[&str]) -> Value {
     let out = trinav(&[&["path", mesh, "--json"], args].concat());
@@ -245,9 +253,7 @@ fn click_path(browser: &Browser, from: [f64; 2], to: [f64; 2]) -> f64 {
     js(browser, "window.trinavView.state.paths = {}; return null");
     browser.click(pixel(browser, from[0], from[1]), false).unwrap();
     browser.click(pixel(browser, to[0], to[1]), false).unwrap();
-    let both = "return ['fast', 'optimal'].every(m => \
-                document.querySelector(`#path-${m} .cost`).dataset.value !== undefined)";
-    browser.wait_for("both paths", both).unwrap();
+    browser.wait_for("both paths", BOTH_COSTS).unwrap();
     data_number(browser, "#path-optimal .cost", "value").unwrap()
 }
 
@@ -272,12 +278,8 @@ fn the_page_asks_for_layers_links_a_radius_and_costs() {
     browser.click(pixel(&browser, 5.0, 23.0), false).unwrap();
     choose(&browser, "layer", "1");
     browser.click(pixel(&browser, 30.0, 25.0), false).unwrap();
-    let both = "return ['fast', 'optimal'].every(m => \
-                document.querySelector(`#path-${m} .cost`).dataset.value !== undefined)";
-    browser.wait_for("both paths", both).unwrap();
-    let start =
-        [data_number(&browser, "#start", "x").unwrap(), data_number(&browser, "#start", "y").unwrap()];
-    let goal = [data_number(&browser, "#goal", "x").unwrap(), data_number(&browser, "#goal", "y").unwrap()];
+    browser.wait_for("both paths", BOTH_COSTS).unwrap();
+    let (start, goal) = ends_shown(&browser);
     let (from, to) = (format!("ground:{},{}", start[0], start[1]), format!("bridge:{},{}", goal[0], goal[1]));
     let cli = cli_path_with(nav, &["--from", &from, "--to", &to, "--mode", "optimal"]);
     assert_eq!(data_number(&browser, "#path-optimal .cost", "value"), cli["cost"].as_f64(), "{cli}");
@@ -314,10 +316,7 @@ fn the_page_asks_for_layers_links_a_radius_and_costs() {
         enter(&browser, "radius", radius);
         enter(&browser, "costs", costs);
         let cost = click_path(&browser, from, to);
-        let start =
-            [data_number(&browser, "#start", "x").unwrap(), data_number(&browser, "#start", "y").unwrap()];
-        let goal =
-            [data_number(&browser, "#goal", "x").unwrap(), data_number(&browser, "#goal", "y").unwrap()];
+        let (start, goal) = ends_shown(&browser);
         let (f, g) = (format!("{},{}", start[0], start[1]), format!("{},{}", goal[0], goal[1]));
         let cli = cli_path_with(
             nav,
@@ -351,17 +350,13 @@ fn the_page_asks_for_layers_links_a_radius_and_costs() {
             "return document.getElementById('obstacle-note').dataset.triangles !== undefined",
         )
         .unwrap();
-    let both = "return ['fast', 'optimal'].every(m => \
-                document.querySelector(`#path-${m} .cost`).dataset.value !== undefined)";
-    browser.wait_for("both paths", both).unwrap();
+    browser.wait_for("both paths", BOTH_COSTS).unwrap();
     let box_file = dir.path().join("box.json");
     std::fs::write(&box_file, json!({"outer": outer}).to_string()).unwrap();
     let edited = dir.path().join("edited.nav");
     let edit = trinav(&["edit", nav, "--add", box_file.to_str().unwrap(), "-o", edited.to_str().unwrap()]);
     assert!(edit.status.success(), "{}", String::from_utf8_lossy(&edit.stderr));
-    let start =
-        [data_number(&browser, "#start", "x").unwrap(), data_number(&browser, "#start", "y").unwrap()];
-    let goal = [data_number(&browser, "#goal", "x").unwrap(), data_number(&browser, "#goal", "y").unwrap()];
+    let (start, goal) = ends_shown(&browser);
     let (f, g) = (format!("{},{}", start[0], start[1]), format!("{},{}", goal[0], goal[1]));
     let cli =
         cli_path_with(edited.to_str().unwrap(), &["--from", &f, "--to", &g, "--mode", "optimal", "--snap"]);
@@ -382,7 +377,7 @@ fn the_page_asks_for_layers_links_a_radius_and_costs() {
     browser
         .wait_for("the removal", "return document.getElementById('obstacle-list').children.length === 0")
         .unwrap();
-    browser.wait_for("the path again", both).unwrap();
+    browser.wait_for("the path again", BOTH_COSTS).unwrap();
     assert_eq!(data_number(&browser, "#path-optimal .cost", "value"), Some(plain));
     say(&format!("page: terrain.json box obstacle: optimal cost {plain} -> {around} -> {plain}"));
 
