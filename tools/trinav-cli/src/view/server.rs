@@ -535,6 +535,31 @@ mod tests {
         let off = post(addr, "/api/path", r#"{"from": [1, 1], "to": [50, 50]}"#);
         assert_eq!(status(&off), 422);
         assert_eq!(error_message(&off), "goal point (50, 50) is off the mesh");
+        // Edits that cannot be made: 400 or 422, and the mesh served is the same.
+        let mesh_before = request(addr, "GET", "/api/mesh", &[], "");
+        let body_of = |answer: &str| answer[answer.find("\r\n\r\n").unwrap() + 4..].to_string();
+        for (body, code) in [
+            ("{", 400),
+            (r#"{"outer": [[0, 0], [1, 0]], "colour": 1}"#, 400),
+            (r#"{"outer": "box"}"#, 400),
+            (r#"{"outer": [[1, 1], [3, 3], [3, 1], [1, 3]]}"#, 422),
+            (r#"{"outer": [[0, 0], [1e300, 0], [0, 1]]}"#, 422),
+            (r#"{"outer": [[0, 0], [1, 0]]}"#, 422),
+            (r#"{"outer": [[0, 0], [1, 0], [2, 0]]}"#, 422),
+        ] {
+            let answer = post(addr, "/api/obstacles", body);
+            assert_eq!(status(&answer), code, "{body}: {answer}");
+            assert!(!error_message(&answer).is_empty(), "{body}: {answer}");
+        }
+        for target in
+            ["/api/obstacles/abc", "/api/obstacles/-1", "/api/obstacles/", "/api/obstacles/99999999999"]
+        {
+            let answer = request(addr, "DELETE", target, &[], "");
+            assert_eq!(status(&answer), 400, "{target}: {answer}");
+        }
+        assert_eq!(status(&request(addr, "DELETE", "/api/obstacles/7", &[], "")), 422);
+        let mesh_after = request(addr, "GET", "/api/mesh", &[], "");
+        assert_eq!(body_of(&mesh_after), body_of(&mesh_before));
         // The server still answers after all of that.
         assert_eq!(status(&request(addr, "GET", "/api/mesh", &[], "")), 200);
     }
