@@ -74,6 +74,36 @@ fn assert_close(found: f64, expected: f64) {
     assert!((found - expected).abs() <= 1e-9 * expected.max(1.0), "{found} against {expected}");
 }
 
+/// West [0, 10]²; east [10, 20] × [0, 10] plus a strip [7, 10] × [7, 10] over the west room,
+/// joined by a portal on x = 10 from y = 0 to 7. From under the strip to the strip above it,
+/// the way turns round the portal's upper end (10, 7) by more than a half turn: both modes
+/// take it (the optimal one answered "unreachable" before: its walk round a corner stopped a
+/// half turn past the line from the root, where a fan that spans two layers goes on over the
+/// root's own side in x, y).
+#[test]
+fn a_way_round_a_portals_end_onto_a_strip_over_the_start() {
+    let east = vec![[10., 0.], [20., 0.], [20., 10.], [7., 10.], [7., 7.], [10., 7.]];
+    let level = Level {
+        layers: vec![
+            layer("west", vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)], vec![]),
+            layer("east", vec![PolygonInput::new(east)], vec![]),
+        ],
+        portals: vec![portal("west", "east", [10., 0.], [10., 7.])],
+        ..Level::default()
+    };
+    let mesh = bake_level(&level);
+    let (west, east) = (mesh.layer_by_name("west").unwrap(), mesh.layer_by_name("east").unwrap());
+    let (under, corner, strip) = (p(8.75, 9.5), p(10., 7.), p(7.5, 7.5));
+    let expected = under.distance(corner) + corner.distance(strip);
+    for mode in MODES {
+        for (from, to) in [((west, under), (east, strip)), ((east, strip), (west, under))] {
+            let path = mesh.find_path_on(from, to, &options(mode), &mut PathScratch::new()).unwrap();
+            assert_close(path.length, expected);
+            assert_eq!(path.points, vec![from.1, corner, to.1], "{mode:?}");
+        }
+    }
+}
+
 #[test]
 fn two_floors_joined_by_a_portal() {
     let mesh = bake_level(&two_floors());
@@ -421,18 +451,31 @@ fn bad_layers_and_portals_are_bake_errors_naming_the_element() {
 struct Room {
     bounds: Rect,
     obstacles: Vec<Rect>,
+    /// A part of the bounds that is not the room's, on the other room's side of the portal's
+    /// line (the notch below the east room's strip): a wall within the room, nothing to a
+    /// segment through the portal.
+    notch: Option<Rect>,
 }
 
 impl Room {
+    fn walls(&self) -> impl Iterator<Item = &Rect> {
+        self.obstacles.iter().chain(&self.notch)
+    }
+
     fn holds(&self, q: Point) -> bool {
         let (a, b) = self.bounds;
+        let inside = |&(c, d): &Rect| c.x < q.x && q.x < d.x && c.y < q.y && q.y < d.y;
+        // The notch fills its corner of the bounds: only its edges inside them (its top and
+        // right) are the room's.
+        let in_notch = |&(c, d): &Rect| c.x <= q.x && q.x < d.x && c.y <= q.y && q.y < d.y;
         (a.x..=b.x).contains(&q.x)
             && (a.y..=b.y).contains(&q.y)
-            && self.obstacles.iter().all(|&(c, d)| !(c.x < q.x && q.x < d.x && c.y < q.y && q.y < d.y))
+            && !self.obstacles.iter().any(inside)
+            && !self.notch.iter().any(in_notch)
     }
 
     fn sees(&self, u: Point, v: Point) -> bool {
-        self.holds(u) && self.holds(v) && self.obstacles.iter().all(|&r| misses_interior(u, v, r))
+        self.holds(u) && self.holds(v) && self.walls().all(|&r| misses_interior(u, v, r))
     }
 }
 
@@ -452,7 +495,7 @@ fn oracle(
 ) -> Option<f64> {
     let mut nodes = vec![from, to, portal.0, portal.1];
     for room in rooms {
-        nodes.extend(room.obstacles.iter().flat_map(|&r| corners(r)));
+        nodes.extend(room.walls().flat_map(|&r| corners(r)));
     }
     let n = nodes.len();
     let id = |node: usize, room: usize| node * 2 + room;
@@ -605,19 +648,26 @@ fn check_random_level(
         ..Level::default()
     };
     let mesh = bake_level(&level);
-    // The oracle's east room is the rectangle [10, 20] × [0, 10]: the strip over the west
-    // room is a dead end for paths between points outside it (a path entering it leaves
-    // the way it came), and query points are kept out of it.
+    // The oracle's east room is [10 - w, 20] × [0, 10] without the notch below the strip,
+    // [10 - w, 10] × [0, y1]: query points on the strip over the west room are reached round
+    // the portal's upper end (a path from the west room turns there by more than a half
+    // turn, which the optimal search once missed).
+    let notch = (p(10. - w, 0.), p(10., y1));
     let rooms = [
-        Room { bounds: (p(0., 0.), p(10., 10.)), obstacles: west_obstacles.to_vec() },
-        Room { bounds: (p(10., 0.), p(20., 10.)), obstacles: east_obstacles.to_vec() },
+        Room { bounds: (p(0., 0.), p(10., 10.)), obstacles: west_obstacles.to_vec(), notch: None },
+        Room {
+            bounds: (p(10. - w, 0.), p(20., 10.)),
+            obstacles: east_obstacles.to_vec(),
+            notch: Some(notch),
+        },
     ];
     let portal_segment = (p(10., y0), p(10., y1));
     // A path segment is walkable: on one layer, inside it and out of its obstacles (the
     // east layer's notch below its strip, [10 - w, 10] × [0, y1], is an obstacle to it);
     // between layers (its ends' layers differ: a point's layer is the one the path
-    // arrives on), touching the portal and out of every obstacle.
-    let notch = (p(10. - w, 0.), p(10., y1));
+    // arrives on), touching the portal and out of every obstacle; one that starts on the
+    // portal (at its end, round which a path turns onto the strip) lies on its end's layer,
+    // one that ends on it on its start's.
     let east_region =
         |q: Point| q.x >= 10. - w && q.x <= 20. && q.y >= 0. && q.y <= 10. && !(q.x < 10. && q.y < y1);
     let walkable = |la: usize, lb: usize, u: Point, v: Point| {
@@ -627,11 +677,17 @@ fn check_random_level(
                 && misses_interior(u, v, notch)
                 && rooms[1].obstacles.iter().all(|&o| misses_interior(u, v, o))
         };
+        let (pa, pb) = portal_segment;
+        let on_portal = |q: Point| orient(pa, pb, q) == Orientation::Collinear && (y0..=y1).contains(&q.y);
+        let (la, lb) = match (on_portal(u), on_portal(v)) {
+            (true, false) => (lb, lb),
+            (false, true) => (la, la),
+            _ => (la, lb),
+        };
         match (la, lb) {
             (0, 0) => rooms[0].sees(u, v),
             (1, 1) => east_clear(u, v),
             _ => {
-                let (pa, pb) = portal_segment;
                 let touches = orient(pa, pb, u) != orient(pa, pb, v)
                     || orient(pa, pb, u) == Orientation::Collinear
                     || orient(pa, pb, v) == Orientation::Collinear;
@@ -648,8 +704,13 @@ fn check_random_level(
     for &(x0, yy0, x1, yy1, east0, east1) in points {
         let quarter = |v: u32| f64::from(v) / 4.0;
         let (r0, r1) = (usize::from(east0), usize::from(east1));
-        let from = p(quarter(x0) / 2.0 + 10.0 * r0 as f64, quarter(yy0));
-        let to = p(quarter(x1) / 2.0 + 10.0 * r1 as f64, quarter(yy1));
+        // West: x in [0, 8]; east: x in [10 - w, 20], over the strip too.
+        let x = |v: u32, east: usize| match east {
+            0 => quarter(v) / 2.0,
+            _ => 10.0 - w + quarter(v) * (10.0 + w) / 16.0,
+        };
+        let from = p(x(x0, r0), quarter(yy0));
+        let to = p(x(x1, r1), quarter(yy1));
         if !rooms[r0].holds(from) || !rooms[r1].holds(to) {
             continue;
         }

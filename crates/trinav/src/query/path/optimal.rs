@@ -613,9 +613,15 @@ impl<const LINKS: bool> Search<'_, LINKS> {
             self.successor(corner, g, left, right, here, (k + 1) % 3);
         }
         // The fan triangles beyond, rotating away from the root (counter-clockwise around a
-        // left corner, clockwise around a right one) up to a half turn past the line.
+        // left corner, clockwise around a right one) up to a half turn past the line: beyond
+        // it the root sees the fan itself. Not so round a vertex whose fan spans two layers (a
+        // portal's end, whose fan may sweep more than a full turn): past the half turn the
+        // fan lies over the root's side in x, y but on another layer, which a straight line
+        // from the root does not reach (the strip of an upper floor over the room below), so
+        // the walk goes on to the fan's end.
         let (mut t, mut edge) = (here, if side == Side::Left { (k + 2) % 3 } else { k });
         let mut first = true;
+        let mut spans_layers = None;
         loop {
             let next = mesh.neighbours(t)[edge];
             if next.is_none() || next == here || self.pass.excludes(mesh, next) {
@@ -628,7 +634,11 @@ impl<const LINKS: bool> Search<'_, LINKS> {
                 Side::Left => (x, Orientation::CounterClockwise),
                 Side::Right => (y, Orientation::Clockwise),
             };
-            if !first && self.side(line, self.point(leading)) != hidden {
+            if !first
+                && self.side(line, self.point(leading)) != hidden
+                && !(self.mesh.is_layered()
+                    && *spans_layers.get_or_insert_with(|| self.fan_spans_layers(here, k)))
+            {
                 break;
             }
             first = false;
@@ -643,6 +653,33 @@ impl<const LINKS: bool> Search<'_, LINKS> {
             self.successor(corner, g, [corner, y], [corner, x], next, (j + 1) % 3);
             (t, edge) = (next, if side == Side::Left { (j + 2) % 3 } else { j });
         }
+    }
+
+    /// Whether the fan of corner `k` of triangle `t` (the triangles joined to `t` across edges
+    /// at that corner) holds triangles of two layers: a vertex on a portal.
+    #[cold]
+    #[inline(never)]
+    fn fan_spans_layers(&self, t: TriangleId, k: usize) -> bool {
+        let mesh = self.mesh;
+        let (v, layer) = (mesh.triangles()[t.index()][k], mesh.triangle_layer(t));
+        for leaving in [true, false] {
+            let (mut cur, mut c) = (t, k);
+            for _ in 0..mesh.triangle_count() {
+                let next = mesh.neighbours(cur)[if leaving { c } else { (c + 2) % 3 }];
+                if next.is_none() || next == t {
+                    break;
+                }
+                if mesh.triangle_layer(next) != layer {
+                    return true;
+                }
+                cur = next;
+                c = mesh.triangles()[cur.index()]
+                    .iter()
+                    .position(|&w| w == v)
+                    .expect("the fan shares the corner");
+            }
+        }
+        false
     }
 
     /// The node enters a triangle holding the goal: the goal is reached straight from the root
