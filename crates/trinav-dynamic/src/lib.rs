@@ -76,6 +76,16 @@ pub enum EditError {
     /// The settings are out of range.
     #[error("bad settings: {0}")]
     Settings(SettingsError),
+    /// An obstacle without a layer on a mesh of several layers: use
+    /// [`EditableMesh::add_obstacle_on`].
+    #[error("the mesh has {layers} layers: an obstacle must name the layer it stands on")]
+    LayerNeeded {
+        /// The mesh's layer count.
+        layers: usize,
+    },
+    /// An obstacle on a layer the mesh does not have.
+    #[error("the mesh has no layer {0}")]
+    NoSuchLayer(trinav::LayerId),
     /// Cells were set on a mesh not made from a grid.
     #[error("this mesh was not made from a grid: it has no cells to set")]
     NotAGrid,
