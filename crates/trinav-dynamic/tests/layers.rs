@@ -308,3 +308,38 @@ fn an_obstacle_cuts_its_own_layer_only_and_closes_the_part_of_a_portal_it_covers
     assert_eq!(editable.mesh().area(), NavMesh::from_bytes(&before).unwrap().area());
     assert!((path(editable.mesh(), a, b, &mut scratch).unwrap() - 2.0).abs() < 1e-12);
 }
+
+/// The spare mesh brought up to date by copying what a change wrote (layers included) equals
+/// the mesh copied whole: two editable meshes take the same changes, one with its snapshots
+/// held by a reader (so each change copies the whole mesh), and save the same bytes at every
+/// step.
+#[test]
+fn a_caught_up_spare_equals_a_copied_mesh_on_layers() {
+    let mut rng = rng(200);
+    let (level, portal) = random_level(&mut rng);
+    let mesh = bake(&full_level(&level, &[], portal), &BakeSettings::default()).unwrap().mesh;
+    let (mut caught_up, mut copied) = (EditableMesh::new(mesh.clone()), EditableMesh::new(mesh));
+    let mut held = Vec::new();
+    let mut ids = Vec::new();
+    for step in 0..40 {
+        if ids.is_empty() || rng.random_bool(0.5) {
+            let (layer, r) = (LayerId(rng.random_range(0..2)), random_rect(&mut rng));
+            let a = caught_up.add_obstacle_on(layer, &rect(r)).unwrap();
+            assert_eq!(copied.add_obstacle_on(layer, &rect(r)).unwrap(), a);
+            ids.push(a);
+        } else if rng.random_bool(0.5) {
+            let id = ids[rng.random_range(0..ids.len())];
+            let by = [quarter(&mut rng, -3.0, 3.0), quarter(&mut rng, -3.0, 3.0)];
+            caught_up.move_obstacle(id, by).unwrap();
+            copied.move_obstacle(id, by).unwrap();
+        } else {
+            let id = ids.swap_remove(rng.random_range(0..ids.len()));
+            caught_up.remove_obstacle(id).unwrap();
+            copied.remove_obstacle(id).unwrap();
+        }
+        held.push(copied.snapshot());
+        assert_eq!(caught_up.mesh().to_bytes().unwrap(), copied.mesh().to_bytes().unwrap(), "step {step}");
+    }
+    assert!(caught_up.copies() <= 1, "{} copies", caught_up.copies()); // the first change makes the spare
+    assert!(copied.copies() > 30, "{} copies", copied.copies());
+}
