@@ -61,10 +61,11 @@ pub struct MeshPatch {
     /// all layer 0) on a mesh without layers. On a layered mesh a corner is welded to the vertex
     /// of its own layer at that point (see `portals` for vertices two layers share).
     pub layers: Vec<LayerId>,
-    /// On a layered mesh: segments where added triangles of two layers join (portals). Added
-    /// corners of two layers at one point are one vertex when an edge of each runs between the
-    /// same two points the opposite ways, on one of these segments: that edge is a portal edge.
-    /// Elsewhere two layers' edges may coincide and stay walls.
+    /// On a layered mesh: segments where triangles of two layers join (portals). Added corners
+    /// of two layers at one point are one vertex when an edge of each runs between the same two
+    /// points the opposite ways on one of these segments, and an added edge on one of them
+    /// takes the vertices of a kept triangle's wall of another layer running the other way:
+    /// that edge is a portal edge. Elsewhere two layers' edges may coincide and stay walls.
     pub portals: Vec<[Point; 2]>,
     /// Whether every edge between a removed and a kept triangle must be an edge of an added
     /// triangle: the patch re-triangulates the inside of a region and keeps its border. When
@@ -524,15 +525,45 @@ impl NavMesh {
                 }
             }
         }
-        // Each set's vertex: the one a kept triangle of one of its layers uses (two are an
-        // error: they would have to become one), else the first a removed triangle used (a
-        // portal's end that one layer lost and gets back), else a new one.
+        // Each set's vertex: the one a kept triangle of one of its layers uses, or whose wall
+        // one of its portal edges runs along (two are an error: they would have to become
+        // one), else the first a removed triangle used (a portal's end that one layer lost and
+        // gets back), else a new one.
+        // An added edge on a portal whose twin is a kept triangle's wall on another layer
+        // takes that wall's vertices (a layer's side of a portal put back).
+        let mut anchors: Vec<(u32, VertexId)> = (keys.iter().enumerate())
+            .filter_map(|(i, &((_, layer), p))| Some((i as u32, self.kept_vertex_at_on(p, layer, removed)?)))
+            .collect();
+        for c in &corner_keys {
+            for k in 0..3 {
+                let (ka, kb) = (c[k], c[(k + 1) % 3]);
+                let ((_, layer), pa) = keys[ka as usize];
+                let pb = keys[kb as usize].1;
+                if patch.portals.is_empty() || !on_portal(pa, pb) {
+                    continue;
+                }
+                for &t in self.grid.candidates(pa) {
+                    if self.triangle_layer(t) == layer || removed.binary_search(&t).is_ok() {
+                        continue;
+                    }
+                    let tri = self.parts.triangles[t.index()];
+                    for e in 0..3 {
+                        let (u, w) = (tri[e], tri[(e + 1) % 3]);
+                        let at = |v: VertexId, p: Point| {
+                            position_key(parts.vertices[v.index()]) == position_key(p)
+                        };
+                        if self.parts.neighbours[t.index()][e].is_none() && at(u, pb) && at(w, pa) {
+                            anchors.extend([(ka, w), (kb, u)]);
+                        }
+                    }
+                }
+            }
+        }
         let mut vertex_of_root: Vec<u32> = vec![u32::MAX; keys.len()];
-        for (i, &((_, layer), p)) in keys.iter().enumerate() {
-            let Some(v) = self.kept_vertex_at_on(p, layer, removed) else { continue };
-            let slot = &mut vertex_of_root[find(&mut parent, i)];
+        for (i, v) in anchors {
+            let slot = &mut vertex_of_root[find(&mut parent, i as usize)];
             if *slot != u32::MAX && *slot != v.0 {
-                return Err(PatchError::JoinedVertices { point: p });
+                return Err(PatchError::JoinedVertices { point: keys[i as usize].1 });
             }
             *slot = v.0;
         }
