@@ -21,6 +21,9 @@
 //! - **Deterministic.** The shape of the mesh depends only on the base and the obstacles (and
 //!   cells), whatever the order of the changes; the same sequence of changes gives the same
 //!   arrays, bit for bit, and the same saved file.
+//! - **Layers.** On a layered mesh an obstacle stands on a layer
+//!   ([`EditableMesh::add_obstacle_on`]) and cuts that layer only; the part of a portal it
+//!   covers closes on both sides, the rest still joins the layers.
 //! - **Bad input changes nothing.** Every error ([`EditError`]) leaves the mesh as it was.
 //!
 //! ```

@@ -207,4 +207,30 @@ mod tests {
         }
         assert!(met > 1000 && apart > 500, "{met} triangles meet, {apart} do not");
     }
+
+    #[test]
+    fn meets_segment_answers_as_geo_does() {
+        let ring = PolygonInput {
+            outer: vec![[1.0, 1.0], [9.0, 1.0], [9.0, 9.0], [1.0, 9.0]],
+            holes: vec![vec![[3.0, 3.0], [3.0, 7.0], [7.0, 7.0], [7.0, 3.0]]],
+        };
+        let obstacle = Obstacle::new(&ring, ObstacleId(0), &BakeSettings::default()).unwrap();
+        let shape = MultiPolygon(vec![Polygon::new(
+            LineString::from(vec![(1.0, 1.0), (9.0, 1.0), (9.0, 9.0), (1.0, 9.0), (1.0, 1.0)]),
+            vec![LineString::from(vec![(3.0, 3.0), (3.0, 7.0), (7.0, 7.0), (7.0, 3.0), (3.0, 3.0)])],
+        )]);
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(6);
+        let (mut met, mut apart) = (0, 0);
+        for _ in 0..5000 {
+            // Ends on a grid of halves: segments along, through, touching and missing the rings.
+            let mut end = || {
+                Point::new(f64::from(rng.random_range(0..21)) / 2.0, f64::from(rng.random_range(0..21)) / 2.0)
+            };
+            let (a, b) = (end(), end());
+            let expected = shape.intersects(&geo::Line::new((a.x, a.y), (b.x, b.y)));
+            assert_eq!(obstacle.meets_segment(a, b), expected, "{a:?} {b:?}");
+            if expected { met += 1 } else { apart += 1 }
+        }
+        assert!(met > 1000 && apart > 200, "{met} segments meet, {apart} do not");
+    }
 }
