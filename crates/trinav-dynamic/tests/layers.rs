@@ -123,15 +123,18 @@ fn layer_areas(mesh: &NavMesh) -> Vec<f64> {
 /// `mesh` against `baked`: the same area per layer and islands, a random point on a layer of
 /// one is on that layer of the other, and optimal lengths agree (1e-9); the fast mode answers
 /// where the optimal one does, never shorter.
-fn assert_same_as_bake(rng: &mut impl Rng, mesh: &NavMesh, baked: &NavMesh, what: &str) {
+fn assert_same_as_bake(rng: &mut impl Rng, mesh: &NavMesh, baked: &NavMesh, tolerance: f64, what: &str) {
     let (ours, theirs) = (layer_areas(mesh), layer_areas(baked));
     for (a, b) in ours.iter().zip(&theirs) {
-        assert!((a - b).abs() <= 1e-9 * b.max(1.0), "{what}: layer areas {ours:?} vs bake {theirs:?}");
+        assert!((a - b).abs() <= tolerance * b.max(1.0), "{what}: layer areas {ours:?} vs bake {theirs:?}");
     }
-    let (ours, theirs) = (island_areas(mesh), island_areas(baked));
+    // Islands of no area to speak of (slivers between inflated arcs) may differ.
+    let significant =
+        |areas: Vec<f64>| areas.into_iter().filter(|&a| a > tolerance * 100.0).collect::<Vec<_>>();
+    let (ours, theirs) = (significant(island_areas(mesh)), significant(island_areas(baked)));
     assert_eq!(ours.len(), theirs.len(), "{what}: islands {ours:?} vs bake {theirs:?}");
     for (a, b) in ours.iter().zip(&theirs) {
-        assert!((a - b).abs() <= 1e-9, "{what}: island areas {ours:?} vs bake {theirs:?}");
+        assert!((a - b).abs() <= tolerance * b.max(1.0), "{what}: island areas {ours:?} vs bake {theirs:?}");
     }
     let optimal = PathOptions::default().with_mode(PathMode::Optimal);
     let fast = PathOptions::default().with_mode(PathMode::Fast);
@@ -145,7 +148,16 @@ fn assert_same_as_bake(rng: &mut impl Rng, mesh: &NavMesh, baked: &NavMesh, what
         let x = f64::from(x) / 4.0 + 0.125 + 10.0 * f64::from(layer.0);
         let p = Point::new(x, f64::from(y) / 4.0 + 0.125);
         let (a, b) = (mesh.locate_on(layer, p).is_some(), baked.locate_on(layer, p).is_some());
-        assert_eq!(a, b, "{what}: {p:?} on layer {layer}: on the changed mesh {a}, on the bake {b}");
+        if a != b {
+            // Inflated arcs: the two round their chords' points differently, by a grid step.
+            let near = |m: &NavMesh| m.nearest_point_on(layer, p).map_or(0.0, |(q, _)| q.distance(p));
+            let d = near(mesh).max(near(baked));
+            assert!(
+                d <= tolerance * 100.0,
+                "{what}: {p:?} on layer {layer}: changed mesh {a}, bake {b}, {d} apart"
+            );
+            continue;
+        }
         if a {
             return (layer, p);
         }
@@ -158,7 +170,10 @@ fn assert_same_as_bake(rng: &mut impl Rng, mesh: &NavMesh, baked: &NavMesh, what
         let f = mesh.find_path_on(from, to, &fast, &mut s1).map(|p| p.length);
         match (a, b) {
             (Ok(a), Ok(b)) => {
-                assert!((a - b).abs() <= 1e-9 * b.max(1.0), "{what}: {from:?} -> {to:?}: {a} vs bake {b}");
+                assert!(
+                    (a - b).abs() <= tolerance * b.max(1.0),
+                    "{what}: {from:?} -> {to:?}: {a} vs bake {b}"
+                );
                 let f = f.unwrap_or_else(|e| panic!("{what}: {from:?} -> {to:?}: fast {e:?}, optimal {a}"));
                 if f < a * (1.0 - 1e-12) {
                     // The optimal search's known miss through a portal's end into the strip:
@@ -180,32 +195,63 @@ fn assert_same_as_bake(rng: &mut impl Rng, mesh: &NavMesh, baked: &NavMesh, what
     assert!(found > 0, "{what}: no path found at all");
 }
 
-/// A random sequence of `steps` changes on a random level; returns the saved mesh.
-fn run_sequence(seed: u64, steps: usize) -> Vec<u8> {
+/// A random sequence of `steps` changes on a random level; returns the saved mesh. With an
+/// agent radius the level has no portal (a bake refuses portals with a radius): two layers
+/// that overlap and never meet, their obstacles inflated.
+fn run_sequence(seed: u64, steps: usize, radius: f64) -> Vec<u8> {
     let mut rng = rng(seed);
     let (level, portal) = random_level(&mut rng);
-    let settings = BakeSettings::default();
+    let settings = BakeSettings::default().with_agent_radius(radius);
+    let full_level = |level: &Level, placed: &[(LayerId, [f64; 4])], portal| {
+        let full = full_level(level, placed, portal);
+        if radius > 0.0 { Level { portals: Vec::new(), ..full } } else { full }
+    };
+    // As in rebake.rs: a bake and a change round an inflated arc's chord points differently.
+    let tolerance = if radius > 0.0 { 1e-6 } else { 1e-9 };
     let mut editable =
         EditableMesh::new(bake(&full_level(&level, &[], portal), &settings).expect("bakes").mesh);
     let mut obstacles: Vec<(ObstacleId, LayerId, [f64; 4])> = Vec::new();
+    // With a radius, an inflated corner can land within a rounding of a wall's corner (e.g.
+    // (10, -4e-16) beside (10, 0)): the change is refused as `Precision` and changes nothing.
+    let refused = |e: EditError, editable: &EditableMesh, before: &[u8], what: String| {
+        assert!(radius > 0.0 && matches!(e, EditError::Precision { .. }), "{what}: {e}");
+        assert_eq!(editable.mesh().to_bytes().unwrap(), before, "{what}: refused, yet changed");
+    };
     for step in 0..steps {
         let choice = if obstacles.is_empty() { 0 } else { rng.random_range(0..4) };
+        let before = editable.mesh().to_bytes().unwrap();
         let what = match choice {
             0 | 1 => {
                 let (layer, r) = (LayerId(rng.random_range(0..2)), random_rect(&mut rng));
-                let id = editable
-                    .add_obstacle_on(layer, &rect(r))
-                    .unwrap_or_else(|e| panic!("seed {seed} step {step}: add {r:?} on {layer}: {e}"));
-                obstacles.push((id, layer, r));
-                format!("add {id} on {layer}: {r:?}")
+                match editable.add_obstacle_on(layer, &rect(r)) {
+                    Ok(id) => {
+                        obstacles.push((id, layer, r));
+                        format!("add {id} on {layer}: {r:?}")
+                    }
+                    Err(e) => {
+                        refused(
+                            e,
+                            &editable,
+                            &before,
+                            format!("seed {seed} step {step}: add {r:?} on {layer}"),
+                        );
+                        continue;
+                    }
+                }
             }
             2 => {
                 let i = rng.random_range(0..obstacles.len());
                 let (dx, dy) = (quarter(&mut rng, -3.0, 3.0), quarter(&mut rng, -3.0, 3.0));
                 let (id, _, r) = &mut obstacles[i];
-                editable
-                    .move_obstacle(*id, [dx, dy])
-                    .unwrap_or_else(|e| panic!("seed {seed} step {step}: move {id} by {dx}, {dy}: {e}"));
+                if let Err(e) = editable.move_obstacle(*id, [dx, dy]) {
+                    refused(
+                        e,
+                        &editable,
+                        &before,
+                        format!("seed {seed} step {step}: move {id} by {dx}, {dy}"),
+                    );
+                    continue;
+                }
                 *r = [r[0] + dx, r[1] + dy, r[2] + dx, r[3] + dy];
                 format!("move {id} to {r:?}")
             }
@@ -225,13 +271,13 @@ fn run_sequence(seed: u64, steps: usize) -> Vec<u8> {
         }
         let full = full_level(&level, &placed, portal);
         let baked = bake(&full, &settings).unwrap_or_else(|e| panic!("{what}: the full level: {e}")).mesh;
-        assert_same_as_bake(&mut rng, editable.mesh(), &baked, &what);
+        assert_same_as_bake(&mut rng, editable.mesh(), &baked, tolerance, &what);
     }
     let bytes = editable.mesh().to_bytes().unwrap();
     let loaded = NavMesh::from_bytes(&bytes).expect("the changed mesh saves and loads");
     let placed: Vec<(LayerId, [f64; 4])> = obstacles.iter().map(|&(_, l, r)| (l, r)).collect();
     let baked = bake(&full_level(&level, &placed, portal), &settings).unwrap().mesh;
-    assert_same_as_bake(&mut rng, &loaded, &baked, &format!("seed {seed}: the loaded mesh"));
+    assert_same_as_bake(&mut rng, &loaded, &baked, tolerance, &format!("seed {seed}: the loaded mesh"));
     bytes
 }
 
@@ -239,13 +285,22 @@ fn run_sequence(seed: u64, steps: usize) -> Vec<u8> {
 fn random_changes_on_layers_equal_a_full_bake() {
     let seeds = std::env::var("TRINAV_LAYER_SEQUENCES").ok().and_then(|v| v.parse().ok()).unwrap_or(6);
     for seed in 0..seeds {
-        run_sequence(seed, 30);
+        run_sequence(seed, 30, 0.0);
+    }
+}
+
+#[test]
+fn random_changes_on_layers_with_an_agent_radius_equal_a_full_bake() {
+    let seeds: u64 = std::env::var("TRINAV_LAYER_SEQUENCES").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    for seed in 1000..1000 + seeds {
+        run_sequence(seed, 20, 0.5);
     }
 }
 
 #[test]
 fn the_same_sequence_on_layers_gives_the_same_bytes() {
-    assert_eq!(run_sequence(100, 20), run_sequence(100, 20));
+    assert_eq!(run_sequence(100, 20, 0.0), run_sequence(100, 20, 0.0));
+    assert_eq!(run_sequence(101, 10, 0.5), run_sequence(101, 10, 0.5));
 }
 
 /// A cart parks on the bridge: the road below stays free; a gate closes the portal's middle:
