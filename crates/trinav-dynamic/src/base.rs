@@ -12,7 +12,7 @@ use std::collections::BinaryHeap;
 use foldhash::HashMap;
 use rstar::RTree;
 use rstar::primitives::{GeomWithData, Rectangle};
-use trinav::{Aabb, NavMesh, Point, TriangleId};
+use trinav::{Aabb, LayerId, NavMesh, Point, TriangleId};
 
 /// What a triangle of the mesh is: a base triangle (by id) or a piece of a component.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +41,10 @@ pub(crate) struct Base {
     covered_index: RTree<CoveredEntry>,
     /// Ids not in use (grid tiles give theirs back when computed again), reused lowest first.
     free: BinaryHeap<Reverse<u32>>,
+    /// On a layered mesh: per base id, its layer (a grid's base has no layers: empty).
+    pub(crate) layers: Vec<LayerId>,
+    /// On a layered mesh: the base triangle across each portal edge (base id, edge).
+    pub(crate) across: HashMap<(u32, u8), u32>,
 }
 
 fn entry(b: u32, tri: &[Point; 3]) -> CoveredEntry {
@@ -49,13 +53,31 @@ fn entry(b: u32, tri: &[Point; 3]) -> CoveredEntry {
 }
 
 impl Base {
-    /// The base of `mesh` as it is: base triangle `i` in slot `i`.
-    pub(crate) fn of_mesh(triangles: usize) -> Base {
-        Base {
+    /// The base of `mesh` as it is: base triangle `i` in slot `i` (on a layered mesh with its
+    /// layer, and the portal edges between them).
+    pub(crate) fn of_mesh(mesh: &NavMesh) -> Base {
+        let triangles = mesh.triangle_count();
+        let mut base = Base {
             slot: (0..triangles).map(TriangleId::from_index).collect(),
             owner: vec![None; triangles],
             ..Base::default()
+        };
+        if mesh.is_layered() {
+            base.layers = (0..triangles).map(|t| mesh.triangle_layer(TriangleId::from_index(t))).collect();
+            for t in 0..triangles {
+                for (k, &n) in mesh.neighbours(TriangleId::from_index(t)).iter().enumerate() {
+                    if !n.is_none() && base.layers[n.index()] != base.layers[t] {
+                        base.across.insert((t as u32, k as u8), n.0);
+                    }
+                }
+            }
         }
+        base
+    }
+
+    /// The layer of base triangle `b` (layer 0 on a mesh without layers).
+    pub(crate) fn layer(&self, b: u32) -> LayerId {
+        self.layers.get(b as usize).copied().unwrap_or_default()
     }
 
     /// A new base id (not yet in the mesh nor covered).

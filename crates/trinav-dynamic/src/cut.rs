@@ -21,7 +21,8 @@ use i_overlay::i_float::adapter::FloatPointAdapter;
 use i_overlay::i_float::float::rect::FloatRect;
 use i_overlay::i_float::int::point::IntPoint;
 use trinav::build::position_key;
-use trinav::{Point, Triangulation};
+use trinav::geometry::{Orientation, orient};
+use trinav::{LayerId, Point, Triangulation};
 use trinav_bake::merge::{MergedPolygon, MergedRegion, insert_points, to_merged};
 use trinav_bake::triangulate::triangulate;
 
@@ -34,8 +35,73 @@ pub(crate) fn cut(
     blocked: &[&MergedPolygon],
     method: Triangulation,
 ) -> Result<Vec<[Point; 3]>, EditError> {
-    let inputs = || triangles.iter().flatten().chain(blocked.iter().flat_map(|p| p.rings().flatten()));
-    let corners: Vec<[f64; 2]> = inputs().map(|p| [p.x, p.y]).collect();
+    let mut polygons = difference(triangles, blocked)?;
+    insert_points(&mut polygons, inputs(triangles, blocked).copied());
+    triangulated(polygons, method)
+}
+
+/// [`cut`] on a layered mesh: each layer's `triangles` minus that layer's `blocked`, with the
+/// layers' walkable parts of each of `portals` (segments on the border of the two layers'
+/// triangles it names) split at the same points on both sides, so that the parts walkable on both layers are edges
+/// of both (they stay a portal) and the others walls. A point counts as on a portal when it lies
+/// exactly on it: a crossing the boolean engine rounded off the segment's line closes the
+/// portal's part next to it on both sides (a bake refuses such a level).
+pub(crate) fn cut_layered(
+    triangles: &[([Point; 3], LayerId)],
+    blocked: &[(&MergedPolygon, LayerId)],
+    portals: &[(Point, Point, [LayerId; 2])],
+    method: Triangulation,
+) -> Result<Vec<([Point; 3], LayerId)>, EditError> {
+    let mut layers: Vec<LayerId> = triangles.iter().map(|&(_, l)| l).collect();
+    layers.sort_unstable();
+    layers.dedup();
+    let mut regions = Vec::with_capacity(layers.len());
+    for &layer in &layers {
+        let own: Vec<[Point; 3]> = triangles.iter().filter(|t| t.1 == layer).map(|t| t.0).collect();
+        let walls: Vec<&MergedPolygon> = blocked.iter().filter(|b| b.1 == layer).map(|b| b.0).collect();
+        let mut polygons = difference(&own, &walls)?;
+        insert_points(&mut polygons, inputs(&own, &walls).copied());
+        regions.push(polygons);
+    }
+    for &(a, b, sides) in portals {
+        let sides: Vec<usize> =
+            (layers.iter().enumerate()).filter(|(_, l)| sides.contains(l)).map(|(i, _)| i).collect();
+        // The points of either side on the segment, its ends included, in order along it.
+        let along = |p: Point| (p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y);
+        let on = |p: Point| orient(a, b, p) == Orientation::Collinear && (0.0..=along(b)).contains(&along(p));
+        let mut points: Vec<Point> = vec![a, b];
+        for &i in &sides {
+            points.extend(regions[i].iter().flat_map(MergedPolygon::rings).flatten().filter(|&&p| on(p)));
+        }
+        points.sort_by(|p, q| along(*p).total_cmp(&along(*q)));
+        points.dedup_by_key(|p| position_key(*p));
+        for &i in &sides {
+            insert_points(&mut regions[i], points.iter().copied());
+        }
+    }
+    let mut out = Vec::new();
+    for (polygons, &layer) in regions.into_iter().zip(&layers) {
+        out.extend(triangulated(polygons, method)?.into_iter().map(|t| (t, layer)));
+    }
+    Ok(out)
+}
+
+/// The points of a cut's input: the triangles' corners and the blocked rings' points.
+fn inputs<'a>(triangles: &'a [[Point; 3]], blocked: &'a [&MergedPolygon]) -> impl Iterator<Item = &'a Point> {
+    triangles.iter().flatten().chain(blocked.iter().flat_map(|p| p.rings().flatten()))
+}
+
+/// `polygons` triangulated by stage 3 of the baker.
+fn triangulated(polygons: Vec<MergedPolygon>, method: Triangulation) -> Result<Vec<[Point; 3]>, EditError> {
+    let region = MergedRegion { polygons, inflated_obstacles: Vec::new(), ..MergedRegion::default() };
+    let soup = triangulate(&region, method).map_err(|e| EditError::Internal(format!("cut: {e}")))?;
+    Ok(soup.corners().collect())
+}
+
+/// The union of `triangles` minus the union of `blocked`, as polygons (not yet given back the
+/// input points lying on their edges).
+fn difference(triangles: &[[Point; 3]], blocked: &[&MergedPolygon]) -> Result<Vec<MergedPolygon>, EditError> {
+    let corners: Vec<[f64; 2]> = inputs(triangles, blocked).map(|p| [p.x, p.y]).collect();
     let Some(rect) = FloatRect::with_iter(corners.iter()).ok().flatten() else {
         return Ok(Vec::new());
     };
@@ -89,9 +155,5 @@ pub(crate) fn cut(
             .map(|shape| Polygon::new(ring(&shape[0]), shape[1..].iter().map(ring).collect()))
             .collect(),
     );
-    let mut polygons = to_merged(region).map_err(|e| EditError::Internal(format!("cut: {e}")))?;
-    insert_points(&mut polygons, inputs().copied());
-    let region = MergedRegion { polygons, inflated_obstacles: Vec::new(), ..MergedRegion::default() };
-    let soup = triangulate(&region, method).map_err(|e| EditError::Internal(format!("cut: {e}")))?;
-    Ok(soup.corners().collect())
+    to_merged(region).map_err(|e| EditError::Internal(format!("cut: {e}")))
 }

@@ -30,14 +30,14 @@ use std::sync::Arc;
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use trinav::build::{MeshPatch, PatchOutcome};
-use trinav::{Aabb, BakeSettings, NavMesh, Point, TriangleId};
+use trinav::{Aabb, BakeSettings, LayerId, NavMesh, Point, TriangleId};
 use trinav_bake::PolygonInput;
 use trinav_bake::import::grid::Grid;
 use trinav_bake::triangulate::TriangleSoup;
 
 use crate::EditError;
 use crate::base::{Base, Owner};
-use crate::cut::cut;
+use crate::cut::{cut, cut_layered};
 use crate::obstacle::{Obstacle, ObstacleId, translated};
 use crate::snapshots::Snapshots;
 use crate::tiles::{DEFAULT_TILE_CELLS, Tiles};
@@ -148,10 +148,11 @@ impl EditableMesh {
     /// the base that obstacles cut into. Obstacles are inflated by the mesh's agent radius.
     pub fn new(mesh: NavMesh) -> EditableMesh {
         let n = mesh.triangle_count();
+        let base = Base::of_mesh(&mesh);
         EditableMesh {
             settings: *mesh.settings(),
             snapshots: Snapshots::new(mesh),
-            base: Base::of_mesh(n),
+            base,
             owners: (0..n as u32).map(Owner::Base).collect(),
             obstacles: BTreeMap::new(),
             component_of: BTreeMap::new(),
@@ -274,12 +275,38 @@ impl EditableMesh {
     /// Adds an obstacle: a polygon with holes (the level format's rules: rings open or closed,
     /// either winding, simple, coordinates within ±2^28), inflated by the agent radius as a bake
     /// inflates obstacles. An invalid polygon is an [`EditError::Invalid`] and changes nothing.
+    /// On a mesh of several layers an obstacle must name its layer
+    /// ([`EditableMesh::add_obstacle_on`]): this is an [`EditError::LayerNeeded`].
     pub fn add_obstacle(&mut self, polygon: &PolygonInput) -> Result<ObstacleId, EditError> {
+        let layers = self.mesh().layer_count();
+        if layers > 1 {
+            return Err(EditError::LayerNeeded { layers });
+        }
+        self.add_obstacle_on(LayerId(0), polygon)
+    }
+
+    /// Adds an obstacle on `layer`: it blocks that layer's walkable area only (a cart parked on
+    /// a bridge leaves the road below free), and closes the part of a portal it covers (the
+    /// rest of the portal still joins the layers). Moving or replacing it keeps its layer.
+    /// A layer the mesh does not have is an [`EditError::NoSuchLayer`].
+    pub fn add_obstacle_on(
+        &mut self,
+        layer: LayerId,
+        polygon: &PolygonInput,
+    ) -> Result<ObstacleId, EditError> {
+        if layer.index() >= self.mesh().layer_count() {
+            return Err(EditError::NoSuchLayer(layer));
+        }
         let id = ObstacleId(self.next_obstacle);
-        let obstacle = Obstacle::new(polygon, id, &self.settings)?;
+        let obstacle = Obstacle { layer, ..Obstacle::new(polygon, id, &self.settings)? };
         self.change(&[], vec![(id, obstacle)], None)?;
         self.next_obstacle += 1;
         Ok(id)
+    }
+
+    /// The layer obstacle `id` stands on.
+    pub fn obstacle_layer(&self, id: ObstacleId) -> Option<LayerId> {
+        self.obstacles.get(&id).map(|o| o.layer)
     }
 
     /// Moves obstacle `id` by `offset` (x, y).
@@ -291,10 +318,8 @@ impl EditableMesh {
 
     /// Gives obstacle `id` another shape (turned, scaled, anywhere).
     pub fn replace_obstacle(&mut self, id: ObstacleId, polygon: &PolygonInput) -> Result<(), EditError> {
-        if !self.obstacles.contains_key(&id) {
-            return Err(EditError::UnknownObstacle(id));
-        }
-        let obstacle = Obstacle::new(polygon, id, &self.settings)?;
+        let layer = self.obstacles.get(&id).ok_or(EditError::UnknownObstacle(id))?.layer;
+        let obstacle = Obstacle { layer, ..Obstacle::new(polygon, id, &self.settings)? };
         self.change(&[id], vec![(id, obstacle)], None)
     }
 
@@ -406,7 +431,27 @@ impl EditableMesh {
                     .filter(|&k| overlap(&born_boxes[k as usize], &o.bounds))
                     .map(|k| BORN + k),
             );
-            ids.retain(|&b| o.meets(&corners(b)));
+            if self.base.layers.is_empty() {
+                ids.retain(|&b| o.meets(&corners(b)));
+                return ids;
+            }
+            // A layered mesh: the obstacle's layer, and across the portal edges it meets the
+            // other layer's triangle, whose side of the portal is split where this one's is.
+            ids.retain(|&b| self.base.layer(b) == o.layer && o.meets(&corners(b)));
+            let mut across = Vec::new();
+            for &b in &ids {
+                let c = corners(b);
+                for k in 0..3u8 {
+                    if let Some(&other) = self.base.across.get(&(b, k))
+                        && o.meets_segment(c[k as usize], c[(k as usize + 1) % 3])
+                    {
+                        across.push(other);
+                    }
+                }
+            }
+            ids.extend(across);
+            ids.sort_unstable();
+            ids.dedup();
             ids
         };
 
@@ -484,15 +529,46 @@ impl EditableMesh {
                 (added.iter().find(|(id, _)| id == o).map(|(_, x)| x)).unwrap_or_else(|| &self.obstacles[o]);
             &obstacle.blocked
         };
+        let layer_of = |o: &ObstacleId| {
+            (added.iter().find(|(id, _)| id == o).map(|(_, x)| x)).unwrap_or_else(|| &self.obstacles[o]).layer
+        };
         let mut group_triangles = Vec::with_capacity(groups.len());
+        // On a layered mesh, the layer of each group triangle.
+        let mut group_layers: Vec<Vec<LayerId>> = Vec::new();
         for (obstacles, footprint) in &groups {
             if footprint.is_empty() {
                 group_triangles.push(Vec::new());
+                group_layers.push(Vec::new());
                 continue;
             }
-            let triangles: Vec<[Point; 3]> = footprint.iter().map(|&b| corners(b)).collect();
-            let blocked: Vec<_> = obstacles.iter().flat_map(|o| blocked_of(o).iter()).collect();
-            group_triangles.push(cut(&triangles, &blocked, self.settings.triangulation)?);
+            if self.base.layers.is_empty() {
+                let triangles: Vec<[Point; 3]> = footprint.iter().map(|&b| corners(b)).collect();
+                let blocked: Vec<_> = obstacles.iter().flat_map(|o| blocked_of(o).iter()).collect();
+                group_triangles.push(cut(&triangles, &blocked, self.settings.triangulation)?);
+                continue;
+            }
+            let triangles: Vec<([Point; 3], LayerId)> =
+                footprint.iter().map(|&b| (corners(b), self.base.layer(b))).collect();
+            let blocked: Vec<_> = (obstacles.iter())
+                .flat_map(|o| blocked_of(o).iter().map(move |p| (p, layer_of(o))))
+                .collect();
+            // The portal edges inside the footprint (each once, from its lower base triangle).
+            let mut portals = Vec::new();
+            for &b in footprint {
+                for k in 0..3u8 {
+                    if let Some(&other) = self.base.across.get(&(b, k))
+                        && other > b
+                        && footprint.binary_search(&other).is_ok()
+                    {
+                        let c = corners(b);
+                        let sides = [self.base.layer(b), self.base.layer(other)];
+                        portals.push((c[k as usize], c[(k as usize + 1) % 3], sides));
+                    }
+                }
+            }
+            let pieces = cut_layered(&triangles, &blocked, &portals, self.settings.triangulation)?;
+            group_layers.push(pieces.iter().map(|&(_, l)| l).collect());
+            group_triangles.push(pieces.into_iter().map(|(t, _)| t).collect());
         }
 
         // The patch.
@@ -513,11 +589,16 @@ impl EditableMesh {
 
         let mut add = Vec::new();
         let mut added_owners = Vec::new();
+        let layered = !self.base.layers.is_empty();
+        let mut layers = Vec::new();
         let uncovered: Vec<u32> =
             covered_old.iter().copied().filter(|b| !covered_new.contains_key(b)).collect();
         for &b in uncovered.iter().filter(|b| !dead.contains(b)) {
             add.push(self.base.points(mesh, b));
             added_owners.push(Owner::Base(b));
+            if layered {
+                layers.push(self.base.layer(b));
+            }
         }
         for (k, triangle) in born.iter().enumerate() {
             let b = BORN + k as u32;
@@ -530,10 +611,29 @@ impl EditableMesh {
             added_owners.extend(std::iter::repeat_n(Owner::Component(g as u32), triangles.len()));
             add.extend(triangles);
         }
+        layers.extend(group_layers.into_iter().flatten());
+        // The portal edges between base triangles that come back or are cut again.
+        let mut portals = Vec::new();
+        if layered {
+            let mut back: Vec<u32> = uncovered.iter().copied().filter(|b| !dead.contains(b)).collect();
+            back.extend(covered_new.keys().copied());
+            back.sort_unstable();
+            for &b in &back {
+                for k in 0..3u8 {
+                    if let Some(&other) = self.base.across.get(&(b, k))
+                        && other > b
+                        && back.binary_search(&other).is_ok()
+                    {
+                        let c = corners(b);
+                        portals.push([c[k as usize], c[(k as usize + 1) % 3]]);
+                    }
+                }
+            }
+        }
         let covered = covered_new.iter().map(|(&b, &g)| (b, corners(b), g)).collect();
         let obstacle_count = members.len();
         Ok(Plan {
-            patch: MeshPatch { remove, add, areas: Vec::new(), keep_border: base.is_none() },
+            patch: MeshPatch { remove, add, areas: Vec::new(), layers, portals, keep_border: base.is_none() },
             added_owners,
             affected: affected.into_iter().collect(),
             groups,

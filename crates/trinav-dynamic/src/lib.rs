@@ -21,6 +21,9 @@
 //! - **Deterministic.** The shape of the mesh depends only on the base and the obstacles (and
 //!   cells), whatever the order of the changes; the same sequence of changes gives the same
 //!   arrays, bit for bit, and the same saved file.
+//! - **Layers.** On a layered mesh an obstacle stands on a layer
+//!   ([`EditableMesh::add_obstacle_on`]) and cuts that layer only; the part of a portal it
+//!   covers closes on both sides, the rest still joins the layers.
 //! - **Bad input changes nothing.** Every error ([`EditError`]) leaves the mesh as it was.
 //!
 //! ```
@@ -76,6 +79,16 @@ pub enum EditError {
     /// The settings are out of range.
     #[error("bad settings: {0}")]
     Settings(SettingsError),
+    /// An obstacle without a layer on a mesh of several layers: use
+    /// [`EditableMesh::add_obstacle_on`].
+    #[error("the mesh has {layers} layers: an obstacle must name the layer it stands on")]
+    LayerNeeded {
+        /// The mesh's layer count.
+        layers: usize,
+    },
+    /// An obstacle on a layer the mesh does not have.
+    #[error("the mesh has no layer {0}")]
+    NoSuchLayer(trinav::LayerId),
     /// Cells were set on a mesh not made from a grid.
     #[error("this mesh was not made from a grid: it has no cells to set")]
     NotAGrid,

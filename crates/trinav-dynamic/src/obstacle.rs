@@ -2,7 +2,7 @@
 //! bake inflates), and the base triangles that region meets (its footprint).
 
 use trinav::geometry::{Orientation, orient};
-use trinav::{Aabb, BakeSettings, Point};
+use trinav::{Aabb, BakeSettings, LayerId, Point};
 use trinav_bake::PolygonInput;
 use trinav_bake::merge::{MergedPolygon, blocked_region};
 use trinav_bake::validate::{PolygonKind, validate_polygon};
@@ -28,8 +28,11 @@ pub(crate) struct Obstacle {
     pub(crate) blocked: Vec<MergedPolygon>,
     /// The bounding box of `blocked`.
     pub(crate) bounds: Aabb,
-    /// The base triangles `blocked` meets (closed sets), ascending.
+    /// The base triangles `blocked` meets (closed sets), ascending; on a layered mesh those of
+    /// its layer, and the triangles across the portal edges it meets.
     pub(crate) footprint: Vec<u32>,
+    /// The layer it stands on (0 on a mesh without layers).
+    pub(crate) layer: LayerId,
 }
 
 impl Obstacle {
@@ -44,7 +47,7 @@ impl Obstacle {
         let blocked = blocked_region(std::slice::from_ref(&clean), settings)
             .map_err(|e| EditError::Internal(e.to_string()))?;
         let bounds = Aabb::from_points(blocked.iter().flat_map(|p| p.rings().flatten().copied()));
-        Ok(Obstacle { polygon: polygon.clone(), blocked, bounds, footprint: Vec::new() })
+        Ok(Obstacle { polygon: polygon.clone(), blocked, bounds, footprint: Vec::new(), layer: LayerId(0) })
     }
 
     /// Whether the closed region it blocks meets the closed triangle `tri` (exact predicates):
@@ -67,6 +70,15 @@ impl Obstacle {
         // No edges meet, so no corner of one lies on the other's boundary.
         self.blocked.iter().any(|polygon| strictly_inside(polygon, tri[0]))
             || self.blocked.iter().any(|polygon| in_triangle(tri, polygon.outer[0]))
+    }
+}
+
+impl Obstacle {
+    /// Whether the closed region it blocks meets the closed segment `ab`: [`Obstacle::meets`]
+    /// on the triangle `a, b, b` (its edges are the segment twice and a point, and nothing lies
+    /// strictly inside it).
+    pub(crate) fn meets_segment(&self, a: Point, b: Point) -> bool {
+        self.meets(&[a, b, b])
     }
 }
 
@@ -194,5 +206,31 @@ mod tests {
             }
         }
         assert!(met > 1000 && apart > 500, "{met} triangles meet, {apart} do not");
+    }
+
+    #[test]
+    fn meets_segment_answers_as_geo_does() {
+        let ring = PolygonInput {
+            outer: vec![[1.0, 1.0], [9.0, 1.0], [9.0, 9.0], [1.0, 9.0]],
+            holes: vec![vec![[3.0, 3.0], [3.0, 7.0], [7.0, 7.0], [7.0, 3.0]]],
+        };
+        let obstacle = Obstacle::new(&ring, ObstacleId(0), &BakeSettings::default()).unwrap();
+        let shape = MultiPolygon(vec![Polygon::new(
+            LineString::from(vec![(1.0, 1.0), (9.0, 1.0), (9.0, 9.0), (1.0, 9.0), (1.0, 1.0)]),
+            vec![LineString::from(vec![(3.0, 3.0), (3.0, 7.0), (7.0, 7.0), (7.0, 3.0), (3.0, 3.0)])],
+        )]);
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(6);
+        let (mut met, mut apart) = (0, 0);
+        for _ in 0..5000 {
+            // Ends on a grid of halves: segments along, through, touching and missing the rings.
+            let mut end = || {
+                Point::new(f64::from(rng.random_range(0..21)) / 2.0, f64::from(rng.random_range(0..21)) / 2.0)
+            };
+            let (a, b) = (end(), end());
+            let expected = shape.intersects(&geo::Line::new((a.x, a.y), (b.x, b.y)));
+            assert_eq!(obstacle.meets_segment(a, b), expected, "{a:?} {b:?}");
+            if expected { met += 1 } else { apart += 1 }
+        }
+        assert!(met > 1000 && apart > 200, "{met} segments meet, {apart} do not");
     }
 }

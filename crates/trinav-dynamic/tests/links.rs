@@ -39,3 +39,29 @@ fn an_obstacle_on_a_link_end_disables_the_link_until_removed() {
         .unwrap();
     assert_eq!(path.cost, 26.0);
 }
+
+/// On a layered mesh a link's end is on a layer: an obstacle on that layer over the end makes
+/// the link unusable, one on the other layer over the same x, y does not.
+#[test]
+fn an_obstacle_disables_a_link_only_when_on_the_layer_of_its_end() {
+    // overpass.json: link 0 climbs from the road (ground) at (33, 21) to the bridge above it.
+    let level = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/levels/overpass.json")).unwrap();
+    let mut world = EditableMesh::new(bake(&level, &BakeSettings::default()).unwrap().mesh);
+    let (ground, bridge) = (trinav::LayerId(0), trinav::LayerId(1));
+    let end = Point::new(33.0, 21.0);
+    assert!(world.mesh().link_is_usable(LinkId(0)));
+    let under = PolygonInput::rect(32.5, 20.5, 33.5, 21.5);
+    for (layer, other) in [(ground, bridge), (bridge, ground)] {
+        let block = world.add_obstacle_on(layer, &under).unwrap();
+        let snapshot = world.snapshot();
+        assert!(!snapshot.link_is_usable(LinkId(0)), "blocked on {layer}");
+        assert!(snapshot.locate_on(layer, end).is_none() && snapshot.locate_on(other, end).is_some());
+        // Moved off the end (on the same layer), the link is usable again.
+        world.move_obstacle(block, [-2.0, 0.0]).unwrap();
+        assert!(world.mesh().link_is_usable(LinkId(0)), "moved off on {layer}");
+        world.remove_obstacle(block).unwrap();
+    }
+    // An obstacle elsewhere on the bridge leaves the link alone.
+    world.add_obstacle_on(bridge, &PolygonInput::rect(27.0, 16.0, 29.0, 18.0)).unwrap();
+    assert!(world.mesh().link_is_usable(LinkId(0)));
+}

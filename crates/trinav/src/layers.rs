@@ -221,6 +221,19 @@ impl NavMesh {
         }
     }
 
+    /// Whether the vertex whose (triangle, corner) pairs are `incident` is one that
+    /// [`NavMesh::flag_portal_corners`] makes turn: used by two layers, and on a wall.
+    pub(crate) fn is_portal_corner(&self, incident: &[(TriangleId, u8)]) -> bool {
+        let Some(&(first, _)) = incident.first() else { return false };
+        let layer = self.triangle_layer(first);
+        let shared = incident.iter().any(|&(t, _)| self.triangle_layer(t) != layer);
+        shared
+            && incident.iter().any(|&(t, k)| {
+                let links = self.parts.neighbours[t.index()];
+                links[k as usize].is_none() || links[(k as usize + 2) % 3].is_none()
+            })
+    }
+
     /// Whether this mesh has more than one layer (more precisely: was built with a layer table).
     #[inline]
     pub fn is_layered(&self) -> bool {

@@ -40,6 +40,7 @@ use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use crate::geometry::{Aabb, Orientation, Point, orient};
 use crate::ids::{AreaId, HalfEdge, IslandId, TriangleId, VertexId};
+use crate::layers::LayerId;
 use crate::mesh::{NavMesh, position_key};
 use crate::query::path::vertex_turning;
 use crate::spatial_index::SpatialGrid;
@@ -56,6 +57,16 @@ pub struct MeshPatch {
     pub add: Vec<[Point; 3]>,
     /// The area type of each added triangle; empty means area 0 for all.
     pub areas: Vec<AreaId>,
+    /// The layer of each added triangle: one per added triangle on a layered mesh, empty (or
+    /// all layer 0) on a mesh without layers. On a layered mesh a corner is welded to the vertex
+    /// of its own layer at that point (see `portals` for vertices two layers share).
+    pub layers: Vec<LayerId>,
+    /// On a layered mesh: segments where triangles of two layers join (portals). Added corners
+    /// of two layers at one point are one vertex when an edge of each runs between the same two
+    /// points the opposite ways on one of these segments, and an added edge on one of them
+    /// takes the vertices of a kept triangle's wall of another layer running the other way:
+    /// that edge is a portal edge. Elsewhere two layers' edges may coincide and stay walls.
+    pub portals: Vec<[Point; 2]>,
     /// Whether every edge between a removed and a kept triangle must be an edge of an added
     /// triangle: the patch re-triangulates the inside of a region and keeps its border. When
     /// not set, a border edge no added triangle covers becomes a wall.
@@ -158,10 +169,29 @@ pub enum PatchError {
         /// The edge's end.
         to: Point,
     },
-    /// The mesh has layers: patches (and so dynamic obstacles) do not handle layered meshes
-    /// yet.
-    #[error("the mesh has layers: patching a layered mesh is not supported yet")]
-    Layered,
+    /// `layers` is neither one per added triangle nor (on a mesh without layers) empty.
+    #[error("{layers} layer ids for {added} added triangles")]
+    LayersLength {
+        /// Entries of `layers`.
+        layers: usize,
+        /// Entries of `add`.
+        added: usize,
+    },
+    /// An added triangle names a layer the mesh does not have.
+    #[error("added triangle {triangle} is on layer {layer}, which the mesh does not have")]
+    NoSuchLayer {
+        /// Index in `add`.
+        triangle: usize,
+        /// The layer.
+        layer: LayerId,
+    },
+    /// Added triangles of two layers meet along a portal edge at a point where each layer
+    /// already has a vertex of its own: joining them would need renaming kept triangles.
+    #[error("layers' distinct vertices at ({}, {}) would be joined by a portal edge", .point.x, .point.y)]
+    JoinedVertices {
+        /// The point.
+        point: Point,
+    },
 }
 
 /// A link of an added triangle's edge.
@@ -251,9 +281,6 @@ impl NavMesh {
         patch: &MeshPatch,
         writes: &mut PatchWrites,
     ) -> Result<PatchOutcome, PatchError> {
-        if self.is_layered() {
-            return Err(PatchError::Layered);
-        }
         let plan = self.plan(patch)?;
         let outcome = self.commit(patch, plan, writes);
         self.relocate_links();
@@ -311,6 +338,14 @@ impl NavMesh {
             to.islands.extend_from_slice(&from.islands[old_n..]);
             self.search_flags.extend_from_slice(&changed.search_flags[old_n..]);
             self.pockets.extend_from_slice(&changed.pockets[old_n..]);
+            if let (Some(to), Some(from)) = (&mut self.layers, &changed.layers) {
+                to.triangles.truncate(n);
+                reserve_headroom(&mut to.triangles, grow);
+                to.triangles.extend_from_slice(&from.triangles[old_n..]);
+                for t in writes.triangles.iter().map(|&t| t as usize).filter(|&t| t < old_n) {
+                    to.triangles[t] = from.triangles[t];
+                }
+            }
             for t in writes.triangles.iter().map(|&t| t as usize).filter(|&t| t < old_n) {
                 to.triangles[t] = from.triangles[t];
                 to.neighbours[t] = from.neighbours[t];
@@ -353,6 +388,16 @@ impl NavMesh {
             .find(|v| position_key(self.parts.vertices[v.index()]) == key)
     }
 
+    /// The vertex at exactly `p` used by a triangle of `layer` not in `removed` (ascending),
+    /// if any.
+    fn kept_vertex_at_on(&self, p: Point, layer: LayerId, removed: &[TriangleId]) -> Option<VertexId> {
+        let key = position_key(p);
+        (self.grid.candidates(p).iter())
+            .filter(|&&t| self.triangle_layer(t) == layer && removed.binary_search(&t).is_err())
+            .flat_map(|&t| self.parts.triangles[t.index()])
+            .find(|v| position_key(self.parts.vertices[v.index()]) == key)
+    }
+
     /// Every (triangle, corner) at vertex `v`.
     fn incident(&self, v: VertexId) -> impl Iterator<Item = (TriangleId, u8)> + '_ {
         let p = self.parts.vertices[v.index()];
@@ -375,42 +420,14 @@ impl NavMesh {
         &cache.items[start as usize..end as usize]
     }
 
-    /// Checks a patch and decides where everything goes, changing nothing.
-    fn plan(&self, patch: &MeshPatch) -> Result<Plan, PatchError> {
+    /// The corners of `patch`'s added triangles as vertices: a removed triangle's corner, any
+    /// other vertex at that point, or a new vertex (numbered from the old vertex count on).
+    fn weld(&self, patch: &MeshPatch, removed: &[TriangleId]) -> (Vec<[u32; 3]>, Vec<Point>) {
         let parts = &self.parts;
-        let n = parts.triangles.len();
-        let mut removed = patch.remove.clone();
-        if let Some(&t) = removed.iter().find(|t| t.index() >= n) {
-            return Err(PatchError::NoSuchTriangle(t));
-        }
-        removed.sort_unstable();
-        if let Some(w) = removed.windows(2).find(|w| w[0] == w[1]) {
-            return Err(PatchError::RemovedTwice(w[0]));
-        }
-        // Few triangles go in a patch: a binary search beats hashing.
-        let is_removed = |t: &TriangleId| removed.binary_search(t).is_ok();
-        if !patch.areas.is_empty() && patch.areas.len() != patch.add.len() {
-            return Err(PatchError::AreasLength { areas: patch.areas.len(), added: patch.add.len() });
-        }
-        for (i, tri) in patch.add.iter().enumerate() {
-            if let Some(&point) = tri.iter().find(|p| !p.in_range()) {
-                return Err(PatchError::CornerOutOfRange { triangle: i, point });
-            }
-            if orient(tri[0], tri[1], tri[2]) != Orientation::CounterClockwise {
-                return Err(PatchError::NotCounterClockwise(i));
-            }
-        }
-        let new_count = n - removed.len() + patch.add.len();
-        if new_count > HalfEdge::MAX_TRIANGLES {
-            return Err(PatchError::TooManyTriangles(new_count));
-        }
-
-        // Weld the corners: to a removed triangle's corner, to any other vertex at that point,
-        // or to a new vertex.
         let old_vertices = parts.vertices.len() as u32;
         let mut known: HashMap<(u64, u64), u32> =
             HashMap::with_capacity(3 * (removed.len() + patch.add.len()));
-        for &t in &removed {
+        for &t in removed {
             for v in parts.triangles[t.index()] {
                 known.insert(position_key(parts.vertices[v.index()]), v.0);
             }
@@ -434,6 +451,186 @@ impl NavMesh {
                 v
             }));
         }
+        (corners, new_points)
+    }
+
+    /// [`NavMesh::weld`] on a layered mesh: a corner is keyed by its point and its triangle's
+    /// layer; keys of two layers at one point are joined when added edges of both layers run
+    /// between the same points the opposite ways on one of the patch's portals; each set of keys
+    /// is a vertex one of them already has (a kept triangle's of that layer first, then a
+    /// removed triangle's), or a new vertex.
+    fn weld_layered(
+        &self,
+        patch: &MeshPatch,
+        removed: &[TriangleId],
+    ) -> Result<(Vec<[u32; 3]>, Vec<Point>), PatchError> {
+        type Key = ((u64, u64), LayerId);
+        let parts = &self.parts;
+        let old_vertices = parts.vertices.len() as u32;
+        let mut known: HashMap<Key, u32> = HashMap::with_capacity(3 * removed.len());
+        for &t in removed {
+            let layer = self.triangle_layer(t);
+            for v in parts.triangles[t.index()] {
+                known.insert((position_key(parts.vertices[v.index()]), layer), v.0);
+            }
+        }
+        // The keys of the added corners, numbered in order of appearance.
+        let mut index: HashMap<Key, u32> = HashMap::with_capacity(3 * patch.add.len());
+        let mut keys: Vec<(Key, Point)> = Vec::new();
+        let corner_keys: Vec<[u32; 3]> = (patch.add.iter().zip(&patch.layers))
+            .map(|(tri, &layer)| {
+                tri.map(|p| {
+                    *index.entry((position_key(p), layer)).or_insert_with(|| {
+                        keys.push(((position_key(p), layer), p));
+                        keys.len() as u32 - 1
+                    })
+                })
+            })
+            .collect();
+        // Portal edges between added triangles join their ends' keys.
+        let mut parent: Vec<usize> = (0..keys.len()).collect();
+        // Added edges by their ends' points: (key at one end, key at the other).
+        type Position = (u64, u64);
+        let mut by_points: HashMap<(Position, Position), Vec<(u32, u32)>> = HashMap::new();
+        for c in &corner_keys {
+            for k in 0..3 {
+                let (a, b) = (c[k], c[(k + 1) % 3]);
+                by_points.entry((keys[a as usize].0.0, keys[b as usize].0.0)).or_default().push((a, b));
+            }
+        }
+        let on_portal = |a: Point, b: Point| {
+            patch.portals.iter().any(|&[u, v]| {
+                let within = |p: Point| {
+                    orient(u, v, p) == Orientation::Collinear
+                        && p.x >= u.x.min(v.x)
+                        && p.x <= u.x.max(v.x)
+                        && p.y >= u.y.min(v.y)
+                        && p.y <= u.y.max(v.y)
+                };
+                within(a) && within(b)
+            })
+        };
+        for (&(pa, pb), edges) in &by_points {
+            let Some(twins) = by_points.get(&(pb, pa)) else { continue };
+            let [a, b] = [edges[0].0, edges[0].1].map(|k| keys[k as usize].1);
+            if !on_portal(a, b) {
+                continue;
+            }
+            for &(a, b) in edges {
+                for &(tb, ta) in
+                    twins.iter().filter(|&&(tb, _)| keys[tb as usize].0.1 != keys[b as usize].0.1)
+                {
+                    union(&mut parent, a as usize, ta as usize);
+                    union(&mut parent, b as usize, tb as usize);
+                }
+            }
+        }
+        // Each set's vertex: the one a kept triangle of one of its layers uses, or whose wall
+        // one of its portal edges runs along (two are an error: they would have to become
+        // one), else the first a removed triangle used (a portal's end that one layer lost and
+        // gets back), else a new one.
+        // An added edge on a portal whose twin is a kept triangle's wall on another layer
+        // takes that wall's vertices (a layer's side of a portal put back).
+        let mut anchors: Vec<(u32, VertexId)> = (keys.iter().enumerate())
+            .filter_map(|(i, &((_, layer), p))| Some((i as u32, self.kept_vertex_at_on(p, layer, removed)?)))
+            .collect();
+        for c in &corner_keys {
+            for k in 0..3 {
+                let (ka, kb) = (c[k], c[(k + 1) % 3]);
+                let ((_, layer), pa) = keys[ka as usize];
+                let pb = keys[kb as usize].1;
+                if patch.portals.is_empty() || !on_portal(pa, pb) {
+                    continue;
+                }
+                for &t in self.grid.candidates(pa) {
+                    if self.triangle_layer(t) == layer || removed.binary_search(&t).is_ok() {
+                        continue;
+                    }
+                    let tri = self.parts.triangles[t.index()];
+                    for e in 0..3 {
+                        let (u, w) = (tri[e], tri[(e + 1) % 3]);
+                        let at = |v: VertexId, p: Point| {
+                            position_key(parts.vertices[v.index()]) == position_key(p)
+                        };
+                        if self.parts.neighbours[t.index()][e].is_none() && at(u, pb) && at(w, pa) {
+                            anchors.extend([(ka, w), (kb, u)]);
+                        }
+                    }
+                }
+            }
+        }
+        let mut vertex_of_root: Vec<u32> = vec![u32::MAX; keys.len()];
+        for (i, v) in anchors {
+            let slot = &mut vertex_of_root[find(&mut parent, i as usize)];
+            if *slot != u32::MAX && *slot != v.0 {
+                return Err(PatchError::JoinedVertices { point: keys[i as usize].1 });
+            }
+            *slot = v.0;
+        }
+        for (i, (key, _)) in keys.iter().enumerate() {
+            let slot = &mut vertex_of_root[find(&mut parent, i)];
+            if *slot == u32::MAX
+                && let Some(&v) = known.get(key)
+            {
+                *slot = v;
+            }
+        }
+        let mut new_points = Vec::new();
+        let mut vertex_of_key = vec![0; keys.len()];
+        for (i, &(_, p)) in keys.iter().enumerate() {
+            let root = find(&mut parent, i);
+            if vertex_of_root[root] == u32::MAX {
+                new_points.push(p);
+                vertex_of_root[root] = old_vertices + new_points.len() as u32 - 1;
+            }
+            vertex_of_key[i] = vertex_of_root[root];
+        }
+        let corners = corner_keys.iter().map(|c| c.map(|k| vertex_of_key[k as usize])).collect();
+        Ok((corners, new_points))
+    }
+
+    /// Checks a patch and decides where everything goes, changing nothing.
+    fn plan(&self, patch: &MeshPatch) -> Result<Plan, PatchError> {
+        let parts = &self.parts;
+        let n = parts.triangles.len();
+        let mut removed = patch.remove.clone();
+        if let Some(&t) = removed.iter().find(|t| t.index() >= n) {
+            return Err(PatchError::NoSuchTriangle(t));
+        }
+        removed.sort_unstable();
+        if let Some(w) = removed.windows(2).find(|w| w[0] == w[1]) {
+            return Err(PatchError::RemovedTwice(w[0]));
+        }
+        // Few triangles go in a patch: a binary search beats hashing.
+        let is_removed = |t: &TriangleId| removed.binary_search(t).is_ok();
+        if !patch.areas.is_empty() && patch.areas.len() != patch.add.len() {
+            return Err(PatchError::AreasLength { areas: patch.areas.len(), added: patch.add.len() });
+        }
+        let layered = self.is_layered();
+        if (layered || !patch.layers.is_empty()) && patch.layers.len() != patch.add.len() {
+            return Err(PatchError::LayersLength { layers: patch.layers.len(), added: patch.add.len() });
+        }
+        if let Some((triangle, &layer)) =
+            patch.layers.iter().enumerate().find(|(_, l)| l.index() >= self.layer_count())
+        {
+            return Err(PatchError::NoSuchLayer { triangle, layer });
+        }
+        for (i, tri) in patch.add.iter().enumerate() {
+            if let Some(&point) = tri.iter().find(|p| !p.in_range()) {
+                return Err(PatchError::CornerOutOfRange { triangle: i, point });
+            }
+            if orient(tri[0], tri[1], tri[2]) != Orientation::CounterClockwise {
+                return Err(PatchError::NotCounterClockwise(i));
+            }
+        }
+        let new_count = n - removed.len() + patch.add.len();
+        if new_count > HalfEdge::MAX_TRIANGLES {
+            return Err(PatchError::TooManyTriangles(new_count));
+        }
+
+        let old_vertices = parts.vertices.len() as u32;
+        let (corners, new_points) =
+            if layered { self.weld_layered(patch, &removed)? } else { self.weld(patch, &removed) };
         let point = |v: u32| {
             if v < old_vertices {
                 parts.vertices[v as usize]
@@ -592,6 +789,10 @@ impl NavMesh {
             parts.islands.extend(std::iter::repeat_n(IslandId::NONE, grow));
             self.search_flags.extend(std::iter::repeat_n(0, grow));
             self.pockets.extend(std::iter::repeat_n(Pocket::Core, grow));
+            if let Some(table) = &mut self.layers {
+                reserve_headroom(&mut table.triangles, grow);
+                table.triangles.extend(std::iter::repeat_n(LayerId(0), grow));
+            }
         }
         for (i, (&slot, c)) in slots.iter().zip(&corners).enumerate() {
             let s = slot.index();
@@ -605,6 +806,9 @@ impl NavMesh {
             self.parts.islands[s] = IslandId::NONE;
             self.search_flags[s] = 0;
             self.pockets[s] = Pocket::Core;
+            if let Some(table) = &mut self.layers {
+                table.triangles[s] = patch.layers[i];
+            }
         }
         // Kept triangles moving down into leftover slots.
         for &(from, to) in &moves {
@@ -700,6 +904,9 @@ impl NavMesh {
                 &incident,
                 &mut bits,
             );
+            if self.is_layered() && self.is_portal_corner(&incident) {
+                bits.fill(true);
+            }
             for (&(t, k), &bit) in incident.iter().zip(&bits) {
                 w.triangles.push(t.0);
                 let flags = &mut self.search_flags[t.index()];
@@ -756,6 +963,9 @@ impl NavMesh {
         self.parts.islands[s] = self.parts.islands[f];
         self.search_flags[s] = self.search_flags[f];
         self.pockets[s] = self.pockets[f];
+        if let Some(table) = &mut self.layers {
+            table.triangles[s] = table.triangles[f];
+        }
         for u in self.parts.neighbours[s] {
             if u.is_none() {
                 continue;
@@ -779,6 +989,9 @@ impl NavMesh {
         self.parts.islands.truncate(count);
         self.search_flags.truncate(count);
         self.pockets.truncate(count);
+        if let Some(table) = &mut self.layers {
+            table.triangles.truncate(count);
+        }
     }
 
     /// Every triangle of the island holding `t`, ascending.
@@ -1127,6 +1340,14 @@ struct Group {
     done: bool,
 }
 
+/// Joins the sets of `a` and `b` (the lower root stays the root).
+fn union(parent: &mut [usize], a: usize, b: usize) {
+    let (a, b) = (find(parent, a), find(parent, b));
+    if a != b {
+        parent[a.max(b)] = a.min(b);
+    }
+}
+
 /// The representative of `g`'s set.
 fn find(parent: &mut [usize], mut g: usize) -> usize {
     while parent[g] != g {
@@ -1171,11 +1392,14 @@ fn racing_groups(groups: &[Group], parent: &mut [usize]) -> Vec<usize> {
 /// compared by content (every triangle in exactly the cells its box overlaps, in ascending
 /// order), since its cells may be sized for another triangle count.
 pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
-    let problems = mesh.parts.find_problems();
+    let problems = match mesh.layer_table() {
+        Some(table) => crate::layers::layered_problems(&mesh.parts, table, crate::mesh::Proven::default()),
+        None => mesh.parts.find_problems(),
+    };
     if let Some(problem) = problems.first() {
         return Err(format!("invalid arrays: {problem}"));
     }
-    let fresh = NavMesh::derive(mesh.parts.clone());
+    let fresh = NavMesh::derive_layered(mesh.parts.clone(), mesh.layer_table().cloned());
     let mut wrong = Vec::new();
     if fresh.island_count != mesh.island_count {
         wrong.push(format!("island count {} (expected {})", mesh.island_count, fresh.island_count));

@@ -461,3 +461,88 @@ fn islands_that_lose_their_lowest_triangle_or_an_end_are_measured_again() {
         expect(&mesh, pieces, &format!("cell {} put back", steps[i].0));
     }
 }
+
+/// Patches on a layered mesh: groups of triangles around a random one (on a portal half the
+/// time) taken out and put back with their layers and their portal edges (to each other or to
+/// the other layer's kept triangles, whose walls they join again);
+/// the derived data is checked after every patch, and the mesh ends with the portals, islands
+/// and area per layer it had. A patch without a layer per added triangle, or naming a layer
+/// the mesh lacks, is refused and changes nothing.
+#[test]
+fn patches_on_a_layered_mesh_keep_layers_and_portals() {
+    use trinav::LayerId;
+    let mut mesh = fixture("overpass_cdt");
+    assert!(mesh.is_layered() && mesh.portal_edge_count() > 0);
+    let area_per_layer = |mesh: &trinav::NavMesh| {
+        let mut areas = vec![0.0; mesh.layer_count()];
+        for t in 0..mesh.triangle_count() {
+            let t = TriangleId::from_index(t);
+            let [a, b, c] = mesh.triangle_points(t);
+            areas[mesh.triangle_layer(t).index()] +=
+                ((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) / 2.0;
+        }
+        areas
+    };
+    let before = (mesh.portal_edge_count(), mesh.island_count(), area_per_layer(&mesh));
+    let bytes = mesh.to_bytes().unwrap();
+    let t0 = mesh.triangle_points(TriangleId(0));
+    for (layers, expected) in [(vec![], "0 layer ids for 1 added triangles"), (vec![LayerId(7)], "layer 7")] {
+        let patch = MeshPatch { remove: vec![TriangleId(0)], add: vec![t0], layers, ..MeshPatch::default() };
+        let err = mesh.apply_patch(&patch).unwrap_err();
+        assert!(err.to_string().contains(expected), "{err}");
+        assert_eq!(mesh.to_bytes().unwrap(), bytes);
+    }
+    let portal_triangles: Vec<TriangleId> = (0..mesh.triangle_count())
+        .map(TriangleId::from_index)
+        .filter(|&t| {
+            mesh.neighbours(t)
+                .iter()
+                .any(|n| !n.is_none() && mesh.triangle_layer(*n) != mesh.triangle_layer(t))
+        })
+        .collect();
+    let mut rng = rng(40);
+    for step in 0..60 {
+        let start = if step % 2 == 0 {
+            portal_triangles[rng.random_range(0..portal_triangles.len())]
+        } else {
+            TriangleId::from_index(rng.random_range(0..mesh.triangle_count()))
+        };
+        // Portal triangles keep their ids only until the first patch moves them: find them again.
+        let start = if step % 2 == 0 {
+            (0..mesh.triangle_count())
+                .map(TriangleId::from_index)
+                .find(|&t| {
+                    mesh.neighbours(t)
+                        .iter()
+                        .any(|n| !n.is_none() && mesh.triangle_layer(*n) != mesh.triangle_layer(t))
+                        && rng.random_bool(0.2)
+                })
+                .unwrap_or(start)
+        } else {
+            start
+        };
+        let mut group = vec![start];
+        group.extend(mesh.neighbours(start).iter().filter(|n| !n.is_none()));
+        group.sort_unstable();
+        group.dedup();
+        let add: Vec<[Point; 3]> = group.iter().map(|&t| mesh.triangle_points(t)).collect();
+        let layers: Vec<LayerId> = group.iter().map(|&t| mesh.triangle_layer(t)).collect();
+        let mut portals = Vec::new();
+        for &t in &group {
+            for (k, &n) in mesh.neighbours(t).iter().enumerate() {
+                if !n.is_none() && mesh.triangle_layer(n) != mesh.triangle_layer(t) {
+                    let p = mesh.triangle_points(t);
+                    portals.push([p[k], p[(k + 1) % 3]]);
+                }
+            }
+        }
+        mesh.apply_patch(&MeshPatch { remove: group, ..MeshPatch::default() }).unwrap();
+        check_derived(&mesh).unwrap_or_else(|e| panic!("step {step}, out: {e}"));
+        mesh.apply_patch(&MeshPatch { add, layers, portals, ..MeshPatch::default() })
+            .unwrap_or_else(|e| panic!("step {step}, back: {e}"));
+        check_derived(&mesh).unwrap_or_else(|e| panic!("step {step}, back: {e}"));
+        let now = (mesh.portal_edge_count(), mesh.island_count(), area_per_layer(&mesh));
+        assert_eq!(now, before, "step {step}");
+    }
+    trinav::NavMesh::from_bytes(&mesh.to_bytes().unwrap()).expect("the patched mesh saves and loads");
+}

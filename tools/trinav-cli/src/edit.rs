@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
+use trinav::LayerId;
 use trinav_bake::PolygonInput;
 use trinav_dynamic::{EditableMesh, ObstacleId};
 use trinav_tools::write_atomic;
@@ -18,12 +19,14 @@ pub(crate) struct EditArgs {
     /// The mesh file (its triangles are the base the obstacles cut into; obstacles are
     /// inflated by its agent radius).
     mesh: PathBuf,
-    /// A file of changes applied first, in order: a JSON array of `{"add": POLYGON}`,
+    /// A file of changes applied first, in order: a JSON array of `{"add": OBSTACLE}`,
     /// `{"move": {"id": ID, "by": [DX, DY]}}`, `{"replace": {"id": ID, "with": POLYGON}}` and
-    /// `{"remove": ID}`, where POLYGON is `{"outer": [[x, y], ...], "holes": [...]}`.
+    /// `{"remove": ID}`, where POLYGON is `{"outer": [[x, y], ...], "holes": [...]}` and
+    /// OBSTACLE a POLYGON with an optional `"layer": NAME`: the layer it stands on, needed on a
+    /// mesh of several layers (moves and replacements keep an obstacle's layer).
     #[arg(long, value_name = "CHANGES.json")]
     changes: Option<PathBuf>,
-    /// Add the obstacle of this file (one POLYGON, or a JSON array of them); repeatable.
+    /// Add the obstacle of this file (one OBSTACLE, or a JSON array of them); repeatable.
     #[arg(long, value_name = "OBSTACLE.json")]
     add: Vec<PathBuf>,
     /// Move obstacle ID by (DX, DY), after the adds; repeatable.
@@ -44,18 +47,47 @@ pub(crate) struct EditArgs {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 enum Change {
-    Add(PolygonInput),
+    Add(ObstacleInput),
     Move { id: u32, by: [f64; 2] },
     Replace { id: u32, with: PolygonInput },
     Remove(u32),
 }
 
-/// An obstacle file: one polygon or several.
+/// An obstacle to add: a polygon, and on a layered mesh the name of its layer.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObstacleInput {
+    /// The layer it stands on (may be left out on a mesh of one layer).
+    layer: Option<String>,
+    outer: Vec<[f64; 2]>,
+    #[serde(default)]
+    holes: Vec<Vec<[f64; 2]>>,
+}
+
+/// An obstacle file: one obstacle or several.
 #[derive(Deserialize)]
 #[serde(untagged)]
 enum Obstacles {
-    One(PolygonInput),
-    Many(Vec<PolygonInput>),
+    One(ObstacleInput),
+    Many(Vec<ObstacleInput>),
+}
+
+/// Adds `obstacle` to `editable` on the layer it names.
+fn add(editable: &mut EditableMesh, obstacle: &ObstacleInput) -> Result<u32> {
+    let polygon = PolygonInput { outer: obstacle.outer.clone(), holes: obstacle.holes.clone() };
+    let mesh = editable.mesh();
+    let names =
+        || (0..mesh.layer_count()).filter_map(|l| mesh.layer_name(LayerId(l as u16))).collect::<Vec<_>>();
+    let layer = match &obstacle.layer {
+        Some(name) => mesh
+            .layer_by_name(name)
+            .with_context(|| format!("the mesh has no layer {name:?} (its layers: {:?})", names()))?,
+        None if mesh.layer_count() > 1 => {
+            bail!("the mesh has layers {:?}: give the obstacle a \"layer\" key naming one", names())
+        }
+        None => LayerId(0),
+    };
+    Ok(editable.add_obstacle_on(layer, &polygon)?.0)
 }
 
 /// What one change did.
@@ -132,12 +164,17 @@ pub(crate) fn run_edit(args: &EditArgs) -> Result<ExitCode> {
     for (change, from) in changes {
         let start = Instant::now();
         let (name, id) = match &change {
-            Change::Add(polygon) => ("add", editable.add_obstacle(polygon).map(|id| id.0)),
-            Change::Move { id, by } => ("move", editable.move_obstacle(ObstacleId(*id), *by).map(|()| *id)),
-            Change::Replace { id, with } => {
-                ("replace", editable.replace_obstacle(ObstacleId(*id), with).map(|()| *id))
+            Change::Add(obstacle) => ("add", add(&mut editable, obstacle)),
+            Change::Move { id, by } => {
+                ("move", editable.move_obstacle(ObstacleId(*id), *by).map(|()| *id).map_err(Into::into))
             }
-            Change::Remove(id) => ("remove", editable.remove_obstacle(ObstacleId(*id)).map(|()| *id)),
+            Change::Replace { id, with } => (
+                "replace",
+                editable.replace_obstacle(ObstacleId(*id), with).map(|()| *id).map_err(Into::into),
+            ),
+            Change::Remove(id) => {
+                ("remove", editable.remove_obstacle(ObstacleId(*id)).map(|()| *id).map_err(Into::into))
+            }
         };
         let id = id.with_context(|| format!("{from}: {name}"))?;
         let report = editable.last_change();

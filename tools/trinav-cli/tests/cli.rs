@@ -379,6 +379,51 @@ fn edit_gives_what_a_bake_with_the_same_obstacles_gives() {
     assert!(!temp_path(&dir, "none.nav").exists());
 }
 
+/// `trinav edit` on a layered mesh: each obstacle names its layer (`"layer"`), and the result
+/// is what a bake with the obstacles in those layers gives.
+#[test]
+fn edit_on_layers_gives_what_a_bake_with_the_obstacles_in_their_layers_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| temp_path(&dir, name).to_str().unwrap().to_string();
+    let (nav, edited, rebaked) = (path("overpass.nav"), path("edited.nav"), path("rebaked.nav"));
+    assert!(trinav(&["bake", &level("overpass.json"), "-o", &nav]).status.success());
+    // A cart on the bridge, and a truck on the road under it.
+    let cart = serde_json::json!({"layer": "bridge", "outer": [[27, 16], [33, 16], [33, 18], [27, 18]]});
+    let truck = serde_json::json!({"layer": "ground", "outer": [[24, 21], [36, 21], [36, 25], [24, 25]]});
+    std::fs::write(path("obstacles.json"), serde_json::json!([cart, truck]).to_string()).unwrap();
+    let out = trinav(&["edit", &nav, "--add", &path("obstacles.json"), "--move", "0:0,-1", "-o", &edited]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let mut level: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(level("overpass.json")).unwrap()).unwrap();
+    level["layers"][1]["obstacles"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"outer": [[27, 15], [33, 15], [33, 17], [27, 17]]}));
+    level["layers"][0]["obstacles"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"outer": truck["outer"]}));
+    std::fs::write(path("level.json"), level.to_string()).unwrap();
+    assert!(trinav(&["bake", &path("level.json"), "-o", &rebaked]).status.success());
+    let inspect = |nav: &str| json(&trinav(&["inspect", nav, "--json"]));
+    let (a, b) = (inspect(&edited), inspect(&rebaked));
+    assert_eq!(a["valid"], true, "{a}");
+    assert_eq!((&a["area"], &a["islands"]), (&b["area"], &b["islands"]));
+    for (from, to) in
+        [("ground:30,2", "ground:30,44"), ("ground:5,23", "ground:55,23"), ("bridge:30,20", "ground:12,40")]
+    {
+        let length = |nav: &str| {
+            let out = trinav(&["path", nav, "--from", from, "--to", to, "--mode", "optimal", "--json"]);
+            (out.status.code(), json(&out)["length"].as_f64())
+        };
+        let (mine, bake) = (length(&edited), length(&rebaked));
+        assert_eq!(mine.0, bake.0, "{from} -> {to}");
+        let (x, y) = (mine.1.unwrap(), bake.1.unwrap());
+        assert!((x - y).abs() <= 1e-9 * y.max(1.0), "{from} -> {to}: {x} vs {y}");
+    }
+}
+
 /// The GPPC dynamic track on a tiny scenario worked by hand: the JSON fields, and the optimal
 /// lengths before and after a patch that walls off the straight line.
 #[test]

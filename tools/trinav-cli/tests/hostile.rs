@@ -114,7 +114,11 @@ impl Fixture {
         let dir = tempfile::tempdir().unwrap();
         let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let fixture = Fixture { dir, taken };
-        for (level, nav) in [("levels/town.json", "town.nav"), ("maps/tiny.map", "tiny.nav")] {
+        for (level, nav) in [
+            ("levels/town.json", "town.nav"),
+            ("maps/tiny.map", "tiny.nav"),
+            ("levels/overpass.json", "overpass.nav"),
+        ] {
             let out = trinav(&["bake", &data(level), "-o", &fixture.path(nav)]);
             assert!(out.status.success(), "{}", text(&out.stderr));
         }
@@ -276,6 +280,9 @@ impl Fixture {
             ("obstacle_bowtie.json", br#"{"outer": [[0,0],[2,2],[2,0],[0,2]]}"#.to_vec()),
             ("obstacle_huge.json", br#"{"outer": [[1,1],[2,1],[2,268435457]]}"#.to_vec()),
             ("obstacle_nan.json", br#"{"outer": [[1,1],[NaN,1],[2,2]]}"#.to_vec()),
+            ("obstacle_roof.json", br#"{"layer": "roof", "outer": [[29,16],[31,16],[31,18],[29,18]]}"#.to_vec()),
+            ("obstacle_layer_number.json", br#"{"layer": 1, "outer": [[29,16],[31,16],[31,18],[29,18]]}"#.to_vec()),
+            ("changes_no_layer.json", br#"[{"add": {"layer": "bridge", "outer": [[29,16],[31,16],[31,18]]}}, {"add": {"outer": [[29,26],[31,26],[31,28]]}}]"#.to_vec()),
             ("changes_unknown.json", br#"[{"rotate": {"id": 0, "by": 90}}]"#.to_vec()),
             ("changes_remove.json", br#"[{"add": {"outer": [[40,40],[50,40],[50,50]]}}, {"remove": 7}]"#.to_vec()),
             ("dyn/ok.patch", b"type patch\npatches 1\npatch 0\nheight 2\nwidth 2\nmap\n@@\n@.\n".to_vec()),
@@ -791,6 +798,46 @@ fn cases(f: &Fixture) -> Vec<Case> {
     ];
     for (name, flags, expect) in &edits {
         let mut args = vec!["edit", town.as_str(), "-o", "{OUT}"];
+        args.extend(flags.iter().map(String::as_str));
+        let expect: Vec<&str> = expect.iter().map(String::as_str).collect();
+        cases.push(case(format!("edit with {name}"), &args, Out::File("out.nav"), &expect));
+    }
+    // edit on layers: an obstacle naming no layer on a mesh of several, or one it lacks.
+    let overpass = p("overpass.nav");
+    let layered: Vec<(&str, &str, Vec<String>, Vec<String>)> = vec![
+        (
+            "an obstacle without a layer on a layered mesh",
+            overpass.as_str(),
+            vec!["--add".into(), obstacle.clone()],
+            vec![obstacle.clone(), "layers [\"ground\", \"bridge\"]".into(), "\"layer\" key".into()],
+        ),
+        (
+            "a change without a layer on a layered mesh",
+            overpass.as_str(),
+            vec!["--changes".into(), p("changes_no_layer.json")],
+            vec![format!("{}[1]", p("changes_no_layer.json")), "\"layer\" key".into()],
+        ),
+        (
+            "an obstacle on an unknown layer",
+            overpass.as_str(),
+            vec!["--add".into(), p("obstacle_roof.json")],
+            vec![p("obstacle_roof.json"), "no layer \"roof\"".into()],
+        ),
+        (
+            "an obstacle on a layer a one-layer mesh lacks",
+            town.as_str(),
+            vec!["--add".into(), p("obstacle_roof.json")],
+            vec![p("obstacle_roof.json"), "no layer \"roof\" (its layers: [\"default\"])".into()],
+        ),
+        (
+            "a layer that is not a name",
+            overpass.as_str(),
+            vec!["--add".into(), p("obstacle_layer_number.json")],
+            vec![p("obstacle_layer_number.json"), "not valid JSON".into()],
+        ),
+    ];
+    for (name, mesh, flags, expect) in &layered {
+        let mut args = vec!["edit", mesh, "-o", "{OUT}"];
         args.extend(flags.iter().map(String::as_str));
         let expect: Vec<&str> = expect.iter().map(String::as_str).collect();
         cases.push(case(format!("edit with {name}"), &args, Out::File("out.nav"), &expect));
