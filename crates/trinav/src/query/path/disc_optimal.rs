@@ -36,8 +36,8 @@
 //! like the goal (tested lazily, its ends' clearance too, once per query); taking it adds an
 //! arrival at its end, expanded as the start is. With links, the estimate is the straight way
 //! to the goal or the least a way through a link costs ([`NavMesh::link_estimates`]),
-//! whichever is smaller, and the walks through edges are not cut by the known path's length
-//! (that cut assumes the way on is straight).
+//! whichever is smaller, and the cuts by a known path's cost use it (through an edge: the
+//! least way to the goal or to a link's start plus its estimate).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -261,6 +261,23 @@ impl Aim<'_> {
             Some(estimates) => straight.min(mesh.through_links(p, estimates)),
             None => straight,
         }
+    }
+
+    /// A lower bound on the way from `a` through segment `edge` plus the estimate from there:
+    /// [`least_sum_through`] to the goal, or to a link's start plus its estimate.
+    fn least_through(&self, a: Point, edge: [Point; 2]) -> f64 {
+        let straight = least_sum_through(a, self.goal, edge);
+        let through = |&(start, k): &(Point, f64)| least_sum_through(a, start, edge) + k;
+        self.links.map_or(straight, |estimates| estimates.iter().map(through).fold(straight, f64::min))
+    }
+
+    /// The most the estimate at a point `d` from `p` falls short of `d`: the estimate is the
+    /// least over targets `t` (the goal, the links' starts) of `|x t| + k_t`, at least
+    /// `d - max(|p t| - k_t)`.
+    fn shortfall(&self, p: Point) -> f64 {
+        let straight = p.distance(self.goal);
+        let target = |&(start, k): &(Point, f64)| p.distance(start) - k;
+        self.links.map_or(straight, |estimates| estimates.iter().map(target).fold(straight, f64::max))
     }
 }
 
@@ -567,8 +584,6 @@ impl NavMesh {
             None => Bend::point(arrival.at),
         };
         let limit = aim.bound * (1.0 + SLACK);
-        // With links, the walks are not cut by the bound (see the module documentation).
-        let cut = if aim.links.is_some() { f64::INFINITY } else { limit };
         let open = &mut disc.open;
         // `rest`: the estimate from the target on (`None`: the one of the contact).
         let mut push = |target: u32, to: Bend, corner: Option<&DiscCorner>, rest: Option<f64>| {
@@ -618,7 +633,7 @@ impl NavMesh {
         let Some(here) = here else {
             // Through an edge, no corner is nearer the start and the goal together than the
             // edge's best point.
-            let worth = |edge| least_sum_through(arrival.at, goal, edge) - 2.0 * radius <= cut;
+            let worth = |edge| aim.least_through(arrival.at, edge) - 2.0 * radius <= limit;
             let touching = &mut disc.touching;
             touching.clear();
             self.vertices_in_sight_of_point(arrival.at, starts, worth, &mut disc.sight, |v| {
@@ -634,8 +649,9 @@ impl NavMesh {
             return;
         };
         // No corner farther than `reach` from the centre passes `try_corner`'s test:
-        // `|c at| >= d - r` and `|c goal| >= d - |centre goal|` for `d = |c centre|`.
-        let reach = (cut - arrival.g + here.centre.distance(goal) + 3.0 * radius) / 2.0 * (1.0 + SLACK);
+        // `|c at| >= d - r` and its estimate `>= d - shortfall` for `d = |c centre|` (without
+        // links, the shortfall is `|centre goal|`).
+        let reach = (limit - arrival.g + aim.shortfall(here.centre) + 3.0 * radius) / 2.0 * (1.0 + SLACK);
         if let Some(list) = self.corners_in_sight(arrival.corner, &mut disc.sight) {
             for &c in list {
                 if corners.list[c as usize].centre.distance(here.centre) > reach {
@@ -648,7 +664,7 @@ impl NavMesh {
         // Not kept (yet): walked within the bound. Through an edge, no corner is nearer the
         // centre and the goal together than the edge's best point; the contact is within
         // `radius` of the centre.
-        let worth = |edge| arrival.g + least_sum_through(here.centre, goal, edge) - 3.0 * radius <= cut;
+        let worth = |edge| arrival.g + aim.least_through(here.centre, edge) - 3.0 * radius <= limit;
         self.vertices_in_sight(here.vertex, here.triangle, worth, &mut disc.sight, |v| {
             corners.at_vertex(v).for_each(&mut try_corner)
         });

@@ -1382,7 +1382,7 @@ impl NavMesh {
     /// stays at `from`).
     fn walk(
         &self,
-        ((from, starts), (to, goals)): ((Point, &[TriangleId]), (Point, &[TriangleId])),
+        ((from, starts), (to, goals)): (End, End),
         radius: f64,
         partial: bool,
         left: &mut u32,
@@ -1778,6 +1778,9 @@ impl NavMesh {
         Err(PathError::NoClearance { which, point: p, clearance, radius })
     }
 }
+
+/// A path end: the point and the triangles it lies in.
+type End<'a> = (Point, &'a [TriangleId]);
 
 /// What [`NavMesh::fast_link_ways`] found: the cost of the way written (infinite: none), and
 /// whether the chain of links was walked and failed (a piece not found, or a link whose ends
