@@ -241,6 +241,10 @@ pub(crate) struct DiscScratch {
     link_work: LinkWork,
     link_fits: Vec<u8>,
     link_g: Vec<f64>,
+    /// With links, per directed link: its cost plus the estimate from its end (once per
+    /// query); per corner: the estimate from its centre (`NaN`: not computed yet).
+    link_rest: Vec<f64>,
+    corner_estimate: Vec<f64>,
 }
 
 /// What the disc's search reads of the query: the goal, the radius, the length of a known
@@ -408,8 +412,15 @@ impl NavMesh {
             disc.link_fits.resize(n, 0);
             disc.link_g.clear();
             disc.link_g.resize(n, f64::INFINITY);
+            disc.corner_estimate.clear();
+            disc.corner_estimate.resize(self.disc_corners().len(), f64::NAN);
         }
         let aim = Aim { goal: to, radius, bound, links: self.has_links().then_some(&estimates[..]) };
+        if self.has_links() {
+            disc.link_rest.clear();
+            disc.link_rest
+                .extend(self.links.directed.iter().map(|link| link.cost + aim.estimate(self, link.to)));
+        }
         let end = self.search_disc(from, starts, aim, budget, partial, (disc, clearance), (points, steps));
         disc.link_work.estimates = estimates;
         end
@@ -608,11 +619,30 @@ impl NavMesh {
         push(GOAL, Bend::point(goal), None, Some(0.0));
         if aim.links.is_some() {
             let n = corners.list.len() as u32;
+            // The way to a link's start is at least the straight way from the arrival's
+            // circle (or point).
+            let (centre, round) = match here {
+                Some(c) => (c.centre, radius),
+                None => (arrival.at, 0.0),
+            };
             for (d, link) in self.links.directed.iter().enumerate() {
-                let rest = link.cost + aim.estimate(self, link.to);
-                push(n + d as u32, Bend::point(link.from), None, Some(rest));
+                let rest = disc.link_rest[d];
+                if arrival.g + centre.distance(link.from) - round + rest <= limit {
+                    push(n + d as u32, Bend::point(link.from), None, Some(rest));
+                }
             }
         }
+        let corner_estimate = &mut disc.corner_estimate;
+        let mut estimate_at = |c: u32, centre: Point| match aim.links {
+            None => centre.distance(goal),
+            Some(_) => {
+                let known = &mut corner_estimate[c as usize];
+                if known.is_nan() {
+                    *known = aim.estimate(self, centre);
+                }
+                *known
+            }
+        };
         let mut try_corner = |c: u32| {
             if c == arrival.corner {
                 return;
@@ -622,7 +652,7 @@ impl NavMesh {
             // straight way to its contact (within `radius` of its centre) and the estimate
             // from there on (at most `radius` less than the centre's): the rest of the path
             // starts at the arrival's contact, not at its circle's centre.
-            let least = corner.centre.distance(arrival.at) + aim.estimate(self, corner.centre) - 2.0 * radius;
+            let least = corner.centre.distance(arrival.at) + estimate_at(c, corner.centre) - 2.0 * radius;
             if arrival.g + least > limit {
                 return;
             }
@@ -639,8 +669,10 @@ impl NavMesh {
             self.vertices_in_sight_of_point(arrival.at, starts, worth, &mut disc.sight, |v| {
                 for c in corners.at_vertex(v) {
                     let centre = corners.list[c as usize].centre;
-                    let (near, far) = (centre.distance(arrival.at), aim.estimate(self, centre));
-                    if near <= radius * (1.0 + SLACK) && near + far <= limit + 2.0 * radius {
+                    let near = centre.distance(arrival.at);
+                    if near <= radius * (1.0 + SLACK)
+                        && near + aim.estimate(self, centre) <= limit + 2.0 * radius
+                    {
                         touching.push(c);
                     }
                     try_corner(c);
