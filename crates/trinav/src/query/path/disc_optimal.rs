@@ -45,7 +45,7 @@ use std::f64::consts::{PI, TAU};
 use std::sync::OnceLock;
 use std::sync::atomic::{self, AtomicU32};
 
-use crate::clearance::{ClearanceScratch, segments_nearer};
+use crate::clearance::{ClearanceScratch, segment_distance, segments_nearer};
 use crate::geometry::{Orientation, Point, orient};
 use crate::ids::{TriangleId, VertexId};
 use crate::links::LinkWork;
@@ -255,6 +255,8 @@ struct Aim<'a> {
     radius: f64,
     bound: f64,
     links: Option<&'a [(Point, f64)]>,
+    /// With links, the least of their estimates (infinite without).
+    least_link: f64,
 }
 
 impl Aim<'_> {
@@ -268,11 +270,14 @@ impl Aim<'_> {
     }
 
     /// A lower bound on the way from `a` through segment `edge` plus the estimate from there:
-    /// [`least_sum_through`] to the goal, or to a link's start plus its estimate.
+    /// [`least_sum_through`] to the goal, or the way to the edge plus the least link estimate
+    /// (weaker than each link's own, but it costs one test an edge).
     fn least_through(&self, a: Point, edge: [Point; 2]) -> f64 {
         let straight = least_sum_through(a, self.goal, edge);
-        let through = |&(start, k): &(Point, f64)| least_sum_through(a, start, edge) + k;
-        self.links.map_or(straight, |estimates| estimates.iter().map(through).fold(straight, f64::min))
+        match self.links {
+            Some(_) => straight.min(segment_distance(a, edge[0], edge[1]) + self.least_link),
+            None => straight,
+        }
     }
 
     /// The most the estimate at a point `d` from `p` falls short of `d`: the estimate is the
@@ -415,7 +420,9 @@ impl NavMesh {
             disc.corner_estimate.clear();
             disc.corner_estimate.resize(self.disc_corners().len(), f64::NAN);
         }
-        let aim = Aim { goal: to, radius, bound, links: self.has_links().then_some(&estimates[..]) };
+        let least_link = estimates.iter().map(|&(_, k)| k).fold(f64::INFINITY, f64::min);
+        let aim =
+            Aim { goal: to, radius, bound, links: self.has_links().then_some(&estimates[..]), least_link };
         if self.has_links() {
             disc.link_rest.clear();
             disc.link_rest
