@@ -37,7 +37,7 @@
 //! arrival at its end, expanded as the start is. With links, the estimate is the straight way
 //! to the goal or the least a way through a link costs ([`NavMesh::link_estimates`]),
 //! whichever is smaller, and the cuts by a known path's cost use it (through an edge: the
-//! least way to the goal or to a link's start plus its estimate).
+//! least way to the goal through it, or the way to the edge plus the least link estimate).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
