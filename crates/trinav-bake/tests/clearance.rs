@@ -6,15 +6,19 @@
 //! the optimal mode's length equals the oracle's within the two arc errors (ours: chords
 //! circumscribed about the circles, up to `ARC_TOLERANCE r` outside; the oracle's: inflated
 //! corners up to `ORACLE_ARC_ERROR r` inside).
+//!
+//! Levels with off-mesh links: the oracle keeps the links whose ends lie on the walkable area
+//! baked at the radius (the bake refuses the others: for a disc, a link end closer than the
+//! radius to a wall is unusable), and costs (walked length plus links) are compared.
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use trinav::geometry::{Orientation, orient};
 use trinav::{
-    BakeSettings, NavMesh, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch, Point,
-    TriangleId,
+    BakeSettings, LinkError, NavMesh, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch,
+    Point, TriangleId,
 };
-use trinav_bake::{Level, PolygonInput, bake};
+use trinav_bake::{Level, LinkInput, PolygonInput, bake};
 
 /// The oracle's arc error: its inflated corners stray at most this fraction of the radius
 /// inside the true circle.
@@ -74,11 +78,13 @@ fn segments(a: Point, b: Point, c: Point, d: Point) -> f64 {
     point_segment(a, c, d).min(point_segment(b, c, d)).min(point_segment(c, a, b)).min(point_segment(d, a, b))
 }
 
-/// The smallest distance from the path to any wall.
+/// The smallest distance from the path to any wall (its links are not walked).
 fn path_clearance(path: &Path, walls: &[(Point, Point)]) -> f64 {
     path.points
         .windows(2)
-        .flat_map(|w| walls.iter().map(move |&(c, d)| segments(w[0], w[1], c, d)))
+        .enumerate()
+        .filter(|&(k, _)| !path.is_link_step(k))
+        .flat_map(|(_, w)| walls.iter().map(move |&(c, d)| segments(w[0], w[1], c, d)))
         .chain(path.points.iter().flat_map(|&p| walls.iter().map(move |&(c, d)| point_segment(p, c, d))))
         .fold(f64::INFINITY, f64::min)
 }
@@ -101,6 +107,8 @@ struct Tally {
     unverified: usize,
     fast_ratio_sum: f64,
     worst_ratio: f64,
+    /// Paths of ours, found by both, that take a link.
+    linked: usize,
 }
 
 impl Tally {
@@ -125,10 +133,11 @@ fn turning(path: &Path) -> f64 {
 /// oracle's free space holds the true one (its corners are inside the circles) and our chords
 /// are outside them, so ours is never shorter, and longer by at most the arcs' share: the
 /// radius times the total turning times the sum of the two errors.
+/// (Costs are compared: a path without links costs its length.)
 fn optimal_within_arc_errors(ours: &Path, reference: &Path, r: f64) -> bool {
     let slack = r * turning(ours).max(turning(reference)) * (ARC_TOLERANCE + ORACLE_ARC_ERROR);
-    let rounding = 1e-9 * (1.0 + reference.length);
-    ours.length >= reference.length - rounding && ours.length <= reference.length + slack + rounding
+    let rounding = 1e-9 * (1.0 + reference.cost);
+    ours.cost >= reference.cost - rounding && ours.cost <= reference.cost + slack + rounding
 }
 
 /// Runs `pairs` for a disc of radius `r` on `base` (in `mode`) and for a point on `oracle`
@@ -201,7 +210,7 @@ fn compare(
                 let agrees = |reference: &Path| {
                     let slack =
                         r * turning(&ours).max(turning(reference)) * (ARC_TOLERANCE + 3.0 * ORACLE_ARC_ERROR);
-                    (ours.length - reference.length).abs() <= slack + 1e-9 * (1.0 + reference.length)
+                    (ours.cost - reference.cost).abs() <= slack + 1e-9 * (1.0 + reference.cost)
                 };
                 let rebaked = || {
                     let oracle = bake_at(level?, r * factor)?;
@@ -217,11 +226,12 @@ fn compare(
             } else if mode == PathMode::Optimal && !optimal_within_arc_errors(fast, reference, r) {
                 tally.not_optimal += 1;
                 eprintln!(
-                    "{a:?} -> {b:?}: {} vs oracle {}: {:?}",
-                    fast.length, reference.length, fast.points
+                    "{a:?} -> {b:?}: {} vs oracle {}: {:?} {:?} / {:?} {:?}",
+                    fast.cost, reference.cost, fast.points, fast.links, reference.points, reference.links
                 );
             }
-            let ratio = fast.length / reference.length.max(1e-12);
+            tally.linked += usize::from(!fast.links.is_empty());
+            let ratio = fast.cost / reference.cost.max(1e-12);
             tally.fast_ratio_sum += ratio;
             tally.worst_ratio = tally.worst_ratio.max(ratio);
         }
@@ -232,13 +242,23 @@ fn rect(x: f64, y: f64, w: f64, h: f64) -> PolygonInput {
     PolygonInput::rect(x, y, x + w, y + h)
 }
 
+/// `level` baked at agent radius `r` (the oracle's inflation), with those of its links whose
+/// ends lie on the walkable area at that radius (the bake refuses the others).
 fn bake_at(level: &Level, r: f64) -> Option<NavMesh> {
     let settings = BakeSettings::default().with_agent_radius(r).with_arc_error(ORACLE_ARC_ERROR);
-    match bake(level, &settings) {
-        Ok(baked) => Some(baked.mesh),
-        Err(trinav_bake::BakeError::NothingWalkable { .. }) => None,
+    let floor = Level { links: Vec::new(), ..level.clone() };
+    let mut mesh = match bake(&floor, &settings) {
+        Ok(baked) => baked.mesh,
+        Err(trinav_bake::BakeError::NothingWalkable { .. }) => return None,
         Err(e) => panic!("{e}"),
+    };
+    for link in &level.links {
+        match mesh.add_link(link.to_link()) {
+            Ok(_) | Err(LinkError::OffMesh { .. }) => {}
+            Err(e) => panic!("{e}"),
+        }
     }
+    Some(mesh)
 }
 
 #[test]
@@ -691,5 +711,149 @@ fn cases_the_property_tests_found() {
             // Here the fast mode finds the optimal path too: the oracle's within the arc errors.
             assert!((tally.fast_ratio_sum - 1.0).abs() < 1e-3, "case {case} {mode:?}: {tally:?}");
         }
+    }
+}
+
+/// A one-way drop through a wall: from (2, 12) above the wall (y 9 to 11, x 0 to 16) down to
+/// (2, 8.7), 0.3 below it; the way round is through the gap at x 16 to 20. A disc of radius
+/// 0.2 fits at both ends and takes it (walk 2, the drop's cost 1, walk 2.7); one of radius 0.5
+/// does not fit at its end (0.3 from the wall), so it goes round as on the level baked at that
+/// radius (where the bake refuses the link); back up, the drop is no way for either.
+#[test]
+fn a_one_way_drop_is_taken_by_a_small_disc_and_not_by_one_too_wide_for_its_end() {
+    let mut level = rect_level(&[(0, 9, 16, 2)]);
+    level.links = vec![LinkInput {
+        from: [2.0, 12.0],
+        to: [2.0, 8.7],
+        cost: Some(1.0),
+        bidirectional: false,
+        layers: None,
+    }];
+    let base = bake_at(&level, 0.0).unwrap();
+    let (a, b) = (Point::new(2.0, 14.0), Point::new(2.0, 6.0));
+    let mut scratch = PathScratch::new();
+    for mode in [PathMode::Fast, PathMode::Optimal] {
+        let small = PathOptions::default().with_mode(mode).with_radius(0.2);
+        let path = base.find_path_with(a, b, &small, &mut scratch).unwrap();
+        assert_eq!(path.points, [a, Point::new(2.0, 12.0), Point::new(2.0, 8.7), b], "{mode:?}");
+        assert_eq!(path.links.len(), 1, "{mode:?}");
+        assert_eq!(path.links[0].point, 1, "{mode:?}");
+        assert!((path.length - 4.7).abs() < 1e-12 && (path.cost - 5.7).abs() < 1e-12, "{mode:?}: {path:?}");
+        for r in [0.2, 0.5] {
+            let back = base.find_path_with(
+                b,
+                a,
+                &PathOptions::default().with_mode(mode).with_radius(r),
+                &mut scratch,
+            );
+            assert!(back.unwrap().links.is_empty(), "{mode:?} r {r}");
+        }
+        let large =
+            base.find_path_with(a, b, &PathOptions::default().with_mode(mode).with_radius(0.5), &mut scratch);
+        let large = large.unwrap();
+        assert!(large.links.is_empty(), "{mode:?}: {large:?}");
+        assert!(path_clearance(&large, &walls(&base)) >= 0.5 * (1.0 - 1e-9), "{mode:?}");
+        let oracle = bake_at(&level, 0.5).unwrap();
+        assert_eq!(oracle.link_count(), 0);
+        let reference = oracle
+            .find_path_with(a, b, &PathOptions::default().with_mode(PathMode::Optimal), &mut scratch)
+            .unwrap();
+        if mode == PathMode::Optimal {
+            assert!(optimal_within_arc_errors(&large, &reference, 0.5), "{large:?} / {reference:?}");
+        } else {
+            assert!(large.cost <= reference.cost * 1.02, "{large:?} / {reference:?}");
+        }
+    }
+}
+
+/// Random links on `base`'s walkable area within `[0, size]²`: one-way and two-way, costing
+/// nothing, their straight distance, a fraction of it (a teleporter) or more.
+fn random_links(base: &NavMesh, seed: u64, count: usize, size: f64) -> Vec<LinkInput> {
+    let mut rng = trinav_bake::generate::SplitMix64::new(seed ^ 0x5eed);
+    let mut links = Vec::new();
+    for _ in 0..count * 20 {
+        if links.len() == count {
+            break;
+        }
+        let (from, to) = (
+            rng.point_in(Point::new(0.0, 0.0), (size, size)),
+            rng.point_in(Point::new(0.0, 0.0), (size, size)),
+        );
+        if base.locate(from).is_none() || base.locate(to).is_none() {
+            continue;
+        }
+        let cost = match rng.below(4) {
+            0 => Some(0.0),
+            1 => None,
+            2 => Some(from.distance(to) * 0.2),
+            _ => Some(from.distance(to) * 1.5 + 1.0),
+        };
+        let bidirectional = rng.below(2) == 0;
+        links.push(LinkInput { from: [from.x, from.y], to: [to.x, to.y], cost, bidirectional, layers: None });
+    }
+    links
+}
+
+/// `level` with up to `count` random links (see [`random_links`]), or `None` when nothing is
+/// walkable.
+fn with_random_links(mut level: Level, seed: u64, count: usize) -> Option<Level> {
+    let base = bake_at(&level, 0.0)?;
+    level.links = random_links(&base, seed, count, 20.0);
+    Some(level)
+}
+
+/// Both modes on random levels with random links, over many levels (one mean for the fast
+/// mode: a single level has too few queries to judge).
+#[test]
+fn random_levels_with_links_agree_with_a_bake_at_that_radius() {
+    let mut rng = trinav_bake::generate::SplitMix64::new(15);
+    let mut int = |lo: i32, hi: i32| lo + rng.below((hi - lo) as u64) as i32;
+    let cases = std::env::var("TRINAV_LINK_RADIUS_CASES").map_or(32, |n| n.parse().unwrap());
+    let (mut total, mut optimal_paths, mut linked) = (Tally::default(), 0, 0);
+    for case in 0..cases {
+        let n = int(1, 16);
+        let level =
+            rect_level(&(0..n).map(|_| (int(0, 18), int(0, 18), int(1, 5), int(1, 5))).collect::<Vec<_>>());
+        let Some(level) = with_random_links(level, case as u64, int(1, 9) as usize) else { continue };
+        let r = [0.2, 0.35, 0.6, 1.0][case % 4];
+        let Some([tally, optimal]) = tally_random_queries(&level, r, case as u64) else { continue };
+        for t in [&tally, &optimal] {
+            assert_eq!(t.clearance_violations + t.only_ours + t.only_oracle, 0, "case {case}: {t:?}");
+        }
+        assert_eq!(optimal.not_optimal + optimal.unverified, 0, "case {case}: {optimal:?}");
+        optimal_paths += optimal.both;
+        linked += optimal.linked;
+        total.unverified += tally.unverified;
+        total.queries += tally.queries;
+        total.both += tally.both;
+        total.fast_ratio_sum += tally.fast_ratio_sum;
+        total.worst_ratio = total.worst_ratio.max(tally.worst_ratio);
+    }
+    eprintln!(
+        "links: fast mode over the oracle: mean {} worst {} ({} paths; {} of {} queries unverified); optimal mode: {optimal_paths} paths ({linked} through links) within the arc errors",
+        total.fast_mean(),
+        total.worst_ratio,
+        total.both,
+        total.unverified,
+        total.queries
+    );
+    assert!(total.fast_mean() <= 1.02, "{total:?}");
+    assert!(linked * 10 >= optimal_paths, "{linked} of {optimal_paths} optimal paths take links");
+    assert!(total.unverified * 50 <= total.queries, "{total:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_levels_with_random_links_agree_with_a_bake_at_that_radius(
+        obstacles in prop::collection::vec((0i32..18, 0i32..18, 1i32..5, 1i32..5), 1..16),
+        links in 1usize..9,
+        r in prop::sample::select(vec![0.3, 0.45, 0.7, 1.2]),
+        seed in any::<u64>(),
+    ) {
+        let Some(level) = with_random_links(rect_level(&obstacles), seed, links) else { return Ok(()) };
+        let Some(tallies) = tally_random_queries(&level, r, seed) else { return Ok(()) };
+        check_tallies(&tallies)?;
     }
 }

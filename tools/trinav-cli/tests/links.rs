@@ -81,6 +81,51 @@ fn paths_take_links_and_no_path_follows_them_one_way() {
     }
 }
 
+/// An agent radius on the level with links: a link is taken when the disc fits at both its
+/// ends (the teleporter's ends are 1 from the walls, the drop's 2).
+#[test]
+fn a_disc_takes_the_links_whose_ends_it_fits_at() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = baked(&dir);
+    for mode in ["fast", "optimal"] {
+        let path = |from: &str, to: &str, radius: &str| {
+            trinav(&["path", &nav, "--from", from, "--to", to, "--mode", mode, "--radius", radius, "--json"])
+        };
+        // Over the drop, as for a point.
+        let out = path("5,2", "25,2", "0.5");
+        assert_eq!(out.status.code(), Some(0), "{mode}: {}", String::from_utf8_lossy(&out.stderr));
+        let report = json(&out);
+        assert_eq!(report["points"], serde_json::json!([[5.0, 2.0], [8.0, 2.0], [22.0, 2.0], [25.0, 2.0]]));
+        assert_eq!(report["links"], serde_json::json!([1]));
+        assert_eq!((report["length"].as_f64(), report["cost"].as_f64()), (Some(6.0), Some(8.0)));
+        // Too wide for the drop's start (2 from the wall): no path, exit 1.
+        let out = path("5,5", "25,5", "2.5");
+        assert_eq!(out.status.code(), Some(1), "{mode}");
+        assert_eq!(json(&out)["found"], false);
+        // From (1.5, 8.5): the teleporter down and the drop (√0.5 + 0 + √50 + 2 + 3) for a disc
+        // of 0.5; one of 1.2 does not fit at the teleporter's ends and walks to the drop
+        // (√84.5 + 2 + 3).
+        let report = json(&path("1.5,8.5", "25,2", "0.5"));
+        assert_eq!(report["links"], serde_json::json!([1, 3]), "{mode}: {report}");
+        assert!((report["cost"].as_f64().unwrap() - (0.5f64.sqrt() + 50f64.sqrt() + 5.0)).abs() < 1e-12);
+        let report = json(&path("1.5,8.5", "25,2", "1.2"));
+        assert_eq!(report["links"], serde_json::json!([1]), "{mode}: {report}");
+        assert!((report["cost"].as_f64().unwrap() - (84.5f64.sqrt() + 5.0)).abs() < 1e-12, "{report}");
+    }
+    // A bench with a radius on the mesh with links.
+    let scen = dir.path().join("links.scen");
+    std::fs::write(&scen, "version 1\n0 links.json 30 10 5 2 25 2 8\n0 links.json 30 10 25 2 5 2 1\n")
+        .unwrap();
+    for mode in ["fast", "optimal"] {
+        let args =
+            ["bench", &nav, "--scen", scen.to_str().unwrap(), "--mode", mode, "--radius", "0.5", "--json"];
+        let out = trinav(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let report = json(&out);
+        assert_eq!((report["queries"].as_u64(), report["found"].as_u64()), (Some(2), Some(1)), "{report}");
+    }
+}
+
 #[test]
 fn render_draws_links_as_arrows_and_bench_runs() {
     let dir = tempfile::tempdir().unwrap();

@@ -29,6 +29,15 @@
 //! The tangent from circle `c` to circle `d` keeps `r` from every wall only if the segment
 //! `c d` meets no wall; so the search is complete over the tangents between corners, which is
 //! where every shortest disc path lies.
+//!
+//! **Off-mesh links.** The disc's centre walks to a link's start, takes the link (its cost) and
+//! goes on from its end; a link is usable only when both its ends have the clearance `r` (as a
+//! path's start and goal must). From every arrival, each link's start is a candidate target
+//! like the goal (tested lazily, its ends' clearance too, once per query); taking it adds an
+//! arrival at its end, expanded as the start is. With links, the estimate is the straight way
+//! to the goal or the least a way through a link costs ([`NavMesh::link_estimates`]),
+//! whichever is smaller, and the cuts by a known path's cost use it (through an edge: the
+//! least way to the goal through it, or the way to the edge plus the least link estimate).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -36,13 +45,14 @@ use std::f64::consts::{PI, TAU};
 use std::sync::OnceLock;
 use std::sync::atomic::{self, AtomicU32};
 
-use crate::clearance::{ClearanceScratch, segments_nearer};
+use crate::clearance::{ClearanceScratch, segment_distance, segments_nearer};
 use crate::geometry::{Orientation, Point, orient};
 use crate::ids::{TriangleId, VertexId};
+use crate::links::LinkWork;
 use crate::mesh::NavMesh;
 use crate::query::path::disc_funnel::{self, ArcRun, Bend};
 use crate::query::path::disc_sight::{SightScratch, least_sum_through};
-use crate::query::path::{Path, PathError, PathMode, PathOptions, PathScratch, SearchEnd};
+use crate::query::path::{LinkStep, Path, PathError, PathMode, PathOptions, PathScratch, SearchEnd};
 
 /// A turning corner a disc may bend round: its position, the unit directions of its two walls
 /// (the boundary edges leaving it on either side of its fan) and a triangle at it.
@@ -150,7 +160,9 @@ pub(crate) fn disc_corners(
     DiscCorners { list: corners, first_at_vertex, in_sight }
 }
 
-/// Marks the start (as an arrival's corner) and the goal (as a candidate's target).
+/// Marks the start (as an arrival's corner) and the goal (as a candidate's target). Corner
+/// ids count the corners; from the number of corners `n` on, `n + d` marks directed link `d`
+/// (a candidate's target: its start; an arrival's corner: its end, reached through it).
 const START: u32 = u32::MAX;
 const GOAL: u32 = u32::MAX - 1;
 /// The end of a list of arrivals.
@@ -223,6 +235,59 @@ pub(crate) struct DiscScratch {
     /// Arrivals expanded by the last search.
     pub(crate) expanded: u32,
     sight: SightScratch,
+    /// With links: the estimates of [`NavMesh::link_estimates`]; per directed link whether the
+    /// disc fits at both its ends (0: not known yet, 1: yes, 2: no) and the least cost at its
+    /// start of the arrivals through it so far.
+    link_work: LinkWork,
+    link_fits: Vec<u8>,
+    link_g: Vec<f64>,
+    /// With links, per directed link: its cost plus the estimate from its end (once per
+    /// query); per corner: the estimate from its centre (`NaN`: not computed yet).
+    link_rest: Vec<f64>,
+    corner_estimate: Vec<f64>,
+}
+
+/// What the disc's search reads of the query: the goal, the radius, the length of a known
+/// path (or infinity) and, with links, their estimates (see [`NavMesh::link_estimates`]).
+#[derive(Clone, Copy)]
+struct Aim<'a> {
+    goal: Point,
+    radius: f64,
+    bound: f64,
+    links: Option<&'a [(Point, f64)]>,
+    /// With links, the least of their estimates (infinite without).
+    least_link: f64,
+}
+
+impl Aim<'_> {
+    /// A lower bound on the cost from `p` to the goal.
+    fn estimate(&self, mesh: &NavMesh, p: Point) -> f64 {
+        let straight = p.distance(self.goal);
+        match self.links {
+            Some(estimates) => straight.min(mesh.through_links(p, estimates)),
+            None => straight,
+        }
+    }
+
+    /// A lower bound on the way from `a` through segment `edge` plus the estimate from there:
+    /// [`least_sum_through`] to the goal, or the way to the edge plus the least link estimate
+    /// (weaker than each link's own, but it costs one test an edge).
+    fn least_through(&self, a: Point, edge: [Point; 2]) -> f64 {
+        let straight = least_sum_through(a, self.goal, edge);
+        match self.links {
+            Some(_) => straight.min(segment_distance(a, edge[0], edge[1]) + self.least_link),
+            None => straight,
+        }
+    }
+
+    /// The most the estimate at a point `d` from `p` falls short of `d`: the estimate is the
+    /// least over targets `t` (the goal, the links' starts) of `|x t| + k_t`, at least
+    /// `d - max(|p t| - k_t)`.
+    fn shortfall(&self, p: Point) -> f64 {
+        let straight = p.distance(self.goal);
+        let target = |&(start, k): &(Point, f64)| p.distance(start) - k;
+        self.links.map_or(straight, |estimates| estimates.iter().map(target).fold(straight, f64::max))
+    }
 }
 
 /// The angle swept round `centre` from `from` to `to` in the direction of `side`, in
@@ -267,53 +332,122 @@ impl NavMesh {
         out: &mut Path,
     ) -> Result<SearchEnd, PathError> {
         let fast = PathOptions { mode: PathMode::Fast, partial: false, ..*options };
-        let bound = match self.route((from, starts), (to, goals), &fast, scratch, out) {
-            Ok(()) => out.length,
-            Err(_) => f64::INFINITY,
+        let bound = match self.has_links() {
+            // The fast mode's ways that are quick to find (its fallback is this search).
+            true => {
+                let shared = starts.iter().any(|t| goals.contains(t));
+                self.fast_link_ways((from, starts), (to, goals), shared, &fast, scratch, out).cost
+            }
+            false => match self.route((from, starts), (to, goals), &fast, scratch, out) {
+                Ok(()) => out.length,
+                Err(_) => f64::INFINITY,
+            },
         };
+        self.search_disc_optimal_into((from, starts), (to, goals), options, bound, scratch, out)
+    }
+
+    /// [`NavMesh::search_disc_optimal`] into `out` with the query's `options`, the path found
+    /// checked against the walls (its links left out).
+    pub(super) fn search_disc_optimal_into(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        options: &PathOptions,
+        bound: f64,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> Result<SearchEnd, PathError> {
         out.points.clear();
+        out.links.clear();
         out.partial = None;
         let (radius, budget) = (options.radius, options.node_budget.unwrap_or(u32::MAX));
         let state = (&mut scratch.disc, &mut scratch.clearance);
         let end = self.search_disc_optimal(
             (from, starts),
-            to,
+            (to, goals),
             radius,
             bound,
             budget,
             options.partial,
             state,
-            &mut out.points,
+            (&mut out.points, &mut out.links),
         );
         scratch.expanded = scratch.disc.expanded;
         let written = end == SearchEnd::Found || (end == SearchEnd::Exhausted && options.partial);
         if written
             && self
-                .first_disturbance(&out.points, &scratch.disc.arcs, radius, &mut scratch.clearance)
+                .first_disturbance(
+                    &out.points,
+                    &scratch.disc.arcs,
+                    &out.links,
+                    radius,
+                    &mut scratch.clearance,
+                )
                 .is_some()
         {
             out.points.clear();
+            out.links.clear();
             return Err(PathError::DiscPathUnverified);
         }
         Ok(end)
     }
 
     /// The exact shortest path of a disc of `radius` from `from` to `to` (both with that
-    /// clearance), written to `points` (arcs as circumscribed chords); `bound` is the length of
-    /// a known path (or infinity): no shorter path bends round a corner farther away.
+    /// clearance, `to` in triangles `goals`), written to `points` (arcs as circumscribed
+    /// chords) with the links it takes in `steps`; `bound` is the cost of a known path (or
+    /// infinity): no cheaper path bends round a corner farther away.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn search_disc_optimal(
         &self,
         (from, starts): (Point, &[TriangleId]),
-        to: Point,
+        (to, goals): (Point, &[TriangleId]),
         radius: f64,
         bound: f64,
         budget: u32,
         partial: bool,
         (disc, clearance): (&mut DiscScratch, &mut ClearanceScratch),
-        points: &mut Vec<Point>,
+        (points, steps): (&mut Vec<Point>, &mut Vec<LinkStep>),
     ) -> SearchEnd {
+        let mut estimates = Vec::new();
+        if self.has_links() {
+            self.link_estimates((to, goals), &mut disc.link_work);
+            estimates = std::mem::take(&mut disc.link_work.estimates);
+            let n = self.links.directed.len();
+            disc.link_fits.clear();
+            disc.link_fits.resize(n, 0);
+            disc.link_g.clear();
+            disc.link_g.resize(n, f64::INFINITY);
+            disc.corner_estimate.clear();
+            disc.corner_estimate.resize(self.disc_corners().len(), f64::NAN);
+        }
+        let least_link = estimates.iter().map(|&(_, k)| k).fold(f64::INFINITY, f64::min);
+        let aim =
+            Aim { goal: to, radius, bound, links: self.has_links().then_some(&estimates[..]), least_link };
+        if self.has_links() {
+            disc.link_rest.clear();
+            disc.link_rest
+                .extend(self.links.directed.iter().map(|link| link.cost + aim.estimate(self, link.to)));
+        }
+        let end = self.search_disc(from, starts, aim, budget, partial, (disc, clearance), (points, steps));
+        disc.link_work.estimates = estimates;
+        end
+    }
+
+    /// [`NavMesh::search_disc_optimal`] with the query's [`Aim`].
+    #[allow(clippy::too_many_arguments)]
+    fn search_disc(
+        &self,
+        from: Point,
+        starts: &[TriangleId],
+        aim: Aim,
+        budget: u32,
+        partial: bool,
+        (disc, clearance): (&mut DiscScratch, &mut ClearanceScratch),
+        (points, steps): (&mut Vec<Point>, &mut Vec<LinkStep>),
+    ) -> SearchEnd {
+        let (to, radius) = (aim.goal, aim.radius);
         let corners = self.disc_corners();
+        let n = corners.len() as u32;
         disc.expanded = 0;
         disc.arrivals.clear();
         disc.open.clear();
@@ -332,18 +466,13 @@ impl NavMesh {
             next_same: NONE,
         };
         disc.arrivals.push(start);
-        self.expand_disc(0, (to, starts), radius, bound, disc);
-        // A start on a corner's circle leaves round it.
-        for i in 0..disc.touching.len() {
-            let c = disc.touching[i];
-            for side in [1.0, -1.0] {
-                let arrival = Arrival { corner: c, side, parent: 0, ..start };
-                disc.arrivals.push(arrival);
-                self.expand_disc(disc.arrivals.len() as u32 - 1, (to, starts), radius, bound, disc);
-            }
-        }
+        self.expand_disc_point(0, starts, aim, disc);
         let mut nearest = 0u32;
         while let Some(next) = disc.open.pop() {
+            let link = (next.target >= n && next.target < GOAL).then(|| next.target - n);
+            if link.is_some_and(|d| !self.disc_fits_link(d, radius, disc, clearance)) {
+                continue;
+            }
             if !self.disc_step_is_clear(&next, radius, disc, clearance) {
                 continue;
             }
@@ -358,17 +487,41 @@ impl NavMesh {
                     next_same: NONE,
                 };
                 disc.arrivals.push(arrival);
-                self.write_disc_path(disc.arrivals.len() as u32 - 1, radius, disc, points);
+                self.write_disc_path(disc.arrivals.len() as u32 - 1, radius, disc, (points, steps));
                 return SearchEnd::Found;
             }
-            if self.dominated(&next, radius, disc, clearance) {
+            let fresh = match link {
+                Some(d) => next.g < disc.link_g[d as usize],
+                None => !self.dominated(&next, radius, disc, clearance),
+            };
+            if !fresh {
                 continue;
             }
             if disc.expanded >= budget {
                 if partial {
-                    self.write_disc_path(nearest, radius, disc, points);
+                    self.write_disc_path(nearest, radius, disc, (points, steps));
                 }
                 return SearchEnd::Exhausted;
+            }
+            if let Some(d) = link {
+                // Through the link: an arrival at its end, expanded as the start is.
+                disc.link_g[d as usize] = next.g;
+                let directed = &self.links.directed[d as usize];
+                disc.arrivals.push(Arrival {
+                    corner: next.target,
+                    side: 1.0,
+                    at: directed.to,
+                    g: next.g + directed.cost,
+                    parent: next.parent,
+                    left_parent_at: next.leave,
+                    next_same: NONE,
+                });
+                let index = disc.arrivals.len() as u32 - 1;
+                if directed.to.distance(to) < disc.arrivals[nearest as usize].at.distance(to) {
+                    nearest = index;
+                }
+                self.expand_disc_point(index, self.links.end_triangles(d), aim, disc);
+                continue;
             }
             let slot = 2 * next.target as usize + usize::from(next.side < 0.0);
             disc.arrivals.push(Arrival {
@@ -385,32 +538,73 @@ impl NavMesh {
             if next.at.distance(to) < disc.arrivals[nearest as usize].at.distance(to) {
                 nearest = index;
             }
-            self.expand_disc(index, (to, starts), radius, bound, disc);
+            self.expand_disc(index, starts, aim, disc);
         }
         SearchEnd::Unreachable
     }
 
-    /// Pushes the tangents from arrival `index` to the goal and to the corners in sight: of
-    /// the start (which lies in the triangles `starts`), or of the arrival's corner.
-    fn expand_disc(
+    /// Expands arrival `index` at a point (the start, or a link's end) lying in `triangles`,
+    /// then the arrivals round the corners whose circles it lies on (it leaves round them).
+    fn expand_disc_point(&self, index: u32, triangles: &[TriangleId], aim: Aim, disc: &mut DiscScratch) {
+        self.expand_disc(index, triangles, aim, disc);
+        let point = disc.arrivals[index as usize];
+        for i in 0..disc.touching.len() {
+            let c = disc.touching[i];
+            for side in [1.0, -1.0] {
+                let arrival = Arrival {
+                    corner: c,
+                    side,
+                    parent: index,
+                    left_parent_at: point.at,
+                    next_same: NONE,
+                    ..point
+                };
+                disc.arrivals.push(arrival);
+                self.expand_disc(disc.arrivals.len() as u32 - 1, triangles, aim, disc);
+            }
+        }
+    }
+
+    /// [`NavMesh::disc_fits_link_ends`], once per query.
+    fn disc_fits_link(
         &self,
-        index: u32,
-        (goal, starts): (Point, &[TriangleId]),
+        d: u32,
         radius: f64,
-        bound: f64,
         disc: &mut DiscScratch,
-    ) {
+        clearance: &mut ClearanceScratch,
+    ) -> bool {
+        let known = &mut disc.link_fits[d as usize];
+        if *known == 0 {
+            *known = if self.disc_fits_link_ends(d, radius, clearance) { 1 } else { 2 };
+        }
+        *known == 1
+    }
+
+    /// Whether a disc of `radius` fits at both ends of directed link `d`: each has clearance
+    /// `radius`, as a path's start and goal must (else the link is unusable for it).
+    pub(super) fn disc_fits_link_ends(&self, d: u32, radius: f64, clearance: &mut ClearanceScratch) -> bool {
+        let link = &self.links.directed[d as usize];
+        let mut fits = |p| self.clearance_with(p, clearance).is_some_and(|c| c >= radius);
+        fits(link.from) && fits(link.to)
+    }
+
+    /// Pushes the tangents from arrival `index` to the goal, to the links' starts and to the
+    /// corners in sight: of the arrival's point (the start or a link's end, which lies in the
+    /// triangles `starts`), or of the arrival's corner.
+    fn expand_disc(&self, index: u32, starts: &[TriangleId], aim: Aim, disc: &mut DiscScratch) {
         disc.expanded += 1;
+        let (goal, radius) = (aim.goal, aim.radius);
         let corners = self.disc_corner_index();
         let arrival = disc.arrivals[index as usize];
-        let here = (arrival.corner != START).then(|| &corners.list[arrival.corner as usize]);
+        let here = corners.list.get(arrival.corner as usize);
         let from = match here {
             Some(c) => Bend { centre: c.centre, radius, side: arrival.side },
             None => Bend::point(arrival.at),
         };
-        let limit = bound * (1.0 + SLACK);
+        let limit = aim.bound * (1.0 + SLACK);
         let open = &mut disc.open;
-        let mut push = |target: u32, to: Bend, corner: Option<&DiscCorner>| {
+        // `rest`: the estimate from the target on (`None`: the one of the contact).
+        let mut push = |target: u32, to: Bend, corner: Option<&DiscCorner>, rest: Option<f64>| {
             let Some((u, leave, at)) = tangent_or_on(from, to) else { return };
             if here.is_some_and(|c| !taut(c, u, arrival.side)) || corner.is_some_and(|c| !taut(c, u, to.side))
             {
@@ -424,39 +618,68 @@ impl NavMesh {
                 }
                 g += radius * turn;
             }
-            let f = g + at.distance(goal);
+            let f = g + rest.unwrap_or_else(|| aim.estimate(self, at));
             if f <= limit {
                 open.push(Candidate { f, g, target, side: to.side, leave, at, parent: index });
             }
         };
-        push(GOAL, Bend::point(goal), None);
+        push(GOAL, Bend::point(goal), None, Some(0.0));
+        if aim.links.is_some() {
+            let n = corners.list.len() as u32;
+            // The way to a link's start is at least the straight way from the arrival's
+            // circle (or point).
+            let (centre, round) = match here {
+                Some(c) => (c.centre, radius),
+                None => (arrival.at, 0.0),
+            };
+            for (d, link) in self.links.directed.iter().enumerate() {
+                let rest = disc.link_rest[d];
+                if arrival.g + centre.distance(link.from) - round + rest <= limit {
+                    push(n + d as u32, Bend::point(link.from), None, Some(rest));
+                }
+            }
+        }
+        let corner_estimate = &mut disc.corner_estimate;
+        let mut estimate_at = |c: u32, centre: Point| match aim.links {
+            None => centre.distance(goal),
+            Some(_) => {
+                let known = &mut corner_estimate[c as usize];
+                if known.is_nan() {
+                    *known = aim.estimate(self, centre);
+                }
+                *known
+            }
+        };
         let mut try_corner = |c: u32| {
             if c == arrival.corner {
                 return;
             }
             let corner = &corners.list[c as usize];
-            // No path from the arrival round this circle and on to the goal is shorter than the
-            // straight way to its contact (within `radius` of its centre) and on: the rest of
-            // the path starts at the arrival's contact, not at its circle's centre.
-            let least = corner.centre.distance(arrival.at) + corner.centre.distance(goal) - 2.0 * radius;
+            // No path from the arrival round this circle and on to the goal costs less than the
+            // straight way to its contact (within `radius` of its centre) and the estimate
+            // from there on (at most `radius` less than the centre's): the rest of the path
+            // starts at the arrival's contact, not at its circle's centre.
+            let least = corner.centre.distance(arrival.at) + estimate_at(c, corner.centre) - 2.0 * radius;
             if arrival.g + least > limit {
                 return;
             }
             for side in [1.0, -1.0] {
-                push(c, Bend { centre: corner.centre, radius, side }, Some(corner));
+                push(c, Bend { centre: corner.centre, radius, side }, Some(corner), None);
             }
         };
         let Some(here) = here else {
             // Through an edge, no corner is nearer the start and the goal together than the
             // edge's best point.
-            let worth = |edge| least_sum_through(arrival.at, goal, edge) - 2.0 * radius <= limit;
+            let worth = |edge| aim.least_through(arrival.at, edge) - 2.0 * radius <= limit;
             let touching = &mut disc.touching;
             touching.clear();
             self.vertices_in_sight_of_point(arrival.at, starts, worth, &mut disc.sight, |v| {
                 for c in corners.at_vertex(v) {
                     let centre = corners.list[c as usize].centre;
-                    let (near, far) = (centre.distance(arrival.at), centre.distance(goal));
-                    if near <= radius * (1.0 + SLACK) && near + far <= limit + 2.0 * radius {
+                    let near = centre.distance(arrival.at);
+                    if near <= radius * (1.0 + SLACK)
+                        && near + aim.estimate(self, centre) <= limit + 2.0 * radius
+                    {
                         touching.push(c);
                     }
                     try_corner(c);
@@ -465,8 +688,9 @@ impl NavMesh {
             return;
         };
         // No corner farther than `reach` from the centre passes `try_corner`'s test:
-        // `|c at| >= d - r` and `|c goal| >= d - |centre goal|` for `d = |c centre|`.
-        let reach = (limit - arrival.g + here.centre.distance(goal) + 3.0 * radius) / 2.0 * (1.0 + SLACK);
+        // `|c at| >= d - r` and its estimate `>= d - shortfall` for `d = |c centre|` (without
+        // links, the shortfall is `|centre goal|`).
+        let reach = (limit - arrival.g + aim.shortfall(here.centre) + 3.0 * radius) / 2.0 * (1.0 + SLACK);
         if let Some(list) = self.corners_in_sight(arrival.corner, &mut disc.sight) {
             for &c in list {
                 if corners.list[c as usize].centre.distance(here.centre) > reach {
@@ -479,7 +703,7 @@ impl NavMesh {
         // Not kept (yet): walked within the bound. Through an edge, no corner is nearer the
         // centre and the goal together than the edge's best point; the contact is within
         // `radius` of the centre.
-        let worth = |edge| arrival.g + least_sum_through(here.centre, goal, edge) - 3.0 * radius <= limit;
+        let worth = |edge| arrival.g + aim.least_through(here.centre, edge) - 3.0 * radius <= limit;
         self.vertices_in_sight(here.vertex, here.triangle, worth, &mut disc.sight, |v| {
             corners.at_vertex(v).for_each(&mut try_corner)
         });
@@ -495,7 +719,7 @@ impl NavMesh {
         clearance: &mut ClearanceScratch,
     ) -> bool {
         let parent = disc.arrivals[step.parent as usize];
-        if parent.corner != START
+        if (parent.corner as usize) < self.disc_corners().len()
             && !self.arc_is_clear(
                 parent.corner,
                 parent.side,
@@ -606,9 +830,17 @@ impl NavMesh {
 
     /// Writes the path ending at arrival `last`: tangent segments, and round each circle the
     /// arc from its arrival contact to its departure contact as circumscribed chords (recorded
-    /// in `disc.arcs`).
-    fn write_disc_path(&self, last: u32, radius: f64, disc: &mut DiscScratch, points: &mut Vec<Point>) {
+    /// in `disc.arcs`), and the links taken (in `steps`: a link's end is written even where
+    /// it repeats its start, as on other paths with links).
+    fn write_disc_path(
+        &self,
+        last: u32,
+        radius: f64,
+        disc: &mut DiscScratch,
+        (points, steps): (&mut Vec<Point>, &mut Vec<LinkStep>),
+    ) {
         let corners = self.disc_corners();
+        steps.clear();
         disc.chain.clear();
         let mut k = last;
         while k != NONE {
@@ -627,7 +859,7 @@ impl NavMesh {
         for i in (1..disc.chain.len()).rev() {
             let parent = disc.arrivals[disc.chain[i] as usize];
             let node = disc.arrivals[disc.chain[i - 1] as usize];
-            if parent.corner != START {
+            if (parent.corner as usize) < corners.len() {
                 let centre = corners[parent.corner as usize].centre;
                 let arc_start = points.len() - 1;
                 let bend = Bend { centre, radius, side: parent.side };
@@ -636,6 +868,14 @@ impl NavMesh {
                 if points.len() - 1 > arc_start {
                     disc.arcs.push(ArcRun { first: arc_start, last: points.len() - 1, centre, radius });
                 }
+            }
+            let through = (node.corner as usize).checked_sub(corners.len());
+            if let Some(link) = through.and_then(|d| self.links.directed.get(d)) {
+                push(points, node.left_parent_at);
+                push(points, link.from);
+                steps.push(LinkStep { point: points.len() - 1, link: link.link });
+                points.push(node.at);
+                continue;
             }
             push(points, node.at);
         }

@@ -244,12 +244,6 @@ pub enum PathError {
     /// which the searches do not combine yet.
     #[error("area costs and exclusions do not combine with an agent radius yet")]
     CostsWithRadius,
-    /// A radius above 0 was asked on a mesh with off-mesh links: the fast mode's search for
-    /// a disc does not take links yet.
-    #[error(
-        "the search for an agent radius does not take off-mesh links yet: use radius 0 on a mesh baked with the agent radius"
-    )]
-    RadiusWithLinks,
     /// Area costs other than 1, or exclusions, were asked on a mesh with off-mesh links: the
     /// searches do not combine them yet.
     #[error("area costs and exclusions do not combine with off-mesh links yet")]
@@ -1124,9 +1118,6 @@ impl NavMesh {
         if !(options.radius.is_finite() && options.radius >= 0.0) {
             return Err(PathError::BadRadius(options.radius));
         }
-        if options.radius > 0.0 && self.has_links() {
-            return Err(PathError::RadiusWithLinks);
-        }
         if options.radius > 0.0 && !options.area_costs.is_uniform() {
             return Err(PathError::CostsWithRadius);
         }
@@ -1382,40 +1373,12 @@ impl NavMesh {
                 end
             }
             PathMode::Fast if self.has_links() => {
-                self.route_fast_with_links((from, starts), (to, goals), shared, options, scratch, out)
+                self.route_fast_with_links((from, starts), (to, goals), shared, options, scratch, out)?
             }
             PathMode::Fast => {
-                scratch.uncrossable.clear();
-                // Searching again spends what is left of the same budget.
                 let mut left = budget;
-                let end = loop {
-                    let end = self.search_corridor(from, starts, to, goals, left, radius, scratch);
-                    left -= scratch.expanded;
-                    let end_point = match end {
-                        SearchEnd::Found => Some(to),
-                        SearchEnd::Exhausted if options.partial => {
-                            Some(self.partial_corridor(from, starts, to, radius, scratch))
-                        }
-                        _ => None,
-                    };
-                    let Some(end_point) = end_point else { break end };
-                    if self.pull_corridor(from, end_point, radius, scratch, &mut out.points) {
-                        break end;
-                    }
-                    if end == SearchEnd::Exhausted {
-                        // A partial disc path that could not be verified: the disc stays.
-                        stay_at(from, PartialReason::BudgetExhausted, out)?;
-                        break end;
-                    }
-                    // The corridor holds an edge the disc cannot cross (a wall at a narrow
-                    // angle to it, which the traversal widths do not see): search again
-                    // without it; if none is found, the failure is the funnel's.
-                    out.points.clear();
-                    if scratch.uncrossable.len() >= MAX_UNCROSSABLE || !self.find_uncrossable(radius, scratch)
-                    {
-                        return Err(PathError::DiscPathUnverified);
-                    }
-                };
+                let ends = ((from, starts), (to, goals));
+                let end = self.walk(ends, radius, options.partial, &mut left, scratch, &mut out.points)?;
                 scratch.expanded = budget - left;
                 end
             }
@@ -1430,13 +1393,55 @@ impl NavMesh {
         Ok(())
     }
 
-    /// The fast mode on a mesh with links. The chain of links the bound through links picks
-    /// ([`NavMesh::chain_through_links`]) when a way through a link can beat the straight
-    /// segment, kept at once when it does; otherwise the walking path (the cone search on the
-    /// start's island; straight when a triangle holds both ends), and the chain, when it can
-    /// still beat that, competes with it: the cheaper wins. When neither is found (the goal
-    /// on another island, a piece beyond the budget), the link search
-    /// ([`NavMesh::search_link_corridor`]) decides, with partial paths.
+    /// The fast mode's walk from `from` to `to` (in triangles `starts` and `goals`): the cone
+    /// search and its corridor pulled taut into `points`; for a disc, searched again without
+    /// each edge the funnel finds it cannot cross. Spends `left` of the budget. With `partial`,
+    /// when the budget runs out: the way towards the goal (a disc whose way cannot be verified
+    /// stays at `from`).
+    fn walk(
+        &self,
+        ((from, starts), (to, goals)): (End, End),
+        radius: f64,
+        partial: bool,
+        left: &mut u32,
+        scratch: &mut PathScratch,
+        points: &mut Vec<Point>,
+    ) -> Result<SearchEnd, PathError> {
+        scratch.uncrossable.clear();
+        loop {
+            let end = self.search_corridor(from, starts, to, goals, *left, radius, scratch);
+            *left -= scratch.expanded;
+            let end_point = match end {
+                SearchEnd::Found => Some(to),
+                SearchEnd::Exhausted if partial => {
+                    Some(self.partial_corridor(from, starts, to, radius, scratch))
+                }
+                _ => None,
+            };
+            let Some(end_point) = end_point else { return Ok(end) };
+            if self.pull_corridor(from, end_point, radius, scratch, points) {
+                return Ok(end);
+            }
+            points.clear();
+            if end == SearchEnd::Exhausted {
+                // A partial disc path that could not be verified: the disc stays.
+                points.push(from);
+                return Ok(end);
+            }
+            // The corridor holds an edge the disc cannot cross (a wall at a narrow angle to
+            // it, which the traversal widths do not see): search again without it; if none is
+            // found, the failure is the funnel's.
+            if scratch.uncrossable.len() >= MAX_UNCROSSABLE || !self.find_uncrossable(radius, scratch) {
+                return Err(PathError::DiscPathUnverified);
+            }
+        }
+    }
+
+    /// The fast mode on a mesh with links: the quick ways of [`NavMesh::fast_link_ways`], the
+    /// cheaper kept. When neither is found (the goal on another island, a piece beyond the
+    /// budget), the link search ([`NavMesh::search_link_corridor`]) decides, with partial
+    /// paths; for a disc, the optimal disc search does (bounded by the walk, it also decides
+    /// when the chain failed where a link could beat the walk: a link the disc does not fit).
     fn route_fast_with_links(
         &self,
         (from, starts): (Point, &[TriangleId]),
@@ -1445,62 +1450,95 @@ impl NavMesh {
         options: &PathOptions,
         scratch: &mut PathScratch,
         out: &mut Path,
-    ) -> SearchEnd {
+    ) -> Result<SearchEnd, PathError> {
+        let ends = ((from, starts), (to, goals));
+        let ways = self.fast_link_ways(ends.0, ends.1, shared, options, scratch, out);
+        if options.radius > 0.0 {
+            if ways.cost.is_finite() && !ways.chain_failed {
+                return Ok(SearchEnd::Found);
+            }
+            return self.search_disc_optimal_into(ends.0, ends.1, options, ways.cost, scratch, out);
+        }
+        if ways.cost.is_finite() {
+            return Ok(SearchEnd::Found);
+        }
         let budget = options.node_budget.unwrap_or(u32::MAX);
+        Ok(match self.search_link_corridor(from, starts, to, goals, budget, scratch) {
+            SearchEnd::Found => {
+                self.pull_link_corridor(from, to, scratch, out);
+                SearchEnd::Found
+            }
+            SearchEnd::Exhausted => {
+                if options.partial {
+                    self.partial_link_corridor(from, starts, to, scratch, out)
+                }
+                SearchEnd::Exhausted
+            }
+            end => end,
+        })
+    }
+
+    /// The fast mode's quick ways on a mesh with links, the cheaper written to `out`: the
+    /// chain of links the bound through links picks ([`NavMesh::chain_through_links`]) when a
+    /// way through a link can beat the straight segment, kept at once when it does; otherwise
+    /// the walking path (the cone search on the start's island; straight when a triangle
+    /// holds both ends and the agent is a point), and the chain, when it can still beat that,
+    /// competes with it.
+    fn fast_link_ways(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        shared: bool,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> LinkWays {
+        let (budget, radius) = (options.node_budget.unwrap_or(u32::MAX), options.radius);
         let straight = from.distance(to);
         let first_bound = self.first_link_bound(from, to);
         let ends = ((from, starts), (to, goals));
-        let mut chain = f64::INFINITY;
+        let mut chain = None;
         if first_bound < straight {
-            chain = self
-                .chain_through_links(ends.0, ends.1, budget, f64::INFINITY, scratch, out)
-                .unwrap_or(chain);
-            if chain <= straight {
-                return SearchEnd::Found;
+            chain =
+                Some(self.chain_through_links(ends.0, ends.1, budget, f64::INFINITY, radius, scratch, out));
+            if let Some(cost) = chain.flatten().filter(|&cost| cost <= straight) {
+                return LinkWays { cost, chain_failed: false };
             }
         }
         let mut walked = std::mem::take(&mut scratch.walked);
         walked.clear();
-        if shared {
+        if shared && radius == 0.0 {
             walked.extend([from, to]);
-        } else if starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)))
-            && self.search_corridor(from, starts, to, goals, budget, 0.0, scratch) == SearchEnd::Found
-        {
-            self.pull_corridor(from, to, 0.0, scratch, &mut walked);
+        } else if starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g))) {
+            let mut left = budget;
+            if !matches!(
+                self.walk(ends, radius, false, &mut left, scratch, &mut walked),
+                Ok(SearchEnd::Found)
+            ) {
+                walked.clear();
+            }
         }
         let walked_length = match walked.is_empty() {
             true => f64::INFINITY,
             false => walked.windows(2).map(|w| w[0].distance(w[1])).sum(),
         };
-        if chain.is_infinite() && first_bound >= straight && first_bound < walked_length {
+        if chain.is_none() && first_bound < walked_length {
             // Links could not beat the straight segment, but may beat the walk.
             let cap = walked_length;
-            chain = self.chain_through_links(ends.0, ends.1, budget, cap, scratch, out).unwrap_or(chain);
+            chain = Some(self.chain_through_links(ends.0, ends.1, budget, cap, radius, scratch, out));
         }
-        let end = if chain < walked_length {
-            SearchEnd::Found
-        } else if !walked.is_empty() {
+        let chain_cost = chain.flatten().unwrap_or(f64::INFINITY);
+        let chain_failed = chain.flatten().is_some_and(f64::is_infinite);
+        let cost = if chain_cost < walked_length {
+            chain_cost
+        } else {
             out.points.clear();
             out.points.extend_from_slice(&walked);
             out.links.clear();
-            SearchEnd::Found
-        } else {
-            match self.search_link_corridor(from, starts, to, goals, budget, scratch) {
-                SearchEnd::Found => {
-                    self.pull_link_corridor(from, to, scratch, out);
-                    SearchEnd::Found
-                }
-                SearchEnd::Exhausted => {
-                    if options.partial {
-                        self.partial_link_corridor(from, starts, to, scratch, out)
-                    }
-                    SearchEnd::Exhausted
-                }
-                end => end,
-            }
+            walked_length
         };
         scratch.walked = walked;
-        end
+        LinkWays { cost, chain_failed }
     }
 
     /// Sets the path's length (the walked segments) and cost (plus the links taken).
@@ -1559,14 +1597,17 @@ impl NavMesh {
             // keeps clear of the walls (else the funnel's own path is checked as before).
             if disc_funnel::drop_slack_bends(&mut scratch.bends) {
                 disc_funnel::write_path(&scratch.bends, &mut scratch.arcs, points);
-                if self.first_disturbance(points, &scratch.arcs, radius, &mut scratch.clearance).is_none() {
+                if self
+                    .first_disturbance(points, &scratch.arcs, &[], radius, &mut scratch.clearance)
+                    .is_none()
+                {
                     return true;
                 }
                 let (funnel, bends, arcs) = (&mut scratch.funnel, &mut scratch.bends, &mut scratch.arcs);
                 disc_funnel::pull_disc(&scratch.portals, radius, funnel, bends, arcs, points);
             }
             let Some((k, wall)) =
-                self.first_disturbance(points, &scratch.arcs, radius, &mut scratch.clearance)
+                self.first_disturbance(points, &scratch.arcs, &[], radius, &mut scratch.clearance)
             else {
                 return true;
             };
@@ -1592,7 +1633,8 @@ impl NavMesh {
     }
 
     /// The first segment of `points` (its index) that a wall comes closer to than `radius`
-    /// (beyond the rounding of the distances), with that wall.
+    /// (beyond the rounding of the distances), with that wall; the links taken (`steps`) are
+    /// not walked, so not checked.
     ///
     /// The segments of an arc (`arcs`) are checked together: the walls within reach of its
     /// circle are gathered by one search, then measured against each of its chords.
@@ -1600,6 +1642,7 @@ impl NavMesh {
         &self,
         points: &[Point],
         arcs: &[disc_funnel::ArcRun],
+        steps: &[LinkStep],
         radius: f64,
         scratch: &mut ClearanceScratch,
     ) -> Option<(usize, (Point, Point))> {
@@ -1617,6 +1660,10 @@ impl NavMesh {
                     return Some((k + j, wall));
                 }
                 k = arc.last;
+                continue;
+            }
+            if !steps.is_empty() && steps.iter().any(|step| step.point == k) {
+                k += 1;
                 continue;
             }
             if let Some((_, wall)) = self.nearest_wall_to_segment(points[k], points[k + 1], inside, scratch) {
@@ -1748,6 +1795,17 @@ impl NavMesh {
         }
         Err(PathError::NoClearance { which, point: p, clearance, radius })
     }
+}
+
+/// A path end: the point and the triangles it lies in.
+type End<'a> = (Point, &'a [TriangleId]);
+
+/// What [`NavMesh::fast_link_ways`] found: the cost of the way written (infinite: none), and
+/// whether the chain of links was walked and failed (a piece not found, or a link whose ends
+/// a disc does not fit).
+struct LinkWays {
+    cost: f64,
+    chain_failed: bool,
 }
 
 /// How many walls off the corridor one disc path may have to be pulled around (each costs one

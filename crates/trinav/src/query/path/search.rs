@@ -466,9 +466,11 @@ impl NavMesh {
     /// The fast mode's way through links, chosen by the bound of [`NavMesh::link_estimates`]:
     /// from the start, the link (on the start's island) with the least straight way to its
     /// start plus its bound, then the links that bound takes next; each piece between
-    /// links walked by the cone search and pulled taut. Writes the path into `out` and
-    /// returns its cost; `None` when no link is worth trying (its estimate not below `cap`) or a piece is not found within the budget. Its paths are valid, not always the
-    /// cheapest: the bound walks straight between links.
+    /// links walked by the cone search and pulled taut (for a disc of `radius` above 0, its
+    /// walk, [`NavMesh::walk`]). Writes the path into `out` and returns its cost: infinite
+    /// when a piece is not found within the budget (or the disc does not fit at a link's
+    /// end), `None` when no link is worth trying (its estimate not below `cap`). Its paths are
+    /// valid, not always the cheapest: the bound walks straight between links.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn chain_through_links(
         &self,
@@ -476,6 +478,7 @@ impl NavMesh {
         (to, goals): (Point, &[TriangleId]),
         budget: u32,
         cap: f64,
+        radius: f64,
         scratch: &mut PathScratch,
         out: &mut Path,
     ) -> Option<f64> {
@@ -497,25 +500,36 @@ impl NavMesh {
                 _ => Some(next),
             });
         let written = match first {
-            Some((d, estimate)) if estimate < cap => {
-                self.walk_chain((from, starts), (to, goals), d, &work.next, budget, scratch, out)
-            }
-            _ => false,
+            Some((d, estimate)) if estimate < cap => Some(self.walk_chain(
+                (from, starts),
+                (to, goals),
+                d,
+                &work.next,
+                budget,
+                radius,
+                scratch,
+                out,
+            )),
+            _ => None,
         };
         scratch.link_work = work;
-        if !written {
+        if written != Some(true) {
             out.points.clear();
             out.links.clear();
         }
-        written.then(|| {
-            self.measure(out);
-            out.cost
+        written.map(|written| match written {
+            true => {
+                self.measure(out);
+                out.cost
+            }
+            false => f64::INFINITY,
         })
     }
 
     /// Writes the path from `from` through directed link `first` and the links `next` chains
     /// after it to `to`, each piece walked (see [`NavMesh::chain_through_links`]); false when
-    /// a piece is not found within `budget` expansions in all.
+    /// a piece is not found within `budget` expansions in all, or a disc of `radius` does not
+    /// fit at a link's end.
     #[allow(clippy::too_many_arguments)]
     fn walk_chain(
         &self,
@@ -524,6 +538,7 @@ impl NavMesh {
         first: u32,
         next: &[u32],
         budget: u32,
+        radius: f64,
         scratch: &mut PathScratch,
         out: &mut Path,
     ) -> bool {
@@ -537,16 +552,19 @@ impl NavMesh {
                 d => (self.links.directed[d as usize].from, self.links.start_triangles(d)),
             };
             piece.clear();
-            if at_triangles.iter().any(|t| target_triangles.contains(t)) {
+            if radius > 0.0 && d != u32::MAX && !self.disc_fits_link_ends(d, radius, &mut scratch.clearance) {
+                break false;
+            }
+            if radius == 0.0 && at_triangles.iter().any(|t| target_triangles.contains(t)) {
                 piece.extend([at, target]);
             } else {
-                let end =
-                    self.search_corridor(at, at_triangles, target, target_triangles, left, 0.0, scratch);
-                left -= scratch.expanded;
-                if end != SearchEnd::Found {
+                let ends = ((at, at_triangles), (target, target_triangles));
+                if !matches!(
+                    self.walk(ends, radius, false, &mut left, scratch, &mut piece),
+                    Ok(SearchEnd::Found)
+                ) {
                     break false;
                 }
-                self.pull_corridor(at, target, 0.0, scratch, &mut piece);
             }
             out.points.extend_from_slice(&piece);
             if d == u32::MAX {
