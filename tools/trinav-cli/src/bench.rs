@@ -172,7 +172,8 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
                 e @ (PathError::BadRadius(_)
                 | PathError::CostsWithRadius
                 | PathError::RadiusWithLinks
-                | PathError::CostsWithLinks),
+                | PathError::CostsWithLinks
+                | PathError::NotWithLayers(_)),
             ) => {
                 anyhow::bail!("{}: --radius {}: {e}", mesh_path.display(), args.radius)
             }
