@@ -18,7 +18,7 @@ use trinav::{
     BakeSettings, LinkError, NavMesh, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch,
     Point, TriangleId,
 };
-use trinav_bake::{Level, LinkInput, PolygonInput, bake};
+use trinav_bake::{AreaInput, LayerInput, Level, LinkInput, PolygonInput, PortalInput, bake};
 
 /// The oracle's arc error: its inflated corners stray at most this fraction of the radius
 /// inside the true circle.
@@ -524,6 +524,115 @@ fn random_pairs(seed: u64, count: usize, size: f64) -> Vec<(Point, Point)> {
             )
         })
         .collect()
+}
+
+/// Two rooms on two layers that do not overlap in x, y: "west", `[0, 10]²`, and "east",
+/// `[10, 20] × [y0, y1]` (with a strip of another area type along the lower half of its
+/// west side, whose corner is a vertex inside the portal, on no wall), joined by the portal `x = 10` from `y0` to `y1`, with the
+/// rectangles `(x, y, w, h)` that lie strictly inside a room as obstacles. Returned with the
+/// same floor flattened into one layer (the portal an opening of one outline), framed so that
+/// a bake with a radius shrinks its outline too: the oracle's level.
+fn two_rooms(obstacles: &[(i32, i32, i32, i32)], (y0, y1): (i32, i32)) -> (Level, Level) {
+    let (y0, y1) = (f64::from(y0), f64::from(y1));
+    let mid = 0.5 * (y0 + y1);
+    let inside = |&&(x, y, w, h): &&(i32, i32, i32, i32), (x0, ya, x1, yb): (f64, f64, f64, f64)| {
+        let (x, y, w, h) = (f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+        x > x0 && x + w < x1 && y > ya && y + h < yb
+    };
+    let rects = |room| -> Vec<PolygonInput> {
+        obstacles
+            .iter()
+            .filter(|o| inside(o, room))
+            .map(|&(x, y, w, h)| rect(f64::from(x), f64::from(y), f64::from(w), f64::from(h)))
+            .collect()
+    };
+    let (west, east) = (rects((0.0, 0.0, 10.0, 10.0)), rects((10.0, y0, 20.0, y1)));
+    let layered = Level {
+        layers: vec![
+            LayerInput {
+                name: "west".into(),
+                walkable: vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)],
+                obstacles: west.clone(),
+                ..LayerInput::default()
+            },
+            LayerInput {
+                name: "east".into(),
+                walkable: vec![PolygonInput::rect(10.0, y0, 20.0, y1)],
+                obstacles: east.clone(),
+                // Ground of another type, touching the portal: its corner on the portal
+                // stays a vertex (of both layers), inside the portal, on no wall.
+                areas: vec![AreaInput::new(PolygonInput::rect(10.0, y0, 11.0, mid), 1)],
+            },
+        ],
+        portals: vec![PortalInput {
+            layers: ["west".into(), "east".into()],
+            from: [10.0, y0],
+            to: [10.0, y1],
+        }],
+        ..Level::default()
+    };
+    let outline = vec![
+        [0.0, 0.0],
+        [10.0, 0.0],
+        [10.0, y0],
+        [20.0, y0],
+        [20.0, y1],
+        [10.0, y1],
+        [10.0, 10.0],
+        [0.0, 10.0],
+    ];
+    let mut all = vec![PolygonInput {
+        outer: vec![[-1.0, -1.0], [21.0, -1.0], [21.0, 11.0], [-1.0, 11.0]],
+        holes: vec![outline],
+    }];
+    all.extend(west);
+    all.extend(east);
+    let flat = Level {
+        walkable: vec![PolygonInput::rect(-1.0, -1.0, 21.0, 11.0)],
+        obstacles: all,
+        ..Level::default()
+    };
+    (layered, flat)
+}
+
+/// Random cases of the layered test: 24, or `TRINAV_LAYER_CASES` (for long runs in release).
+fn layer_cases() -> u32 {
+    std::env::var("TRINAV_LAYER_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)
+}
+
+/// Random query pairs in `[0, 20] × [0, 10]`.
+fn pairs_in_two_rooms(seed: u64, count: usize) -> Vec<(Point, Point)> {
+    let mut rng = trinav_bake::generate::SplitMix64::new(seed);
+    let mut point = || rng.point_in(Point::new(0.0, 0.0), (20.0, 10.0));
+    (0..count).map(|_| (point(), point())).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: layer_cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A disc on two layers joined by a portal, against the same floor flattened into one
+    /// layer and baked at the radius (the oracle of the one-layer tests, above): reachability,
+    /// clearance (the walls: boundary edges of both layers; the portal is none), optimal
+    /// lengths, in both modes.
+    #[test]
+    fn layers_that_do_not_overlap_agree_with_the_floor_flattened_and_baked_at_that_radius(
+        obstacles in prop::collection::vec((1i32..19, 1i32..9, 1i32..4, 1i32..4), 1..12),
+        (y0, y1) in (1i32..5, 6i32..10),
+        r in prop::sample::select(vec![0.3, 0.45, 0.7, 1.2]),
+        seed in any::<u64>(),
+    ) {
+        let (layered, flat) = two_rooms(&obstacles, (y0, y1));
+        let Some(base) = bake_at(&layered, 0.0) else { return Ok(()) };
+        prop_assert!(base.is_layered() && !base.layers_overlap());
+        let Some(oracle) = bake_at(&flat, r) else { return Ok(()) };
+        let pairs = pairs_in_two_rooms(seed, 60);
+        let tallies = [PathMode::Fast, PathMode::Optimal].map(|mode| {
+            let mut tally = Tally::default();
+            compare(Some(&flat), &base, &oracle, r, mode, &pairs, &mut tally);
+            tally
+        });
+        check_tallies(&tallies)?;
+    }
 }
 
 proptest! {

@@ -163,12 +163,74 @@ fn two_floors_joined_by_a_portal() {
         panic!("the upper floor ends at y = 2")
     };
     assert_eq!(point, p(5., 2.));
-    // Options the layered searches do not take yet are refused by name.
+    // An agent radius where layers overlap is refused by name.
+    assert!(mesh.layers_overlap());
     let radius = options(PathMode::Fast).with_radius(0.5);
     assert_eq!(
         mesh.find_path_on((ground, p(5., 5.)), (upper, p(5., 5.)), &radius, &mut scratch).unwrap_err(),
-        PathError::NotWithLayers("an agent radius")
+        PathError::NotWithLayers("an agent radius where layers overlap in x, y")
     );
+}
+
+/// West: [0, 10]². East: [10, 20] × [0, 10]. The portal: x = 10 for y in [4, 6]; elsewhere the
+/// line is a wall of both. No overlap: a disc's clearance is measured as on one floor.
+fn side_by_side() -> Level {
+    Level {
+        layers: vec![
+            layer("west", vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)], vec![]),
+            layer("east", vec![PolygonInput::rect(10.0, 0.0, 20.0, 10.0)], vec![]),
+        ],
+        portals: vec![portal("west", "east", [10., 4.], [10., 6.])],
+        ..Level::default()
+    }
+}
+
+#[test]
+fn a_disc_passes_a_portal_wider_than_it_and_snaps_on_its_layer() {
+    let mesh = bake_level(&side_by_side());
+    assert!(mesh.is_layered() && !mesh.layers_overlap());
+    let (west, east) = (mesh.layer_by_name("west").unwrap(), mesh.layer_by_name("east").unwrap());
+    let mut scratch = PathScratch::new();
+    for mode in MODES {
+        // The portal is 2 wide: a disc of radius 0.9 goes straight through, one of radius 1.05
+        // has no way across.
+        let o = options(mode).with_radius(0.9);
+        let path = mesh.find_path_on((west, p(5., 5.)), (east, p(15., 5.)), &o, &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(5., 5.), p(15., 5.)], "{mode:?}");
+        assert_eq!(named_layers(&mesh, &path), ["west", "east"]);
+        // Off the straight line: round the portal's upper end at the radius, at least.
+        let path = mesh.find_path_on((west, p(5., 9.)), (east, p(15., 9.)), &o, &mut scratch).unwrap();
+        let apart = path.points.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>();
+        assert!(
+            apart > 10.0 && path.length > 2.0 * (5f64.powi(2) + 3f64.powi(2)).sqrt() - 2.0 * 0.9,
+            "{mode:?}"
+        );
+        for q in &path.points {
+            assert!(
+                q.distance(p(10., 6.)) >= 0.9 * (1.0 - 1e-3) && q.y <= 10.0 - 0.9 * (1.0 - 1e-9),
+                "{mode:?}"
+            );
+        }
+        let o = options(mode).with_radius(1.05);
+        let err = mesh.find_path_on((west, p(5., 5.)), (east, p(15., 5.)), &o, &mut scratch).unwrap_err();
+        assert_eq!(err, PathError::Unreachable, "{mode:?}");
+        let o = options(mode).with_radius(1.0);
+        // A point on the portal is 1 from its ends: room for a disc of radius 1 there.
+        let path = mesh.find_path_on((west, p(5., 5.)), (west, p(10., 5.)), &o, &mut scratch).unwrap();
+        assert_close(path.length, 5.0);
+        // Too near the wall x = 10 below the portal (a wall of both layers): refused, or
+        // snapped onto the named layer, 0.5 from that wall, on its own side.
+        let o = options(mode).with_radius(0.5);
+        let err = mesh.find_path_on((west, p(9.8, 1.)), (west, p(5., 1.)), &o, &mut scratch).unwrap_err();
+        assert!(matches!(err, PathError::NoClearance { .. }), "{err:?}");
+        let snap = o.with_snap(true);
+        for (layer, x) in [(west, 9.5), (east, 10.5)] {
+            let path =
+                mesh.find_path_on((layer, p(10.2, 1.)), (layer, p(x, 2.)), &snap, &mut scratch).unwrap();
+            assert!((path.points[0].x - x).abs() < 1e-9 && path.points[0].y == 1.0, "{:?}", path.points);
+            assert_eq!(path.layer(0), layer);
+        }
+    }
 }
 
 /// West: the square [0, 10]². East: [10, 20] × [0, 12] with a strip [9, 10] × [5, 12] that
@@ -281,6 +343,12 @@ fn a_bridge_over_a_road() {
             mesh.find_path_on((ground, p(10., 5.)), (bridge, p(10., 5.)), &o, &mut scratch).unwrap_err();
         assert_eq!(err, PathError::Unreachable);
     }
+    // A disc where layers overlap: refused by name (a clearance search by position could
+    // measure the bridge's walls from the road).
+    assert!(mesh.layers_overlap());
+    let o = options(PathMode::Optimal).with_radius(0.5);
+    let err = mesh.find_path_on((ground, p(1., 5.)), (ground, p(19., 5.)), &o, &mut scratch).unwrap_err();
+    assert_eq!(err, PathError::NotWithLayers("an agent radius where layers overlap in x, y"));
 }
 
 /// Partial paths on layers end at the point of the start's islands nearest the goal (in x, y,

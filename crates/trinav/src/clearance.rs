@@ -27,12 +27,19 @@ use crate::query::path::GenerationSet;
 
 /// The traversal widths of every triangle: `[w0, w1, w2]`, `wk` the width of the way round
 /// corner `k` (between edge `k + 2` and edge `k`, the two edges at that corner).
+///
+/// `open`: on a layered mesh, per vertex, whether it lies on no wall (inside a portal, where
+/// the layers' triangles meet). Such a vertex bounds no width: the way round an open corner
+/// is unbounded (infinite), and an open vertex elsewhere is not a wall point. A width is an
+/// upper bound on the discs that pass, so leaving a bound out is safe (a disc path is
+/// verified against the walls anyway).
 pub(crate) fn traversal_widths(
     vertices: &[Point],
     triangles: &[[crate::ids::VertexId; 3]],
     neighbours: &[[TriangleId; 3]],
+    open: Option<&[bool]>,
 ) -> Vec<[f32; 3]> {
-    let mesh = Topology { vertices, triangles, neighbours };
+    let mesh = Topology { vertices, triangles, neighbours, open };
     let mut search = WidthSearch::default();
     (0..triangles.len())
         .map(|t| {
@@ -48,11 +55,18 @@ struct Topology<'a> {
     vertices: &'a [Point],
     triangles: &'a [[crate::ids::VertexId; 3]],
     neighbours: &'a [[TriangleId; 3]],
+    /// Per vertex, whether it lies on no wall (layered meshes only).
+    open: Option<&'a [bool]>,
 }
 
 impl Topology<'_> {
     fn corner(&self, t: TriangleId, k: usize) -> Point {
         self.vertices[self.triangles[t.index()][k % 3].index()]
+    }
+
+    /// Whether corner `k` of `t` is a wall point.
+    fn on_wall(&self, t: TriangleId, k: usize) -> bool {
+        self.open.is_none_or(|open| !open[self.triangles[t.index()][k % 3].index()])
     }
 }
 
@@ -74,7 +88,22 @@ impl WidthSearch {
     fn width(&mut self, mesh: &Topology, t: TriangleId, k: usize) -> f64 {
         let (c, a, b) = (mesh.corner(t, k), mesh.corner(t, k + 1), mesh.corner(t, k + 2));
         let mut width = c.distance(a).min(c.distance(b));
-        if !acute_at(a, c, b) || !acute_at(b, c, a) {
+        if mesh.open.is_some() {
+            if !mesh.on_wall(t, k) {
+                return f64::INFINITY;
+            }
+            let (wall_a, wall_b) = (mesh.on_wall(t, k + 1), mesh.on_wall(t, k + 2));
+            width = f64::INFINITY;
+            if wall_a {
+                width = width.min(c.distance(a));
+            }
+            if wall_b {
+                width = width.min(c.distance(b));
+            }
+            if wall_a && wall_b && (!acute_at(a, c, b) || !acute_at(b, c, a)) {
+                return width;
+            }
+        } else if !acute_at(a, c, b) || !acute_at(b, c, a) {
             return width;
         }
         // Edge k + 1 runs from a to b. Depth first over the triangles beyond it, entered
@@ -87,9 +116,8 @@ impl WidthSearch {
         while let Some((from, edge)) = self.stack.pop() {
             let next = mesh.neighbours[from.index()][edge];
             if next.is_none() {
-                if let Some(d) =
-                    distance_within_angle(c, a, b, mesh.corner(from, edge), mesh.corner(from, edge + 1))
-                {
+                let (p, q) = (mesh.corner(from, edge), mesh.corner(from, edge + 1));
+                if let Some(d) = distance_within_angle(c, a, b, p, q, mesh.open.is_some()) {
                     width = width.min(d);
                 }
                 continue;
@@ -100,7 +128,7 @@ impl WidthSearch {
             self.visited.insert(next.index());
             for e in 0..3 {
                 let (p, q) = (mesh.corner(next, e), mesh.corner(next, e + 1));
-                if in_angle(c, a, b, p) {
+                if in_angle(c, a, b, p) && mesh.on_wall(next, e) {
                     width = width.min(c.distance(p));
                 }
                 if mesh.neighbours[next.index()][e] != from && segment_distance(c, p, q) < width {
@@ -183,12 +211,16 @@ fn in_angle(c: Point, a: Point, b: Point, p: Point) -> bool {
 }
 
 /// The distance from `c` to the part of segment `p q` inside the angle at `c` between the rays
-/// to `a` and `b`, or `None` when no part of it is inside.
-fn distance_within_angle(c: Point, a: Point, b: Point, p: Point, q: Point) -> Option<f64> {
-    // Clip p-q to the two half-planes bounding the angle (left of c->a, right of c->b).
+/// to `a` and `b` (and, when `beyond`, on the far side of line `a b` from `c`), or `None` when
+/// no part of it is inside. (Where every vertex lies on a wall, the walls a width search
+/// reaches beyond `a b` lie there; round a vertex on no wall it can come back to `c`'s side.)
+fn distance_within_angle(c: Point, a: Point, b: Point, p: Point, q: Point, beyond: bool) -> Option<f64> {
+    // Clip p-q to the half-planes bounding the angle (left of c->a, right of c->b, right of
+    // a->b when `beyond`).
     let mut s0 = 0.0_f64;
     let mut s1 = 1.0_f64;
-    for (from, to, keep_left) in [(c, a, true), (c, b, false)] {
+    let far_side = beyond.then_some((a, b, false));
+    for (from, to, keep_left) in [(c, a, true), (c, b, false)].into_iter().chain(far_side) {
         let side = |x: Point| {
             let cross = (to.x - from.x) * (x.y - from.y) - (to.y - from.y) * (x.x - from.x);
             if keep_left { cross } else { -cross }
@@ -676,7 +708,21 @@ impl NavMesh {
         r: f64,
         scratch: &mut ClearanceScratch,
     ) -> Option<(Point, TriangleId)> {
-        let (q, t0) = self.nearest_point(p)?;
+        self.nearest_clear_point_on(p, r, None, scratch)
+    }
+
+    /// [`NavMesh::nearest_clear_point`] on `layer` when given (on any otherwise).
+    pub(crate) fn nearest_clear_point_on(
+        &self,
+        p: Point,
+        r: f64,
+        layer: Option<crate::layers::LayerId>,
+        scratch: &mut ClearanceScratch,
+    ) -> Option<(Point, TriangleId)> {
+        let (q, t0) = match layer {
+            Some(layer) => self.nearest_point_on(layer, p)?,
+            None => self.nearest_point(p)?,
+        };
         let (w, h) = self.bounds().size();
         let limit = p.distance(q) + w.hypot(h) + 2.0 * r;
         let mut reach = p.distance(q) + 4.0 * r;
@@ -710,7 +756,11 @@ impl NavMesh {
                 if best.is_some_and(|(bd, ..)| d >= bd) {
                     continue;
                 }
-                let Some(t) = self.locate(c) else { continue };
+                let located = match layer {
+                    Some(layer) => self.locate_on(layer, c),
+                    None => self.locate(c),
+                };
+                let Some(t) = located else { continue };
                 if self.clearance_with(c, scratch).is_some_and(|clear| clear >= r) {
                     best = Some((d, c, t));
                 }

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::geometry::Point;
+use crate::geometry::{Orientation, Point, orient};
 use crate::ids::{TriangleId, VertexId};
 use crate::mesh::{InvalidMesh, MeshParts, MeshProblem, NavMesh, Proven, find_problems_with, position_key};
 
@@ -184,8 +184,63 @@ impl NavMesh {
         if let Some(table) = table {
             mesh.layers = Some(Box::new(table));
             mesh.flag_portal_corners();
+            mesh.find_open_vertices();
+            mesh.layers_overlap = mesh.find_layer_overlap();
         }
         mesh
+    }
+
+    /// Records the vertices on no wall (only portals' inner vertices can be: every other
+    /// vertex of a layer lies on its walls), when there are any.
+    fn find_open_vertices(&mut self) {
+        let parts = &self.parts;
+        let mut open = vec![true; parts.vertices.len()];
+        for (tri, links) in parts.triangles.iter().zip(&parts.neighbours) {
+            for (k, n) in links.iter().enumerate() {
+                if n.is_none() {
+                    open[tri[k].index()] = false;
+                    open[tri[(k + 1) % 3].index()] = false;
+                }
+            }
+        }
+        self.open_vertices = open.contains(&true).then(|| open.into_boxed_slice());
+    }
+
+    /// Whether the insides of two triangles of different layers overlap in x, y. Exact: two
+    /// triangles' insides are apart when the other's corners all lie on or right of the line
+    /// of some edge of one (counter-clockwise triangles; a line along an edge separates
+    /// convex shapes whenever any line does).
+    fn find_layer_overlap(&self) -> bool {
+        let Some(table) = &self.layers else { return false };
+        let apart = |t: [Point; 3], s: [Point; 3]| {
+            (0..3)
+                .any(|k| s.iter().all(|&p| orient(t[k], t[(k + 1) % 3], p) != Orientation::CounterClockwise))
+        };
+        (0..self.triangle_count()).any(|t| {
+            let t = TriangleId::from_index(t);
+            let corners = self.triangle_points(t);
+            self.triangles_overlapping(crate::geometry::Aabb::from_points(corners)).any(|s| {
+                let other = self.triangle_points(s);
+                table.triangles[s.index()] != table.triangles[t.index()]
+                    && !apart(corners, other)
+                    && !apart(other, corners)
+            })
+        })
+    }
+
+    /// Whether edge `edge` of `t` has an end on no wall (inside a portal; layered meshes).
+    #[inline]
+    pub(crate) fn has_open_end(&self, t: TriangleId, edge: usize) -> bool {
+        self.open_vertices.as_ref().is_some_and(|open| {
+            let tri = self.parts.triangles[t.index()];
+            open[tri[edge].index()] || open[tri[(edge + 1) % 3].index()]
+        })
+    }
+
+    /// Whether triangles of two layers overlap in x, y (a bridge over a road): where they do
+    /// not, the layers form one floor and a disc's clearance is measured as on one.
+    pub fn layers_overlap(&self) -> bool {
+        self.layers_overlap
     }
 
     /// Every corner of a vertex shared by two layers that lies on a wall turns: such a vertex

@@ -610,6 +610,10 @@ pub struct NavMesh {
     pub(crate) island_firsts: std::sync::OnceLock<Vec<TriangleId>>,
     /// The layers of a layered mesh (see [`crate::layers`]); `None`: one layer.
     pub(crate) layers: Option<Box<crate::layers::LayerTable>>,
+    /// Layered meshes with vertices on no wall (inside portals): per vertex, whether it is one.
+    pub(crate) open_vertices: Option<Box<[bool]>>,
+    /// Whether triangles of two layers overlap in x, y (a bridge over a road).
+    pub(crate) layers_overlap: bool,
 }
 
 /// Summary figures of a mesh.
@@ -716,6 +720,8 @@ impl NavMesh {
             links: crate::links::Links::default(),
             island_firsts: std::sync::OnceLock::new(),
             layers: None,
+            open_vertices: None,
+            layers_overlap: false,
         }
     }
 
@@ -758,6 +764,7 @@ impl NavMesh {
                 &self.parts.vertices,
                 &self.parts.triangles,
                 &self.parts.neighbours,
+                self.open_vertices.as_deref(),
             )
         })
     }

@@ -214,3 +214,84 @@ fn layers_bake_inspect_path_and_render() {
     );
     assert_eq!(svg.matches("class=\"path\"").count(), 3);
 }
+
+/// West [0, 10]² and east [10, 20] × [0, 10] on two layers, side by side (no overlap), joined
+/// by the portal x = 10, y in [4, 6].
+const SIDE_BY_SIDE: &str = r#"{
+  "layers": [
+    {"name": "west", "walkable": [{"outer": [[0, 0], [10, 0], [10, 10], [0, 10]]}]},
+    {"name": "east", "walkable": [{"outer": [[10, 0], [20, 0], [20, 10], [10, 10]]}]}
+  ],
+  "portals": [{"layers": ["west", "east"], "from": [10, 4], "to": [10, 6]}]
+}"#;
+
+#[test]
+fn a_radius_on_layers_path_and_bench() {
+    let dir = tempfile::tempdir().unwrap();
+    let bake_json = |name: &str, text: &str| {
+        let level = dir.path().join(format!("{name}.json"));
+        std::fs::write(&level, text).unwrap();
+        let nav = dir.path().join(format!("{name}.nav")).to_str().unwrap().to_string();
+        let out = trinav(&["bake", level.to_str().unwrap(), "-o", &nav]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        nav
+    };
+    let nav = bake_json("side", SIDE_BY_SIDE);
+    for mode in ["fast", "optimal"] {
+        // Through the 2-wide portal, round its upper end at the radius.
+        let args =
+            ["path", &nav, "--from", "west:5,9", "--to", "east:15,9", "--radius", "0.9", "--mode", mode];
+        let out = trinav(&[&args[..], &["--json"]].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let path = json(&out);
+        let points = path["points"].as_array().unwrap();
+        let layers = path["layers"].as_array().unwrap();
+        assert_eq!(
+            (layers.first().unwrap(), layers.last().unwrap()),
+            (&serde_json::json!("west"), &serde_json::json!("east"))
+        );
+        for q in points {
+            let (x, y) = (q[0].as_f64().unwrap(), q[1].as_f64().unwrap());
+            assert!((x - 10.0).hypot(y - 6.0) >= 0.9 * (1.0 - 1e-3), "{path}");
+        }
+        // Wider than the portal: no path (exit 1).
+        let out = trinav(&[
+            "path",
+            &nav,
+            "--from",
+            "west:5,5",
+            "--to",
+            "east:15,5",
+            "--radius",
+            "1.05",
+            "--mode",
+            mode,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    }
+    // Bench with a radius: the straight query and the one round the portal's end are found.
+    let scen = dir.path().join("side.scen");
+    std::fs::write(&scen, "version 1\n0 side.json 20 10 5 5 15 5 10\n0 side.json 20 10 5 9 15 9 0\n")
+        .unwrap();
+    for mode in ["fast", "optimal"] {
+        let out = trinav(&[
+            "bench",
+            &nav,
+            "--scen",
+            scen.to_str().unwrap(),
+            "--radius",
+            "0.9",
+            "--mode",
+            mode,
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let report = json(&out);
+        assert_eq!((report["queries"].as_u64(), report["found"].as_u64()), (Some(2), Some(2)), "{report}");
+    }
+    // Where layers overlap (the upper floor over the ground), a radius is refused (exit 2).
+    let nav = bake_json("floors", LAYERED);
+    let out = trinav(&["path", &nav, "--from", "ground:5,5", "--to", "upper:5,5", "--radius", "0.5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("an agent radius where layers overlap in x, y"));
+}

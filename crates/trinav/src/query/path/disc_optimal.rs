@@ -112,7 +112,7 @@ impl DiscCorners {
 /// Each boundary edge `a -> b` starts a fan of `a` (the triangles joined through the edges at
 /// `a`, counter-clockwise from it); walking it to its last triangle gives the other boundary
 /// edge, `last -> a`. The corner turns when the fan spans more than a half turn, the same exact
-/// test as [`super::search_flags`].
+/// test as [`super::search_flags`] (a full turn included: on a layered mesh, a portal's end).
 pub(crate) fn disc_corners(
     vertices: &[Point],
     triangles: &[[VertexId; 3]],
@@ -140,7 +140,14 @@ pub(crate) fn disc_corners(
             }
             let last = triangles[cur][(k + 2) % 3];
             let [pa, pf, pl] = [a, first, last].map(|v| vertices[v.index()]);
-            if orient(pa, pf, pl) == Orientation::Clockwise {
+            let turns = match orient(pa, pf, pl) {
+                Orientation::Clockwise => true,
+                // A full turn: a portal's end where the walls of its two layers run on one
+                // line (one layer's fans never overlap, so this is layers' only).
+                Orientation::Collinear => (pf.x - pa.x) * (pl.x - pa.x) + (pf.y - pa.y) * (pl.y - pa.y) > 0.0,
+                Orientation::CounterClockwise => false,
+            };
+            if turns {
                 corners.push(DiscCorner {
                     centre: pa,
                     walls: [unit(pa, pf), unit(pa, pl)],

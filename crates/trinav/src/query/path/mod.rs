@@ -18,6 +18,7 @@
 mod cone;
 mod costs;
 mod disc_funnel;
+mod disc_layers;
 mod disc_optimal;
 mod disc_sight;
 mod funnel;
@@ -756,8 +757,9 @@ impl NavMesh {
     /// (on a mesh without layers, layer 0 is the only one). [`Path::layers`] gives the layer of
     /// each point. Snapping takes the nearest point of the end's layer when one is given (of
     /// any layer otherwise); a partial path ends at the point nearest the goal in x, y of the
-    /// islands the start reaches (through portals and links), on any layer. On a layered mesh, agent radii are refused
-    /// ([`PathError::NotWithLayers`]) for now.
+    /// islands the start reaches (through portals and links), on any layer. On a layered mesh,
+    /// an agent radius is refused where layers overlap in x, y ([`PathError::NotWithLayers`],
+    /// see [`NavMesh::layers_overlap`]) and together with off-mesh links.
     ///
     /// ```
     /// # use trinav::{LayerId, NavMesh, PathOptions, PathScratch, Point};
@@ -822,7 +824,7 @@ impl NavMesh {
             return self.find_one_layer_path_into(from, to, options, scratch, out);
         }
         if options.radius != 0.0 {
-            return Err(PathError::NotWithLayers("an agent radius"));
+            self.check_layered_radius(options)?;
         }
         if self.has_links() && !options.area_costs.is_uniform() {
             return Err(PathError::CostsWithLinks);
@@ -833,10 +835,11 @@ impl NavMesh {
         out.cost = 0.0;
         out.partial = None;
         scratch.expanded = 0;
+        let start = self.layered_endpoint(from, Endpoint::Start, from_layer, options.snap)?;
         let (from, start_layer, from_snapped) =
-            self.layered_endpoint(from, Endpoint::Start, from_layer, options.snap)?;
+            self.layered_disc_endpoint(from, start, Endpoint::Start, options, scratch)?;
         let goal = match self.layered_endpoint(to, Endpoint::Goal, to_layer, options.snap) {
-            Ok(goal) => Some(goal),
+            Ok(goal) => Some(self.layered_disc_endpoint(to, goal, Endpoint::Goal, options, scratch)?),
             Err(PathError::OffMesh { .. }) if options.partial => None,
             Err(PathError::OffLayer { layer, .. })
                 if options.partial && layer.index() < self.layer_count() =>
@@ -1577,6 +1580,10 @@ impl NavMesh {
         scratch.portals.push((from, from));
         for &crossing in &scratch.corridor {
             let (corners, i) = (self.triangle_points(crossing.triangle()), crossing.edge());
+            if radius > 0.0 && self.has_open_end(crossing.triangle(), i) {
+                // Not a corner the disc must keep clear of (inside a portal).
+                continue;
+            }
             // Crossing edge p -> q out of a counter-clockwise triangle: q is on the left.
             scratch.portals.push((corners[(i + 1) % 3], corners[i]));
         }

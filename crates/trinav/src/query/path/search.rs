@@ -251,10 +251,11 @@ impl NavMesh {
         for &start in starts {
             let corners = self.triangle_points(start);
             for i in 0..3 {
-                // A disc leaves through an edge longer than its diameter.
+                // A disc leaves through an edge longer than its diameter (or with an end on no
+                // wall, inside a portal: that end does not hold it back).
                 let entry = HalfEdge::new(start, i);
                 if let Some(node) = open(scratch, entry)
-                    && corners[i].distance(corners[(i + 1) % 3]) > diameter
+                    && (corners[i].distance(corners[(i + 1) % 3]) > diameter || self.has_open_end(start, i))
                 {
                     let f = cones.estimate(&cones.view(cones.ends(entry)), Cone::FROM_START, 0.0);
                     enter(scratch, START, node, entry, Cone::FROM_START, 0.0, f);
