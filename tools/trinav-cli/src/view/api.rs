@@ -6,7 +6,7 @@
 //! | `POST /api/path` | [`PathRequest`] `{"from": [x, y], "to": [x, y], "mode": "fast", "snap": true, "closest": false, "radius": 0.5, "from_layer": "ground", "to_layer": "bridge", "costs": [[2, 3.0]], "exclude": [4], "budget": 500}` | [`PathAnswer`] |
 //! | `POST /api/raycast` | [`RaycastRequest`] `{"from": [x, y], "to": [x, y], "layer": "ground"}` | [`RaycastAnswer`] |
 //! | `POST /api/locate` | [`LocateRequest`] `{"point": [x, y], "layer": "ground"}` | [`LocateAnswer`] |
-//! | `POST /api/obstacles` | [`ObstacleRequest`] `{"outer": [[x, y], ...], "holes": [[[x, y], ...]]}` | [`EditAnswer`] (its id) |
+//! | `POST /api/obstacles` | [`ObstacleRequest`] `{"outer": [[x, y], ...], "holes": [[[x, y], ...]], "layer": "bridge"}` | [`EditAnswer`] (its id) |
 //! | `DELETE /api/obstacles/{id}` | none | [`EditAnswer`] |
 //!
 //! An obstacle is added as `trinav-dynamic` adds one (inflated by the mesh's agent radius,
@@ -390,6 +390,9 @@ pub struct ObstacleRequest {
     /// Holes.
     #[serde(default)]
     pub holes: Vec<Vec<[f64; 2]>>,
+    /// The layer it stands on, by name (needed on a mesh of several layers).
+    #[serde(default)]
+    pub layer: Option<String>,
 }
 
 /// The answer to an obstacle change.
@@ -523,9 +526,14 @@ impl Queries {
         let request: ObstacleRequest = parse(body)?;
         let polygon =
             (request.holes.into_iter()).fold(PolygonInput::new(request.outer), PolygonInput::with_hole);
+        let layer = layer_named(self.mesh(), request.layer.as_deref())?;
         let started = Instant::now();
-        let id =
-            self.editable().add_obstacle(&polygon).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+        let world = self.editable();
+        let added = match layer {
+            Some(layer) => world.add_obstacle_on(layer, &polygon),
+            None => world.add_obstacle(&polygon),
+        };
+        let id = added.map_err(|e| ApiError::Unprocessable(e.to_string()))?;
         Ok(self.edit_answer(id, started))
     }
 
@@ -1047,5 +1055,42 @@ mod tests {
         let removed = q.remove_obstacle(&added.id.to_string()).unwrap();
         assert_eq!(removed.id, added.id);
         assert_eq!(q.path(body).unwrap().length, Some(8.0));
+    }
+
+    /// On a layered mesh an obstacle names its layer: a cart on the bridge leaves the road
+    /// below free (both against the library's answer on a mesh edited the same way).
+    #[test]
+    fn an_obstacle_on_a_layer_blocks_that_layer_only() {
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/levels/overpass.json");
+        let level = trinav_bake::Level::load(std::path::Path::new(file)).unwrap();
+        let mesh = trinav_bake::bake(&level, &trinav::BakeSettings::default()).unwrap().mesh;
+        let mut q = Queries::new(mesh.clone());
+        let cart = r#""outer": [[28, 22], [32, 22], [32, 23], [28, 23]]"#;
+        let no_layer = q.add_obstacle(format!("{{{cart}}}").as_bytes()).unwrap_err();
+        assert!(matches!(&no_layer, ApiError::Unprocessable(m) if m.contains("layer")), "{no_layer:?}");
+        let unknown = q.add_obstacle(format!(r#"{{{cart}, "layer": "roof"}}"#).as_bytes()).unwrap_err();
+        assert!(
+            matches!(&unknown, ApiError::Unprocessable(m) if m.starts_with("unknown layer `roof`")),
+            "{unknown:?}"
+        );
+        q.add_obstacle(format!(r#"{{{cart}, "layer": "bridge"}}"#).as_bytes()).unwrap();
+        let mut world = EditableMesh::new(mesh.clone());
+        let bridge = world.mesh().layer_by_name("bridge").unwrap();
+        world.add_obstacle_on(bridge, &PolygonInput::rect(28.0, 22.0, 32.0, 23.0)).unwrap();
+        let ground = world.mesh().layer_by_name("ground").unwrap();
+        let optimal = PathOptions::default().with_mode(PathMode::Optimal);
+        for (from, to) in [([30.0, 2.0], [30.0, 44.0]), ([5.0, 23.0], [55.0, 23.0])] {
+            let body = format!(
+                r#"{{"from": {from:?}, "to": {to:?}, "from_layer": "ground", "to_layer": "ground", "mode": "optimal"}}"#
+            );
+            let answer = q.path(body.as_bytes()).unwrap();
+            let ends = ((ground, Point::from(from)), (ground, Point::from(to)));
+            let expected = world.mesh().find_path_on(ends.0, ends.1, &optimal, &mut PathScratch::new());
+            assert_eq!(answer.length, expected.ok().map(|p| p.length), "{body}");
+            let before = mesh.find_path_on(ends.0, ends.1, &optimal, &mut PathScratch::new()).unwrap();
+            // Over the bridge: round the cart; along the road below it: as before.
+            let over_the_bridge = from[1] < 10.0;
+            assert_eq!(answer.length.unwrap() > before.length, over_the_bridge, "{body}");
+        }
     }
 }

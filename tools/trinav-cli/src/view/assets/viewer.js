@@ -1084,7 +1084,8 @@
     const [y0, y1] = [Math.min(a[1], b[1]), Math.max(a[1], b[1])];
     const outer = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
     try {
-      const answer = await api('/api/obstacles', { outer });
+      const layer = shownLayerName();
+      const answer = await api('/api/obstacles', layer === null ? { outer } : { outer, layer });
       state.obstacles.push({ id: answer.id, outer, update_us: answer.update_us });
       showError('');
       await afterEdit(`added obstacle ${answer.id} in ${answer.update_us.toFixed(0)} µs: ` +
