@@ -737,6 +737,25 @@ proptest! {
     }
 }
 
+fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Rect {
+    (p(x0, y0), p(x1, y1))
+}
+
+/// Two cases the long runs found where the weighted optimal cost was 1.023 and 1.010 times the
+/// cheapest (the search went round an obstacle on the dearer side).
+#[test]
+fn weighted_optimal_within_its_bound_on_the_cases_long_runs_found() {
+    let unused = (0, 0, 0, 0, false, false);
+    let east = [rect(16., 1., 17., 2.), rect(12., 7., 13., 9.), rect(15., 6., 16., 7.)];
+    let mut points = vec![unused; 8];
+    points[3] = (21, 36, 19, 26, true, true);
+    check_random_level((&[], &east), (0, 7, 1), &points, Variant::Weighted).unwrap();
+    let (west, east) = ([rect(6., 1., 8., 2.)], [rect(11., 7., 13., 9.), rect(17., 5., 18., 6.)]);
+    let mut points = vec![unused; 8];
+    points[4] = (25, 36, 65, 17, true, false);
+    check_random_level((&west, &east), (0, 8, 1), &points, Variant::Weighted).unwrap();
+}
+
 /// A version 3 file (before layers) loads as a mesh of one layer, named "default", equal to
 /// the same mesh baked today; layer 0 is the only layer its queries take.
 #[test]

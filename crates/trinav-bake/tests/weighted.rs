@@ -430,11 +430,16 @@ fn weighted_ratios(
     (worst_optimal, fast_sum / pairs as f64, pairs)
 }
 
+/// Random levels: `default`, or `TRINAV_WEIGHTED_LEVELS` (for long runs in release).
+fn levels(default: usize) -> usize {
+    std::env::var("TRINAV_WEIGHTED_LEVELS").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 #[test]
 fn weighted_paths_come_near_the_dense_steiner_oracle() {
     let mut rng = SplitMix64::new(4242);
     let (worst_optimal, mean, pairs) =
-        weighted_ratios(&mut rng, (6, 12, 5, None), (8, ORACLE_POINTS), &modes());
+        weighted_ratios(&mut rng, (levels(6), 12, 5, None), (8, ORACLE_POINTS), &modes());
     assert!(pairs > 20, "{pairs} pairs");
     assert!(worst_optimal <= 1.01, "optimal mode's worst cost ratio to the oracle {worst_optimal}");
     assert!(mean <= 1.05, "fast mode's mean cost ratio to the oracle {mean}");
@@ -462,7 +467,7 @@ fn weighted_fast_mode_comes_near_the_oracle_on_a_bigger_level() {
 fn weighted_optimal_mode_comes_near_the_oracle_on_sparse_long_triangles() {
     let mut rng = SplitMix64::new(2027);
     let optimal = [PathOptions::default().with_mode(PathMode::Optimal)];
-    let (worst, _, pairs) = weighted_ratios(&mut rng, (6, 20, 3, Some(1)), (6, 40), &optimal);
+    let (worst, _, pairs) = weighted_ratios(&mut rng, (levels(6), 20, 3, Some(1)), (6, 40), &optimal);
     assert!(pairs >= 25, "{pairs} pairs");
     assert!(worst <= 1.01, "optimal mode's worst cost ratio to the oracle {worst}");
     eprintln!("weighted, sparse levels: optimal worst {worst:.5} over {pairs} pairs");

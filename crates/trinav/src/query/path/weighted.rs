@@ -239,8 +239,8 @@ impl Weighted<'_> {
         edge_ends(self.mesh, h)
     }
 
-    /// The nodes on the boundary of `t`, each with the edge of `t` it is inside (3 for a
-    /// corner), into `out`; returns how many.
+    /// The nodes on the boundary of `t` in order round it, each with the edge of `t` it is
+    /// inside (3 for a corner), into `out`; returns how many.
     fn boundary(&self, t: TriangleId, out: &mut [Boundary; MAX_BOUNDARY]) -> usize {
         let tri = self.mesh.triangles()[t.index()];
         let mut n = 0;
@@ -250,7 +250,11 @@ impl Weighted<'_> {
             let canonical = self.canonical(t, k);
             let h = 3 * canonical.0.0 + canonical.1 as u32;
             let ((a, b), count) = (self.edge_ends(h), self.points_on(h));
-            for j in 0..count {
+            // In order from this corner to the next, so that neighbours along the edge are
+            // neighbours in `out` (the neighbour's half-edge runs the other way).
+            let forward = a == self.mesh.vertices()[corner.index()];
+            for i in 0..count {
+                let j = if forward { i } else { count - 1 - i };
                 let s = (j as f64 + 1.0) / (count as f64 + 1.0);
                 let at = Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s);
                 out[n] = (self.edge_node(canonical, j), k as u8, at);
@@ -848,10 +852,67 @@ impl Weighted<'_> {
                 if self.goals.contains(&t) {
                     let g = gu + pu.distance(self.to) * self.factor(t, None);
                     self.relax(w, (self.goal_node, self.to), g, u, t, &h);
+                } else {
+                    // Into a goal triangle beside t that u is not on: through the edge's
+                    // cheapest point (the goal may lie near the edge, far from its points).
+                    for (k, &n) in self.mesh.neighbours(t).iter().enumerate() {
+                        if self.goals.contains(&n)
+                            && !fan[..around].contains(&n)
+                            && self.pass.allows(self.mesh, n)
+                        {
+                            let g = gu + self.through(t, k, pu, self.to, None);
+                            self.relax(w, (self.goal_node, self.to), g, u, t, &h);
+                        }
+                    }
                 }
+            }
+            if u == self.start_node {
+                self.start_through(w, &mut boundary, &h);
             }
         }
         Err(PathError::Unreachable)
+    }
+
+    /// The cost of the way from `p` in `t` across `t`'s edge `k` to `q` in the triangle beyond,
+    /// through the edge's cheapest point (written to `point` if given).
+    fn through(&self, t: TriangleId, k: usize, p: Point, q: Point, point: Option<&mut Point>) -> f64 {
+        let corners = self.mesh.triangle_points(t);
+        let n = self.mesh.neighbours(t)[k];
+        let (f0, f1) = (self.factor(t, None), self.factor(n, None));
+        let x = cheapest_on_edge((corners[k], corners[(k + 1) % 3]), (p, f0), (q, f1));
+        if let Some(point) = point {
+            *point = x;
+        }
+        p.distance(x) * f0 + x.distance(q) * f1
+    }
+
+    /// From the start, the nodes on the boundary of each triangle beside a start triangle,
+    /// through the edge between (the start may lie near the edge, far from its points): each
+    /// reached through the triangle beyond, which tells [`Self::read_path`] to put the edge's
+    /// point back.
+    fn start_through(
+        &self,
+        w: &mut WeightedScratch,
+        boundary: &mut [Boundary; MAX_BOUNDARY],
+        h: &impl Fn(Point) -> f64,
+    ) {
+        for &t in self.starts {
+            if !self.pass.allows(self.mesh, t) {
+                continue;
+            }
+            for (k, &n) in self.mesh.neighbours(t).iter().enumerate() {
+                if n.is_none() || self.starts.contains(&n) || !self.pass.allows(self.mesh, n) {
+                    continue;
+                }
+                let count = self.boundary(n, boundary);
+                for &(v, _, at) in &boundary[..count] {
+                    if !w.closed.contains(v as usize) {
+                        let g = self.through(t, k, self.from, at, None);
+                        self.relax(w, (v, at), g, self.start_node, n, h);
+                    }
+                }
+            }
+        }
     }
 
     fn relax(
@@ -969,11 +1030,39 @@ impl Weighted<'_> {
         w.piece_triangle.clear();
         w.vertex.clear();
         w.stale.clear();
-        w.stale.resize(w.nodes.len(), true);
         w.moved.clear();
-        w.moved.resize(w.nodes.len(), true);
         for (i, &node) in w.nodes.iter().enumerate() {
-            points.push(self.point(node));
+            let at = self.point(node);
+            if i > 0 {
+                let t = w.via[node as usize];
+                // A step through an edge (from the start into a triangle beside its own, or
+                // into the goal's from beside it): the edge's point is put back.
+                let crossed = if w.nodes[i - 1] == self.start_node && !self.starts.contains(&t) {
+                    let from = self.starts.iter().copied().find(|&s| self.mesh.neighbours(s).contains(&t));
+                    from.map(|s| (s, t))
+                } else if node == self.goal_node && !self.goals.contains(&t) {
+                    let into = self.goals.iter().copied().find(|&g| self.mesh.neighbours(t).contains(&g));
+                    into.map(|g| (t, g))
+                } else {
+                    None
+                };
+                if let Some((a, b)) = crossed {
+                    let k = self.mesh.neighbours(a).iter().position(|&x| x == b).expect("neighbours");
+                    let corners = self.mesh.triangle_points(a);
+                    let mut x = at;
+                    let last = *points.last().expect("the start is in");
+                    self.through(a, k, last, at, Some(&mut x));
+                    points.push(x);
+                    w.vertex.push(u32::MAX);
+                    w.slide.push(Some((corners[k], corners[(k + 1) % 3])));
+                    w.piece_triangle.extend([a, b]);
+                    w.factor.extend([0.0, 0.0]);
+                } else {
+                    w.piece_triangle.push(t);
+                    w.factor.push(0.0);
+                }
+            }
+            points.push(at);
             w.vertex.push(match self.place(node) {
                 Place::Vertex(v) => v,
                 _ => u32::MAX,
@@ -982,12 +1071,9 @@ impl Weighted<'_> {
                 Place::OnEdge(h, _) => Some(self.edge_ends(h)),
                 _ => None,
             });
-            if i > 0 {
-                let t = w.via[node as usize];
-                w.piece_triangle.push(t);
-                w.factor.push(0.0);
-            }
         }
+        w.stale.resize(points.len(), true);
+        w.moved.resize(points.len(), true);
         self.update_factors(w, points);
     }
 
