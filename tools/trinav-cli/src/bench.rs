@@ -168,12 +168,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             Err(PathError::BudgetExhausted { .. }) => exhausted += 1,
             Err(PathError::NoClearance { .. }) => no_clearance += 1,
             Err(PathError::DiscPathUnverified) => unverified += 1,
-            Err(
-                e @ (PathError::BadRadius(_)
-                | PathError::CostsWithRadius
-                | PathError::RadiusWithLinks
-                | PathError::CostsWithLinks),
-            ) => {
+            Err(e @ (PathError::BadRadius(_) | PathError::CostsWithRadius | PathError::RadiusWithLinks)) => {
                 anyhow::bail!("{}: --radius {}: {e}", mesh_path.display(), args.radius)
             }
             Err(e) => {

@@ -43,7 +43,9 @@ use crate::query::path::AreaCosts;
 use crate::query::path::cone::{Cone, Cones, START, Successor};
 use crate::query::path::funnel::{Portal, string_pull};
 use crate::query::path::search::{HEURISTIC_WEIGHT, NextEntry, OpenNode};
-use crate::query::path::{GenerationSet, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass};
+use crate::query::path::{
+    GenerationSet, LinkStep, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass,
+};
 
 /// The fewest Steiner points inside an edge in optimal mode.
 const MIN_POINTS: usize = 5;
@@ -101,6 +103,8 @@ pub(crate) struct WeightedScratch {
     /// Copies of the path while changes to it are tried: as it was, and the best change.
     backup: PathCopy,
     best: PathCopy,
+    /// The directed links the path found takes, in order (its pieces through no triangle).
+    taken: Vec<u32>,
     /// Fast mode: per triangle, the root point of its run (the start or a point on a cut edge).
     entry: Vec<Point>,
     /// Fast mode: per triangle, how the run of one cost it is in began (none: at the start).
@@ -167,6 +171,10 @@ enum Place {
     OnEdge(u32, u32),
     Start,
     Goal,
+    /// The start of directed link `d` (the search takes the link from there).
+    LinkFrom(u32),
+    /// The end of directed link `d` (the way goes on from there as from a start).
+    LinkTo(u32),
 }
 
 /// One query's weighted search.
@@ -184,12 +192,22 @@ struct Weighted<'a> {
     vertices: u32,
     goal_node: u32,
     start_node: u32,
+    /// Whether the mesh has usable links: each direction's two ends are nodes after the
+    /// start's ([`Place::LinkFrom`], [`Place::LinkTo`]).
+    links: bool,
+    /// With links, the least any way that takes a link costs from its last link's end: over
+    /// the directed links, the cost plus the straight way to the goal at the smallest cost.
+    /// The estimate is the lesser of this and the straight way at the smallest cost.
+    link_bound: f64,
 }
 
 impl Weighted<'_> {
     fn place(&self, node: u32) -> Place {
         if node == self.start_node {
             Place::Start
+        } else if node > self.start_node {
+            let k = node - self.start_node - 1;
+            if k % 2 == 0 { Place::LinkFrom(k / 2) } else { Place::LinkTo(k / 2) }
         } else if node == self.goal_node {
             Place::Goal
         } else if node < self.vertices {
@@ -212,6 +230,11 @@ impl Weighted<'_> {
         (n, j)
     }
 
+    /// The node of directed link `d`'s start (`end` 0) or end (1).
+    fn link_node(&self, d: u32, end: u32) -> u32 {
+        self.start_node + 1 + 2 * d + end
+    }
+
     fn edge_node(&self, (t, k): (TriangleId, usize), j: usize) -> u32 {
         self.vertices + self.first[3 * t.index() + k] + j as u32
     }
@@ -220,6 +243,8 @@ impl Weighted<'_> {
         match self.place(node) {
             Place::Start => self.from,
             Place::Goal => self.to,
+            Place::LinkFrom(d) => self.mesh.links.directed[d as usize].from,
+            Place::LinkTo(d) => self.mesh.links.directed[d as usize].to,
             Place::Vertex(v) => self.mesh.vertices()[v as usize],
             Place::OnEdge(h, j) => {
                 let (a, b) = self.edge_ends(h);
@@ -343,17 +368,27 @@ impl NavMesh {
         scratch: &mut PathScratch,
         out: &mut Path,
     ) -> Result<(), PathError> {
-        let connected = starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)));
+        let links = self.has_links();
+        let connected = match links {
+            true => self.links_reach(starts, goals, &mut scratch.islands),
+            false => starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g))),
+        };
         if !connected {
             return Err(PathError::Unreachable);
         }
         scratch.pass.open(self, [starts, goals], &options.area_costs);
-        if options.mode == PathMode::Fast {
+        // With links, both modes take the Steiner-point search (fast mode's corridor search
+        // does not take links).
+        if options.mode == PathMode::Fast && !links {
             return self.route_weighted_fast((from, starts), (to, goals), options, scratch, out);
         }
         let first = self.steiner_edges();
         let vertices = self.vertices().len() as u32;
         let goal_node = vertices + first[first.len() - 1];
+        let min_cost = options.area_costs.min_cost();
+        let directed = &self.links.directed;
+        let link_bound =
+            directed.iter().map(|d| d.cost + min_cost * d.to.distance(to)).fold(f64::INFINITY, f64::min);
         let search = Weighted {
             mesh: self,
             options,
@@ -366,6 +401,8 @@ impl NavMesh {
             vertices,
             goal_node,
             start_node: goal_node + 1,
+            links,
+            link_bound,
         };
         let budget = options.node_budget.unwrap_or(u32::MAX);
         let w = &mut scratch.weighted;
@@ -385,18 +422,33 @@ impl NavMesh {
             }
             search.refine(w, &mut out.points, sweeps);
         }
-        // Points the refinement slid onto each other (onto a corner, mostly) are one.
+        // Points the refinement slid onto each other (onto a corner, mostly) are one; a link's
+        // two ends stay two.
         let mut k = 1;
         while k < out.points.len() {
-            if out.points[k] == out.points[k - 1] {
+            if out.points[k] == out.points[k - 1] && !w.piece_triangle[k - 1].is_none() {
                 out.points.remove(k);
                 w.factor.remove(k - 1);
+                w.piece_triangle.remove(k - 1);
             } else {
                 k += 1;
             }
         }
-        out.length = out.points.windows(2).map(|p| p[0].distance(p[1])).sum();
-        out.cost = (out.points.windows(2).zip(&w.factor)).map(|(p, f)| p[0].distance(p[1]) * f).sum();
+        out.links.clear();
+        let (mut length, mut cost, mut taken) = (0.0, 0.0, w.taken.iter());
+        for (point, (p, (&f, t))) in
+            out.points.windows(2).zip(w.factor.iter().zip(&w.piece_triangle)).enumerate()
+        {
+            if t.is_none() {
+                let d = &self.links.directed[*taken.next().expect("a link piece per link taken") as usize];
+                out.links.push(LinkStep { point, link: d.link });
+                cost += d.cost;
+            } else {
+                length += p[0].distance(p[1]);
+                cost += p[0].distance(p[1]) * f;
+            }
+        }
+        (out.length, out.cost) = (length, cost);
         Ok(())
     }
 }
@@ -781,7 +833,8 @@ impl Weighted<'_> {
     /// A* over the Steiner graph. Ok(true) when the goal was reached, Ok(false) when the
     /// budget ran out; `Unreachable` when the goal cannot be reached.
     fn run(&self, w: &mut WeightedScratch, budget: u32, expanded: &mut u32) -> Result<bool, PathError> {
-        let nodes = self.start_node as usize + 1;
+        let links = if self.links { self.mesh.links.directed.len() } else { 0 };
+        let nodes = self.start_node as usize + 1 + 2 * links;
         if w.g.len() < nodes {
             w.g.resize(nodes, 0.0);
             w.parent.resize(nodes, u32::MAX);
@@ -791,7 +844,9 @@ impl Weighted<'_> {
         w.closed.clear(nodes);
         w.open.clear();
         let min_cost = self.options.area_costs.min_cost();
-        let h = |p: Point| p.distance(self.to) * min_cost;
+        // Consistent with links too: a link's start is estimated at most `link_bound`, which
+        // is at most the link's cost plus the estimate at its end.
+        let h = |p: Point| (p.distance(self.to) * min_cost).min(self.link_bound);
         let s = self.start_node as usize;
         w.seen.insert(s);
         w.g[s] = 0.0;
@@ -814,6 +869,14 @@ impl Weighted<'_> {
             *expanded += 1;
             w.closed.insert(u as usize);
             let (gu, pu) = (w.g[u as usize], self.point(u));
+            if let Place::LinkFrom(d) = self.place(u) {
+                // Taken: a piece through no triangle.
+                let (end, cost) = (self.link_node(d, 1), self.mesh.links.directed[d as usize].cost);
+                if !w.closed.contains(end as usize) {
+                    self.relax(w, (end, self.point(end)), gu + cost, u, TriangleId::NONE, &h);
+                }
+                continue;
+            }
             // The triangles around u, and which of their edges u is inside (3: a corner or
             // inside the triangle).
             let around = self.around(u, w.via[u as usize], &mut fan);
@@ -848,6 +911,15 @@ impl Weighted<'_> {
                     let factor = self.shared_edge(t, u, u_edge, v, v_edge).map_or(own, |k| along_edge[k]);
                     let g = gu + pu.distance(at) * factor;
                     self.relax(w, (v, at), g, u, t, &h);
+                }
+                if self.links {
+                    for d in self.mesh.links.starting_in(t) {
+                        let (start, at) = (self.link_node(d, 0), self.mesh.links.directed[d as usize].from);
+                        if !w.closed.contains(start as usize) {
+                            let g = gu + pu.distance(at) * own;
+                            self.relax(w, (start, at), g, u, t, &h);
+                        }
+                    }
                 }
                 if self.goals.contains(&t) {
                     let g = gu + pu.distance(self.to) * self.factor(t, None);
@@ -945,7 +1017,13 @@ impl Weighted<'_> {
                 fan[..n].copy_from_slice(&self.starts[..n]);
                 n
             }
-            Place::Goal => 0,
+            Place::Goal | Place::LinkFrom(_) => 0,
+            Place::LinkTo(d) => {
+                let ends = self.mesh.links.end_triangles(d);
+                let n = ends.len().min(fan.len());
+                fan[..n].copy_from_slice(&ends[..n]);
+                n
+            }
             Place::OnEdge(h, _) => {
                 let t = TriangleId(h / 3);
                 let n = self.mesh.neighbours(t)[(h % 3) as usize];
@@ -1031,6 +1109,7 @@ impl Weighted<'_> {
         w.vertex.clear();
         w.stale.clear();
         w.moved.clear();
+        w.taken.clear();
         for (i, &node) in w.nodes.iter().enumerate() {
             let at = self.point(node);
             if i > 0 {
@@ -1062,6 +1141,9 @@ impl Weighted<'_> {
                     w.factor.push(0.0);
                 }
             }
+            if let Place::LinkTo(d) = self.place(node) {
+                w.taken.push(d);
+            }
             points.push(at);
             w.vertex.push(match self.place(node) {
                 Place::Vertex(v) => v,
@@ -1086,6 +1168,9 @@ impl Weighted<'_> {
                 continue;
             }
             let t = w.piece_triangle[i];
+            if t.is_none() {
+                continue; // a link taken: its cost is its own
+            }
             let corners = self.mesh.triangle_points(t);
             let (a, b) = (points[i], points[i + 1]);
             let along = (0..3).find(|&k| {
