@@ -103,6 +103,9 @@ pub(crate) struct WeightedScratch {
     /// Copies of the path while changes to it are tried: as it was, and the best change.
     backup: PathCopy,
     best: PathCopy,
+    /// The path's points and piece costs before a refinement sweep (put back if it lost).
+    sweep_points: Vec<Point>,
+    sweep_factor: Vec<f64>,
     /// The directed links the path found takes, in order (its pieces through no triangle).
     taken: Vec<u32>,
     /// Fast mode: per triangle, the root point of its run (the start or a point on a cut edge).
@@ -1200,6 +1203,10 @@ impl Weighted<'_> {
         };
         let mut before = cost(points, &w.factor);
         for _ in 0..sweeps {
+            w.sweep_points.clear();
+            w.sweep_points.extend_from_slice(points);
+            w.sweep_factor.clear();
+            w.sweep_factor.extend_from_slice(&w.factor);
             straighten_runs(w, points);
             for i in 1..n - 1 {
                 let Some((a, b)) = w.slide[i] else { continue };
@@ -1217,6 +1224,15 @@ impl Weighted<'_> {
             }
             self.update_factors(w, points);
             let after = cost(points, &w.factor);
+            if after > before {
+                // A point slid off an edge that a piece through it ran along, which the slide
+                // priced at the cheaper side's cost: the sweep is undone.
+                points.copy_from_slice(&w.sweep_points);
+                w.factor.copy_from_slice(&w.sweep_factor);
+                w.stale.fill(false);
+                w.moved.fill(false);
+                break;
+            }
             let gained = before - after;
             before = after;
             if gained <= SWEEP_GAIN * after {
