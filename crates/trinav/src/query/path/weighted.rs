@@ -923,6 +923,20 @@ impl Weighted<'_> {
                             self.relax(w, (start, at), g, u, t, &h);
                         }
                     }
+                    // Into a triangle beside t holding a link's start, through the edge.
+                    for (k, &n) in self.mesh.neighbours(t).iter().enumerate() {
+                        if n.is_none() || fan[..around].contains(&n) || !self.pass.allows(self.mesh, n) {
+                            continue;
+                        }
+                        for d in self.mesh.links.starting_in(n) {
+                            let (start, at) =
+                                (self.link_node(d, 0), self.mesh.links.directed[d as usize].from);
+                            if !w.closed.contains(start as usize) {
+                                let g = gu + self.through(t, k, pu, at, None);
+                                self.relax(w, (start, at), g, u, t, &h);
+                            }
+                        }
+                    }
                 }
                 if self.goals.contains(&t) {
                     let g = gu + pu.distance(self.to) * self.factor(t, None);
@@ -941,9 +955,7 @@ impl Weighted<'_> {
                     }
                 }
             }
-            if u == self.start_node {
-                self.start_through(w, &mut boundary, &h);
-            }
+            self.start_through(w, (u, gu), &mut boundary, &h);
         }
         Err(PathError::Unreachable)
     }
@@ -961,32 +973,54 @@ impl Weighted<'_> {
         p.distance(x) * f0 + x.distance(q) * f1
     }
 
-    /// From the start, the nodes on the boundary of each triangle beside a start triangle,
-    /// through the edge between (the start may lie near the edge, far from its points): each
-    /// reached through the triangle beyond, which tells [`Self::read_path`] to put the edge's
-    /// point back.
+    /// From node `u` (reached at cost `gu`) if it is the start or a link's end: the nodes on
+    /// the boundary of each triangle beside one holding it, through the edge between (it may
+    /// lie near or on the edge, far from its points): each reached through the triangle
+    /// beyond, which tells [`Self::read_path`] to put the edge's point back.
     fn start_through(
         &self,
         w: &mut WeightedScratch,
+        (u, gu): (u32, f64),
         boundary: &mut [Boundary; MAX_BOUNDARY],
         h: &impl Fn(Point) -> f64,
     ) {
-        for &t in self.starts {
+        let Some((origins, from)) = self.origin(u) else { return };
+        for &t in origins {
             if !self.pass.allows(self.mesh, t) {
                 continue;
             }
             for (k, &n) in self.mesh.neighbours(t).iter().enumerate() {
-                if n.is_none() || self.starts.contains(&n) || !self.pass.allows(self.mesh, n) {
+                if n.is_none() || origins.contains(&n) || !self.pass.allows(self.mesh, n) {
                     continue;
                 }
                 let count = self.boundary(n, boundary);
                 for &(v, _, at) in &boundary[..count] {
                     if !w.closed.contains(v as usize) {
-                        let g = self.through(t, k, self.from, at, None);
-                        self.relax(w, (v, at), g, self.start_node, n, h);
+                        let g = gu + self.through(t, k, from, at, None);
+                        self.relax(w, (v, at), g, u, n, h);
                     }
                 }
             }
+        }
+    }
+
+    /// Of a node the way leaves as from a start (the start, a link's end): the triangles
+    /// holding it and where it is.
+    fn origin(&self, node: u32) -> Option<(&[TriangleId], Point)> {
+        match self.place(node) {
+            Place::Start => Some((self.starts, self.from)),
+            Place::LinkTo(d) => Some((self.mesh.links.end_triangles(d), self.point(node))),
+            _ => None,
+        }
+    }
+
+    /// Of a node the way arrives at as at a goal (the goal, a link's start): the triangles
+    /// holding it.
+    fn target(&self, node: u32) -> Option<&[TriangleId]> {
+        match self.place(node) {
+            Place::Goal => Some(self.goals),
+            Place::LinkFrom(d) => Some(self.mesh.links.start_triangles(d)),
+            _ => None,
         }
     }
 
@@ -1117,13 +1151,16 @@ impl Weighted<'_> {
             let at = self.point(node);
             if i > 0 {
                 let t = w.via[node as usize];
-                // A step through an edge (from the start into a triangle beside its own, or
-                // into the goal's from beside it): the edge's point is put back.
-                let crossed = if w.nodes[i - 1] == self.start_node && !self.starts.contains(&t) {
-                    let from = self.starts.iter().copied().find(|&s| self.mesh.neighbours(s).contains(&t));
+                // A step through an edge (from the start or a link's end into a triangle beside
+                // its own, or into the goal's or a link start's from beside it): the edge's
+                // point is put back.
+                let origin = self.origin(w.nodes[i - 1]).map(|o| o.0).filter(|o| !o.contains(&t));
+                let target = self.target(node).filter(|o| !o.contains(&t));
+                let crossed = if let Some(origins) = origin {
+                    let from = origins.iter().copied().find(|&s| self.mesh.neighbours(s).contains(&t));
                     from.map(|s| (s, t))
-                } else if node == self.goal_node && !self.goals.contains(&t) {
-                    let into = self.goals.iter().copied().find(|&g| self.mesh.neighbours(t).contains(&g));
+                } else if let Some(targets) = target {
+                    let into = targets.iter().copied().find(|&g| self.mesh.neighbours(t).contains(&g));
                     into.map(|g| (t, g))
                 } else {
                     None
