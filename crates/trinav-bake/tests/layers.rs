@@ -500,7 +500,7 @@ fn oracle_with_links(
         if !rooms[r].holds(pu) {
             continue;
         }
-        if u >= first_link && (u - first_link) % 2 == 0 {
+        if u >= first_link && (u - first_link).is_multiple_of(2) {
             let (_, ra, p1, rb, cost) = links[(u - first_link) / 2];
             if ra == r && rooms[rb].holds(p1) {
                 relax(id(u + 1, rb), d + cost, &mut heap);

@@ -315,7 +315,7 @@ fn steiner_oracle(
         }
         if i >= ends {
             let l = (i - ends) / 2;
-            if (i - ends) % 2 == 0 {
+            if (i - ends).is_multiple_of(2) {
                 out.push((i + 1, links[l].2));
             }
             for &t in &end_triangles[i - ends] {

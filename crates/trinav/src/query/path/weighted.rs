@@ -210,7 +210,7 @@ impl Weighted<'_> {
             Place::Start
         } else if node > self.start_node {
             let k = node - self.start_node - 1;
-            if k % 2 == 0 { Place::LinkFrom(k / 2) } else { Place::LinkTo(k / 2) }
+            if k.is_multiple_of(2) { Place::LinkFrom(k / 2) } else { Place::LinkTo(k / 2) }
         } else if node == self.goal_node {
             Place::Goal
         } else if node < self.vertices {
