@@ -11,7 +11,7 @@
 //! distance times that triangle's cost (along an edge shared by two types, the cheaper; from a
 //! point on an edge, or a corner, along that edge only to its neighbours there, since a step
 //! further along passes them at the same cost), the estimate the straight distance to the
-//! goal times the smallest cost. The path found is then refined: each point on an edge slides along that edge to where
+//! goal times the smallest cost of a type on the mesh that the agent may enter. The path found is then refined: each point on an edge slides along that edge to where
 //! the two pieces through it cost least (Newton steps in a bracket: the cost is convex along the
 //! edge), sweep after sweep until a sweep gains nothing, so that each point obeys Snell's law
 //! of refraction for the sequence of edges found. A point slid onto an end of its edge becomes
@@ -202,6 +202,9 @@ struct Weighted<'a> {
     /// the directed links, the cost plus the straight way to the goal at the smallest cost.
     /// The estimate is the lesser of this and the straight way at the smallest cost.
     link_bound: f64,
+    /// The estimate's cost per unit length: the smallest of the types on the mesh that the
+    /// agent may enter.
+    min_cost: f64,
 }
 
 impl Weighted<'_> {
@@ -388,7 +391,8 @@ impl NavMesh {
         let first = self.steiner_edges();
         let vertices = self.vertices().len() as u32;
         let goal_node = vertices + first[first.len() - 1];
-        let min_cost = options.area_costs.min_cost();
+        // The smallest cost of a type on this mesh the agent may enter (still admissible).
+        let min_cost = options.area_costs.min_cost_of(self.area_mask());
         let directed = &self.links.directed;
         let link_bound =
             directed.iter().map(|d| d.cost + min_cost * d.to.distance(to)).fold(f64::INFINITY, f64::min);
@@ -406,6 +410,7 @@ impl NavMesh {
             start_node: goal_node + 1,
             links,
             link_bound,
+            min_cost,
         };
         let budget = options.node_budget.unwrap_or(u32::MAX);
         let w = &mut scratch.weighted;
@@ -846,10 +851,9 @@ impl Weighted<'_> {
         w.seen.clear(nodes);
         w.closed.clear(nodes);
         w.open.clear();
-        let min_cost = self.options.area_costs.min_cost();
         // Consistent with links too: a link's start is estimated at most `link_bound`, which
         // is at most the link's cost plus the estimate at its end.
-        let h = |p: Point| (p.distance(self.to) * min_cost).min(self.link_bound);
+        let h = |p: Point| (p.distance(self.to) * self.min_cost).min(self.link_bound);
         let s = self.start_node as usize;
         w.seen.insert(s);
         w.g[s] = 0.0;
