@@ -561,9 +561,29 @@ fn oracle(
     (from, a): (Point, usize),
     (to, b): (Point, usize),
 ) -> Option<f64> {
+    oracle_with_links(rooms, portal, (from, a), (to, b), (1.0, &[]))
+}
+
+/// A directed link between the oracle's rooms: start and its room, end and its room, cost.
+type RoomLink = (Point, usize, Point, usize, f64);
+
+/// [`oracle`] with walking at `walk` per unit length and the directed `links` (their ends are
+/// nodes too; a link's start, where its room holds it, leads to its end at the link's cost):
+/// the cheapest cost.
+fn oracle_with_links(
+    rooms: &[Room; 2],
+    portal: (Point, Point),
+    (from, a): (Point, usize),
+    (to, b): (Point, usize),
+    (walk, links): (f64, &[RoomLink]),
+) -> Option<f64> {
     let mut nodes = vec![from, to, portal.0, portal.1];
     for room in rooms {
         nodes.extend(room.walls().flat_map(|&r| corners(r)));
+    }
+    let first_link = nodes.len();
+    for &(p0, _, p1, _, _) in links {
+        nodes.extend([p0, p1]);
     }
     let n = nodes.len();
     let id = |node: usize, room: usize| node * 2 + room;
@@ -591,6 +611,12 @@ fn oracle(
         if !rooms[r].holds(pu) {
             continue;
         }
+        if u >= first_link && (u - first_link).is_multiple_of(2) {
+            let (_, ra, p1, rb, cost) = links[(u - first_link) / 2];
+            if ra == r && rooms[rb].holds(p1) {
+                relax(id(u + 1, rb), d + cost, &mut heap);
+            }
+        }
         // A point of the portal is on both rooms.
         let on_portal = orient(pa, pb, pu) == Orientation::Collinear
             && pu.x >= pa.x.min(pb.x)
@@ -602,7 +628,7 @@ fn oracle(
         }
         for (v, &pv) in nodes.iter().enumerate() {
             if rooms[r].sees(pu, pv) {
-                relax(id(v, r), d + pu.distance(pv), &mut heap);
+                relax(id(v, r), d + walk * pu.distance(pv), &mut heap);
             }
             // Through the portal: the segment crosses it properly (its ends are nodes). The
             // rooms' obstacles lie strictly on their own sides of the portal's line, so the
@@ -615,7 +641,7 @@ fn oracle(
                 && orient(pu, pv, pb) != Orientation::Collinear;
             let clear = || rooms.iter().flat_map(|room| &room.obstacles).all(|&o| misses_interior(pu, pv, o));
             if crosses && rooms[1 - r].holds(pv) && clear() {
-                relax(id(v, 1 - r), d + pu.distance(pv), &mut heap);
+                relax(id(v, 1 - r), d + walk * pu.distance(pv), &mut heap);
             }
         }
     }
@@ -693,6 +719,16 @@ impl Variant {
 /// its flag is set) and y, for the start and the goal.
 type QueryPoints = Vec<(u32, u32, u32, u32, bool, bool)>;
 
+/// Links of the random levels ([`Variant::Weighted`] only): each end as a query point (an end
+/// inside a wall is on excluded ground: unusable), the cost (0: the distance, 1: 0, 2: the
+/// quarters given), both ways or not.
+type RandomLinks = Vec<((u32, u32, bool), (u32, u32, bool), u8, u32, bool)>;
+
+/// A query point of the random levels and its room.
+fn room_point(x: u32, y: u32, east: bool) -> (Point, usize) {
+    (p(f64::from(x) / 8.0 + if east { 10.0 } else { 0.0 }, f64::from(y) / 4.0), usize::from(east))
+}
+
 /// Two layers: "west", [0, 10]², and "east", [10, 20] × [0, 10] plus a strip [10 - w, 10] ×
 /// [y1, 10] lying over the west room, each with the rectangles `west` and `east` as walls
 /// (`variant`), joined by a portal on x = 10 from y0 to y1. Both modes against the oracle:
@@ -704,8 +740,27 @@ fn check_random_level(
     (y0, y1, overlap): (i32, i32, i32),
     points: &QueryPoints,
     variant: Variant,
+    random_links: &RandomLinks,
 ) -> Result<(), TestCaseError> {
     let (y0, y1, w) = (f64::from(y0), f64::from(y1), f64::from(overlap));
+    let names = ["west", "east"];
+    let (mut links, mut room_links) = (Vec::new(), Vec::new());
+    for &((x0, yy0, e0), (x1, yy1, e1), kind, quarters, bidirectional) in random_links {
+        let ((a, ra), (b, rb)) = (room_point(x0, yy0, e0), room_point(x1, yy1, e1));
+        let cost = [None, Some(0.0), Some(f64::from(quarters) / 4.0)][usize::from(kind % 3)];
+        let c = cost.unwrap_or(a.distance(b));
+        room_links.push((a, ra, b, rb, c));
+        if bidirectional {
+            room_links.push((b, rb, a, ra, c));
+        }
+        links.push(LinkInput {
+            from: [a.x, a.y],
+            to: [b.x, b.y],
+            cost,
+            bidirectional,
+            layers: Some([names[ra].to_string(), names[rb].to_string()]),
+        });
+    }
     let east_outline = vec![[10., 0.], [20., 0.], [20., 10.], [10. - w, 10.], [10. - w, y1], [10., y1]];
     let level = Level {
         layers: vec![
@@ -713,6 +768,7 @@ fn check_random_level(
             variant.layer("east", PolygonInput::new(east_outline), east_obstacles),
         ],
         portals: vec![portal("west", "east", [10., y0], [10., y1])],
+        links,
         ..Level::default()
     };
     let mesh = bake_level(&level);
@@ -783,7 +839,12 @@ fn check_random_level(
             continue;
         }
         let (l0, l1) = (LayerId(r0 as u16), LayerId(r1 as u16));
-        let expected = oracle(&rooms, portal_segment, (from, r0), (to, r1));
+        let expected = match variant {
+            Variant::Weighted => {
+                oracle_with_links(&rooms, portal_segment, (from, r0), (to, r1), (WEIGHT, &room_links))
+            }
+            _ => oracle(&rooms, portal_segment, (from, r0), (to, r1)),
+        };
         for mode in MODES {
             let found = mesh.find_path_on((l0, from), (l1, to), &variant.options(mode), &mut scratch);
             let case = format!("{variant:?} {mode:?} {from:?} ({r0}) -> {to:?} ({r1})");
@@ -798,6 +859,9 @@ fn check_random_level(
             prop_assert_eq!(path.layer(0), l0);
             prop_assert_eq!(path.layer(path.points.len() - 1), l1);
             for (k, w) in path.points.windows(2).enumerate() {
+                if path.is_link_step(k) {
+                    continue;
+                }
                 let (la, lb) = (path.layer(k).index(), path.layer(k + 1).index());
                 prop_assert!(
                     walkable(la, lb, w[0], w[1]),
@@ -805,10 +869,17 @@ fn check_random_level(
                     path.points
                 );
             }
-            prop_assert!(path.length >= expected * (1.0 - 1e-12), "{case}: {} below {expected}", path.length);
+            if variant != Variant::Weighted {
+                prop_assert!(
+                    path.length >= expected * (1.0 - 1e-12),
+                    "{case}: {} below {expected}",
+                    path.length
+                );
+            }
             match (variant, mode) {
                 (Variant::Weighted, _) => {
-                    let cheapest = WEIGHT * expected;
+                    // The oracle's cost (walking at `WEIGHT`, links at their costs).
+                    let cheapest = expected;
                     prop_assert!(
                         path.cost >= cheapest * (1.0 - 1e-9),
                         "{case}: cost {} below {cheapest}",
@@ -848,10 +919,11 @@ proptest! {
         overlap in 1..6i32,
         points in prop::collection::vec((0..=80u32, 0..=40u32, 0..=80u32, 0..=40u32, any::<bool>(), any::<bool>()), 12),
     ) {
-        check_random_level((&west_obstacles, &east_obstacles), (y0, y1, overlap), &points, Variant::Plain)?;
+        check_random_level((&west_obstacles, &east_obstacles), (y0, y1, overlap), &points, Variant::Plain, &vec![])?;
     }
 
-    /// [`check_random_level`] with excluded areas for obstacles, unweighted and weighted.
+    /// [`check_random_level`] with excluded areas for obstacles, unweighted and weighted, and
+    /// weighted with random links.
     #[test]
     fn excluded_areas_and_costs_across_a_portal_match_the_oracle(
         west_obstacles in rects_in(0, 0, 10, 10),
@@ -859,11 +931,35 @@ proptest! {
         (y0, y1) in (0..5i32, 5..=8i32),
         overlap in 1..6i32,
         points in prop::collection::vec((0..=80u32, 0..=40u32, 0..=80u32, 0..=40u32, any::<bool>(), any::<bool>()), 8),
+        links in prop::collection::vec(
+            ((0..=80u32, 0..=40u32, any::<bool>()), (0..=80u32, 0..=40u32, any::<bool>()), 0..3u8, 0..=40u32, any::<bool>()),
+            0..4,
+        ),
     ) {
-        for variant in [Variant::Excluded, Variant::Weighted] {
-            check_random_level((&west_obstacles, &east_obstacles), (y0, y1, overlap), &points, variant)?;
-        }
+        check_random_level((&west_obstacles, &east_obstacles), (y0, y1, overlap), &points, Variant::Excluded, &vec![])?;
+        // The weighted search with and without links.
+        check_random_level((&west_obstacles, &east_obstacles), (y0, y1, overlap), &points, Variant::Weighted, &vec![])?;
+        check_random_level((&west_obstacles, &east_obstacles), (y0, y1, overlap), &points, Variant::Weighted, &links)?;
     }
+}
+
+fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Rect {
+    (p(x0, y0), p(x1, y1))
+}
+
+/// Two cases the long runs found where the weighted optimal cost was 1.023 and 1.010 times the
+/// cheapest (the search went round an obstacle on the dearer side).
+#[test]
+fn weighted_optimal_within_its_bound_on_the_cases_long_runs_found() {
+    let unused = (0, 0, 0, 0, false, false);
+    let east = [rect(16., 1., 17., 2.), rect(12., 7., 13., 9.), rect(15., 6., 16., 7.)];
+    let mut points = vec![unused; 8];
+    points[3] = (21, 36, 19, 26, true, true);
+    check_random_level((&[], &east), (0, 7, 1), &points, Variant::Weighted, &vec![]).unwrap();
+    let (west, east) = ([rect(6., 1., 8., 2.)], [rect(11., 7., 13., 9.), rect(17., 5., 18., 6.)]);
+    let mut points = vec![unused; 8];
+    points[4] = (25, 36, 65, 17, true, false);
+    check_random_level((&west, &east), (0, 8, 1), &points, Variant::Weighted, &vec![]).unwrap();
 }
 
 /// A version 3 file (before layers) loads as a mesh of one layer, named "default", equal to

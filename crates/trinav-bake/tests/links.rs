@@ -9,10 +9,10 @@ use std::collections::BinaryHeap;
 
 use proptest::prelude::*;
 use trinav::{
-    AreaCosts, AreaId, BakeSettings, LinkError, LinkId, NavMesh, OffMeshLink, Path, PathError, PathMode,
-    PathOptions, PathScratch, Point,
+    AreaCosts, AreaId, BakeSettings, LinkError, LinkId, LinkStep, NavMesh, OffMeshLink, Path, PathError,
+    PathMode, PathOptions, PathScratch, Point,
 };
-use trinav_bake::{BakeError, Level, LinkInput, PolygonInput, bake};
+use trinav_bake::{AreaInput, BakeError, Level, LinkInput, PolygonInput, bake};
 
 #[path = "common/rects.rs"]
 mod rects;
@@ -341,22 +341,62 @@ proptest! {
     }
 }
 
-/// Area costs and exclusions do not combine with links yet: refused by name, in both modes,
-/// while uniform costs keep working.
+fn assert_near(found: f64, expected: f64) {
+    assert!((found - expected).abs() <= 1e-9 * expected.max(1.0), "{found} against {expected}");
+}
+
+/// Area costs and exclusions compose with links (both modes): walking costs its length times
+/// the area's cost, a link its own cost; a link whose end lies only on excluded ground is not
+/// taken.
 #[test]
-fn area_costs_on_a_mesh_with_links_are_refused() {
+fn area_costs_and_exclusions_compose_with_links() {
     let (mesh, _) = drop_room();
     let (a, b) = (p(5.0, 2.0), p(15.0, 2.0));
-    let weighted = AreaCosts::default().with_cost(AreaId(1), 2.0).unwrap();
-    let excluding = AreaCosts::default().with_excluded(AreaId(1));
+    let mut scratch = PathScratch::new();
+    let doubled = AreaCosts::default().with_cost(AreaId(0), 2.0).unwrap();
     for mode in MODES {
-        for costs in [weighted, excluding] {
-            let options = options(mode).with_area_costs(costs);
-            let err = mesh.find_path_with(a, b, &options, &mut PathScratch::new()).unwrap_err();
-            assert!(matches!(err, PathError::CostsWithLinks), "{mode:?}: {err}");
-        }
-        let uniform = options(mode).with_area_costs(AreaCosts::default());
-        assert_eq!(mesh.find_path_with(a, b, &uniform, &mut PathScratch::new()).unwrap().cost, 7.0);
+        let options = options(mode).with_area_costs(doubled);
+        // 3 walked at 2, the drop at 1 (not doubled), 3 walked at 2.
+        let there = mesh.find_path_with(a, b, &options, &mut scratch).unwrap();
+        assert_eq!(there.points, vec![a, p(8.0, 2.0), p(12.0, 2.0), b], "{mode:?}");
+        assert_eq!(there.links, vec![LinkStep { point: 1, link: LinkId(0) }]);
+        assert_near(there.length, 6.0);
+        assert_near(there.cost, 13.0);
+        // Back: no link that way; round the wall at 2 per unit.
+        let back = mesh.find_path_with(b, a, &options, &mut scratch).unwrap();
+        assert!(back.links.is_empty(), "{mode:?}");
+        assert_near(back.cost, 2.0 * (2.0 * 52f64.sqrt() + 2.0));
+    }
+    // The wall as excluded ground: the drop into it is unusable when it is excluded, a drop
+    // over it is taken; with the wall's type at cost 1 the way is straight through it.
+    let wall = PolygonInput::rect(9.0, 0.0, 11.0, 8.0);
+    let level = Level {
+        walkable: vec![PolygonInput::rect(0.0, 0.0, 20.0, 10.0)],
+        areas: vec![AreaInput::new(wall, 9)],
+        links: vec![
+            link([8.0, 2.0], [10.0, 2.0], Some(0.0), false),
+            link([8.0, 4.0], [12.0, 4.0], Some(5.0), true),
+        ],
+        ..Level::default()
+    };
+    let mesh = bake(&level, &BakeSettings::default()).unwrap().mesh;
+    let excluded = AreaCosts::default().with_excluded(AreaId(9));
+    for mode in MODES {
+        let path = mesh.find_path_with(a, b, &options(mode).with_area_costs(excluded), &mut scratch).unwrap();
+        assert_eq!(path.points, vec![a, p(8.0, 4.0), p(12.0, 4.0), b], "{mode:?}");
+        assert_eq!(path.links, vec![LinkStep { point: 1, link: LinkId(1) }]);
+        assert_near(path.cost, 2.0 * 13f64.sqrt() + 5.0);
+        // Back (the link goes both ways), walking at 3: the link's 5 is not tripled.
+        let mud = excluded.with_cost(AreaId(0), 3.0).unwrap();
+        let path = mesh.find_path_with(b, a, &options(mode).with_area_costs(mud), &mut scratch).unwrap();
+        assert_eq!(path.links, vec![LinkStep { point: 1, link: LinkId(1) }], "{mode:?}");
+        assert_near(path.cost, 3.0 * 2.0 * 13f64.sqrt() + 5.0);
+        // Not excluded, the wall costs 2: the free drop into it, then 1 at 2 to its far side,
+        // beats the other link (5 + 2 √13) and the straight way (4 + 2 · 2 + 4).
+        let dear = AreaCosts::default().with_cost(AreaId(9), 2.0).unwrap();
+        let path = mesh.find_path_with(a, b, &options(mode).with_area_costs(dear), &mut scratch).unwrap();
+        assert_eq!(path.links, vec![LinkStep { point: 1, link: LinkId(0) }], "{mode:?}: {path:?}");
+        assert_near(path.cost, 3.0 + 2.0 + 4.0);
     }
 }
 

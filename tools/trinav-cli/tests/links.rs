@@ -126,6 +126,32 @@ fn a_disc_takes_the_links_whose_ends_it_fits_at() {
     }
 }
 
+/// Area costs on a mesh with links, both modes: walking at the area's cost, a link at its own.
+#[test]
+fn costs_compose_with_links_in_path_and_bench() {
+    let dir = tempfile::tempdir().unwrap();
+    let nav = baked(&dir);
+    for mode in ["fast", "optimal"] {
+        // 3 walked at 2, the drop at 2 (not doubled), 3 walked at 2.
+        let args = ["path", &nav, "--from", "5,2", "--to", "25,2", "--mode", mode, "--cost", "0=2", "--json"];
+        let out = trinav(&args);
+        assert_eq!(out.status.code(), Some(0), "{mode}: {}", String::from_utf8_lossy(&out.stderr));
+        let report = json(&out);
+        assert_eq!(report["links"], serde_json::json!([1]), "{mode}: {report}");
+        let (length, cost) = (report["length"].as_f64().unwrap(), report["cost"].as_f64().unwrap());
+        assert!((length - 6.0).abs() < 1e-9 && (cost - 14.0).abs() < 1e-9, "{mode}: {report}");
+        // Back up: still no way.
+        let args = ["path", &nav, "--from", "25,2", "--to", "5,2", "--mode", mode, "--cost", "0=2"];
+        assert_eq!(trinav(&args).status.code(), Some(1), "{mode}");
+        let scen = dir.path().join("costs.scen");
+        std::fs::write(&scen, "version 1\n0 links.json 30 10 5 2 25 2 8\n").unwrap();
+        let scen = scen.to_str().unwrap();
+        let out = trinav(&["bench", &nav, "--scen", scen, "--mode", mode, "--cost", "0=2", "--json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(json(&out)["found"].as_u64(), Some(1));
+    }
+}
+
 #[test]
 fn render_draws_links_as_arrows_and_bench_runs() {
     let dir = tempfile::tempdir().unwrap();

@@ -108,6 +108,19 @@ impl AreaCosts {
         Some(cost)
     }
 
+    /// The smallest cost of a type of `present` (bit `a`: type `a`) that may be entered (the
+    /// smallest of any type if none may): a tighter estimate's factor than [`Self::min_cost`]
+    /// on a mesh whose types are `present`.
+    pub(crate) fn min_cost_of(&self, present: u64) -> f64 {
+        let mut types = present & !self.excluded;
+        let mut least = f64::INFINITY;
+        while types != 0 {
+            least = least.min(self.costs[types.trailing_zeros() as usize]);
+            types &= types - 1;
+        }
+        if least.is_finite() { least } else { self.min_cost }
+    }
+
     /// These costs with every type at 1, the same types excluded.
     pub(crate) fn unit(&self) -> Self {
         // The smallest cost of a type that may be entered is 1 (also when none may: see update).

@@ -245,10 +245,6 @@ pub enum PathError {
     /// which the searches do not combine yet.
     #[error("area costs and exclusions do not combine with an agent radius yet")]
     CostsWithRadius,
-    /// Area costs other than 1, or exclusions, were asked on a mesh with off-mesh links: the
-    /// searches do not combine them yet.
-    #[error("area costs and exclusions do not combine with off-mesh links yet")]
-    CostsWithLinks,
     /// The search expanded [`PathOptions::node_budget`] nodes without finishing (and partial
     /// paths are off).
     #[error("no path found within the search budget of {budget} nodes")]
@@ -826,9 +822,6 @@ impl NavMesh {
         if options.radius != 0.0 {
             self.check_layered_radius(options)?;
         }
-        if self.has_links() && !options.area_costs.is_uniform() {
-            return Err(PathError::CostsWithLinks);
-        }
         out.points.clear();
         out.links.clear();
         out.length = 0.0;
@@ -1124,9 +1117,6 @@ impl NavMesh {
         if options.radius > 0.0 && !options.area_costs.is_uniform() {
             return Err(PathError::CostsWithRadius);
         }
-        if self.has_links() && !options.area_costs.is_uniform() {
-            return Err(PathError::CostsWithLinks);
-        }
         let (from, from_snapped) = self.path_endpoint(from, Endpoint::Start, options, scratch)?;
         let goal = match self.path_endpoint(to, Endpoint::Goal, options, scratch) {
             Ok(goal) => Some(goal),
@@ -1314,8 +1304,11 @@ impl NavMesh {
         let shared = starts.iter().any(|t| goals.contains(t));
         let radius = options.radius;
         let costs = &options.area_costs;
-        if costs.is_weighted() {
-            let Some(common) = costs.common_cost(self.area_mask()) else {
+        // With links, costs or exclusions take the weighted search (the plain searches measure
+        // links and walking in one unit, and their link ends do not heed exclusions).
+        let links = self.has_links();
+        if costs.is_weighted() || (links && !costs.is_uniform()) {
+            let Some(common) = costs.common_cost(self.area_mask()).filter(|_| !links) else {
                 return self.route_weighted((from, starts), (to, goals), options, scratch, out);
             };
             // One cost on all the ground the agent may enter: the shortest path is the cheapest.

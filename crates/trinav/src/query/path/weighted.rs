@@ -11,7 +11,7 @@
 //! distance times that triangle's cost (along an edge shared by two types, the cheaper; from a
 //! point on an edge, or a corner, along that edge only to its neighbours there, since a step
 //! further along passes them at the same cost), the estimate the straight distance to the
-//! goal times the smallest cost. The path found is then refined: each point on an edge slides along that edge to where
+//! goal times the smallest cost of a type on the mesh that the agent may enter. The path found is then refined: each point on an edge slides along that edge to where
 //! the two pieces through it cost least (Newton steps in a bracket: the cost is convex along the
 //! edge), sweep after sweep until a sweep gains nothing, so that each point obeys Snell's law
 //! of refraction for the sequence of edges found. A point slid onto an end of its edge becomes
@@ -43,7 +43,9 @@ use crate::query::path::AreaCosts;
 use crate::query::path::cone::{Cone, Cones, START, Successor};
 use crate::query::path::funnel::{Portal, string_pull};
 use crate::query::path::search::{HEURISTIC_WEIGHT, NextEntry, OpenNode};
-use crate::query::path::{GenerationSet, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass};
+use crate::query::path::{
+    GenerationSet, LinkStep, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass,
+};
 
 /// The fewest Steiner points inside an edge in optimal mode.
 const MIN_POINTS: usize = 5;
@@ -101,6 +103,11 @@ pub(crate) struct WeightedScratch {
     /// Copies of the path while changes to it are tried: as it was, and the best change.
     backup: PathCopy,
     best: PathCopy,
+    /// The path's points and piece costs before a refinement sweep (put back if it lost).
+    sweep_points: Vec<Point>,
+    sweep_factor: Vec<f64>,
+    /// The directed links the path found takes, in order (its pieces through no triangle).
+    taken: Vec<u32>,
     /// Fast mode: per triangle, the root point of its run (the start or a point on a cut edge).
     entry: Vec<Point>,
     /// Fast mode: per triangle, how the run of one cost it is in began (none: at the start).
@@ -167,6 +174,10 @@ enum Place {
     OnEdge(u32, u32),
     Start,
     Goal,
+    /// The start of directed link `d` (the search takes the link from there).
+    LinkFrom(u32),
+    /// The end of directed link `d` (the way goes on from there as from a start).
+    LinkTo(u32),
 }
 
 /// One query's weighted search.
@@ -184,12 +195,25 @@ struct Weighted<'a> {
     vertices: u32,
     goal_node: u32,
     start_node: u32,
+    /// Whether the mesh has usable links: each direction's two ends are nodes after the
+    /// start's ([`Place::LinkFrom`], [`Place::LinkTo`]).
+    links: bool,
+    /// With links, the least any way that takes a link costs from its last link's end: over
+    /// the directed links, the cost plus the straight way to the goal at the smallest cost.
+    /// The estimate is the lesser of this and the straight way at the smallest cost.
+    link_bound: f64,
+    /// The estimate's cost per unit length: the smallest of the types on the mesh that the
+    /// agent may enter.
+    min_cost: f64,
 }
 
 impl Weighted<'_> {
     fn place(&self, node: u32) -> Place {
         if node == self.start_node {
             Place::Start
+        } else if node > self.start_node {
+            let k = node - self.start_node - 1;
+            if k.is_multiple_of(2) { Place::LinkFrom(k / 2) } else { Place::LinkTo(k / 2) }
         } else if node == self.goal_node {
             Place::Goal
         } else if node < self.vertices {
@@ -212,6 +236,11 @@ impl Weighted<'_> {
         (n, j)
     }
 
+    /// The node of directed link `d`'s start (`end` 0) or end (1).
+    fn link_node(&self, d: u32, end: u32) -> u32 {
+        self.start_node + 1 + 2 * d + end
+    }
+
     fn edge_node(&self, (t, k): (TriangleId, usize), j: usize) -> u32 {
         self.vertices + self.first[3 * t.index() + k] + j as u32
     }
@@ -220,6 +249,8 @@ impl Weighted<'_> {
         match self.place(node) {
             Place::Start => self.from,
             Place::Goal => self.to,
+            Place::LinkFrom(d) => self.mesh.links.directed[d as usize].from,
+            Place::LinkTo(d) => self.mesh.links.directed[d as usize].to,
             Place::Vertex(v) => self.mesh.vertices()[v as usize],
             Place::OnEdge(h, j) => {
                 let (a, b) = self.edge_ends(h);
@@ -239,8 +270,8 @@ impl Weighted<'_> {
         edge_ends(self.mesh, h)
     }
 
-    /// The nodes on the boundary of `t`, each with the edge of `t` it is inside (3 for a
-    /// corner), into `out`; returns how many.
+    /// The nodes on the boundary of `t` in order round it, each with the edge of `t` it is
+    /// inside (3 for a corner), into `out`; returns how many.
     fn boundary(&self, t: TriangleId, out: &mut [Boundary; MAX_BOUNDARY]) -> usize {
         let tri = self.mesh.triangles()[t.index()];
         let mut n = 0;
@@ -250,7 +281,11 @@ impl Weighted<'_> {
             let canonical = self.canonical(t, k);
             let h = 3 * canonical.0.0 + canonical.1 as u32;
             let ((a, b), count) = (self.edge_ends(h), self.points_on(h));
-            for j in 0..count {
+            // In order from this corner to the next, so that neighbours along the edge are
+            // neighbours in `out` (the neighbour's half-edge runs the other way).
+            let forward = a == self.mesh.vertices()[corner.index()];
+            for i in 0..count {
+                let j = if forward { i } else { count - 1 - i };
                 let s = (j as f64 + 1.0) / (count as f64 + 1.0);
                 let at = Point::new(a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s);
                 out[n] = (self.edge_node(canonical, j), k as u8, at);
@@ -339,17 +374,28 @@ impl NavMesh {
         scratch: &mut PathScratch,
         out: &mut Path,
     ) -> Result<(), PathError> {
-        let connected = starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g)));
+        let links = self.has_links();
+        let connected = match links {
+            true => self.links_reach(starts, goals, &mut scratch.islands),
+            false => starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g))),
+        };
         if !connected {
             return Err(PathError::Unreachable);
         }
         scratch.pass.open(self, [starts, goals], &options.area_costs);
-        if options.mode == PathMode::Fast {
+        // With links, both modes take the Steiner-point search (fast mode's corridor search
+        // does not take links).
+        if options.mode == PathMode::Fast && !links {
             return self.route_weighted_fast((from, starts), (to, goals), options, scratch, out);
         }
         let first = self.steiner_edges();
         let vertices = self.vertices().len() as u32;
         let goal_node = vertices + first[first.len() - 1];
+        // The smallest cost of a type on this mesh the agent may enter (still admissible).
+        let min_cost = options.area_costs.min_cost_of(self.area_mask());
+        let directed = &self.links.directed;
+        let link_bound =
+            directed.iter().map(|d| d.cost + min_cost * d.to.distance(to)).fold(f64::INFINITY, f64::min);
         let search = Weighted {
             mesh: self,
             options,
@@ -362,6 +408,9 @@ impl NavMesh {
             vertices,
             goal_node,
             start_node: goal_node + 1,
+            links,
+            link_bound,
+            min_cost,
         };
         let budget = options.node_budget.unwrap_or(u32::MAX);
         let w = &mut scratch.weighted;
@@ -381,18 +430,33 @@ impl NavMesh {
             }
             search.refine(w, &mut out.points, sweeps);
         }
-        // Points the refinement slid onto each other (onto a corner, mostly) are one.
+        // Points the refinement slid onto each other (onto a corner, mostly) are one; a link's
+        // two ends stay two.
         let mut k = 1;
         while k < out.points.len() {
-            if out.points[k] == out.points[k - 1] {
+            if out.points[k] == out.points[k - 1] && !w.piece_triangle[k - 1].is_none() {
                 out.points.remove(k);
                 w.factor.remove(k - 1);
+                w.piece_triangle.remove(k - 1);
             } else {
                 k += 1;
             }
         }
-        out.length = out.points.windows(2).map(|p| p[0].distance(p[1])).sum();
-        out.cost = (out.points.windows(2).zip(&w.factor)).map(|(p, f)| p[0].distance(p[1]) * f).sum();
+        out.links.clear();
+        let (mut length, mut cost, mut taken) = (0.0, 0.0, w.taken.iter());
+        for (point, (p, (&f, t))) in
+            out.points.windows(2).zip(w.factor.iter().zip(&w.piece_triangle)).enumerate()
+        {
+            if t.is_none() {
+                let d = &self.links.directed[*taken.next().expect("a link piece per link taken") as usize];
+                out.links.push(LinkStep { point, link: d.link });
+                cost += d.cost;
+            } else {
+                length += p[0].distance(p[1]);
+                cost += p[0].distance(p[1]) * f;
+            }
+        }
+        (out.length, out.cost) = (length, cost);
         Ok(())
     }
 }
@@ -777,7 +841,8 @@ impl Weighted<'_> {
     /// A* over the Steiner graph. Ok(true) when the goal was reached, Ok(false) when the
     /// budget ran out; `Unreachable` when the goal cannot be reached.
     fn run(&self, w: &mut WeightedScratch, budget: u32, expanded: &mut u32) -> Result<bool, PathError> {
-        let nodes = self.start_node as usize + 1;
+        let links = if self.links { self.mesh.links.directed.len() } else { 0 };
+        let nodes = self.start_node as usize + 1 + 2 * links;
         if w.g.len() < nodes {
             w.g.resize(nodes, 0.0);
             w.parent.resize(nodes, u32::MAX);
@@ -786,8 +851,9 @@ impl Weighted<'_> {
         w.seen.clear(nodes);
         w.closed.clear(nodes);
         w.open.clear();
-        let min_cost = self.options.area_costs.min_cost();
-        let h = |p: Point| p.distance(self.to) * min_cost;
+        // Consistent with links too: a link's start is estimated at most `link_bound`, which
+        // is at most the link's cost plus the estimate at its end.
+        let h = |p: Point| (p.distance(self.to) * self.min_cost).min(self.link_bound);
         let s = self.start_node as usize;
         w.seen.insert(s);
         w.g[s] = 0.0;
@@ -810,6 +876,14 @@ impl Weighted<'_> {
             *expanded += 1;
             w.closed.insert(u as usize);
             let (gu, pu) = (w.g[u as usize], self.point(u));
+            if let Place::LinkFrom(d) = self.place(u) {
+                // Taken: a piece through no triangle.
+                let (end, cost) = (self.link_node(d, 1), self.mesh.links.directed[d as usize].cost);
+                if !w.closed.contains(end as usize) {
+                    self.relax(w, (end, self.point(end)), gu + cost, u, TriangleId::NONE, &h);
+                }
+                continue;
+            }
             // The triangles around u, and which of their edges u is inside (3: a corner or
             // inside the triangle).
             let around = self.around(u, w.via[u as usize], &mut fan);
@@ -845,13 +919,113 @@ impl Weighted<'_> {
                     let g = gu + pu.distance(at) * factor;
                     self.relax(w, (v, at), g, u, t, &h);
                 }
+                if self.links {
+                    for d in self.mesh.links.starting_in(t) {
+                        let (start, at) = (self.link_node(d, 0), self.mesh.links.directed[d as usize].from);
+                        if !w.closed.contains(start as usize) {
+                            let g = gu + pu.distance(at) * own;
+                            self.relax(w, (start, at), g, u, t, &h);
+                        }
+                    }
+                    // Into a triangle beside t holding a link's start, through the edge.
+                    for (k, &n) in self.mesh.neighbours(t).iter().enumerate() {
+                        if n.is_none() || fan[..around].contains(&n) || !self.pass.allows(self.mesh, n) {
+                            continue;
+                        }
+                        for d in self.mesh.links.starting_in(n) {
+                            let (start, at) =
+                                (self.link_node(d, 0), self.mesh.links.directed[d as usize].from);
+                            if !w.closed.contains(start as usize) {
+                                let g = gu + self.through(t, k, pu, at, None);
+                                self.relax(w, (start, at), g, u, t, &h);
+                            }
+                        }
+                    }
+                }
                 if self.goals.contains(&t) {
                     let g = gu + pu.distance(self.to) * self.factor(t, None);
                     self.relax(w, (self.goal_node, self.to), g, u, t, &h);
+                } else {
+                    // Into a goal triangle beside t that u is not on: through the edge's
+                    // cheapest point (the goal may lie near the edge, far from its points).
+                    for (k, &n) in self.mesh.neighbours(t).iter().enumerate() {
+                        if self.goals.contains(&n)
+                            && !fan[..around].contains(&n)
+                            && self.pass.allows(self.mesh, n)
+                        {
+                            let g = gu + self.through(t, k, pu, self.to, None);
+                            self.relax(w, (self.goal_node, self.to), g, u, t, &h);
+                        }
+                    }
+                }
+            }
+            self.start_through(w, (u, gu), &mut boundary, &h);
+        }
+        Err(PathError::Unreachable)
+    }
+
+    /// The cost of the way from `p` in `t` across `t`'s edge `k` to `q` in the triangle beyond,
+    /// through the edge's cheapest point (written to `point` if given).
+    fn through(&self, t: TriangleId, k: usize, p: Point, q: Point, point: Option<&mut Point>) -> f64 {
+        let corners = self.mesh.triangle_points(t);
+        let n = self.mesh.neighbours(t)[k];
+        let (f0, f1) = (self.factor(t, None), self.factor(n, None));
+        let x = cheapest_on_edge((corners[k], corners[(k + 1) % 3]), (p, f0), (q, f1));
+        if let Some(point) = point {
+            *point = x;
+        }
+        p.distance(x) * f0 + x.distance(q) * f1
+    }
+
+    /// From node `u` (reached at cost `gu`) if it is the start or a link's end: the nodes on
+    /// the boundary of each triangle beside one holding it, through the edge between (it may
+    /// lie near or on the edge, far from its points): each reached through the triangle
+    /// beyond, which tells [`Self::read_path`] to put the edge's point back.
+    fn start_through(
+        &self,
+        w: &mut WeightedScratch,
+        (u, gu): (u32, f64),
+        boundary: &mut [Boundary; MAX_BOUNDARY],
+        h: &impl Fn(Point) -> f64,
+    ) {
+        let Some((origins, from)) = self.origin(u) else { return };
+        for &t in origins {
+            if !self.pass.allows(self.mesh, t) {
+                continue;
+            }
+            for (k, &n) in self.mesh.neighbours(t).iter().enumerate() {
+                if n.is_none() || origins.contains(&n) || !self.pass.allows(self.mesh, n) {
+                    continue;
+                }
+                let count = self.boundary(n, boundary);
+                for &(v, _, at) in &boundary[..count] {
+                    if !w.closed.contains(v as usize) {
+                        let g = gu + self.through(t, k, from, at, None);
+                        self.relax(w, (v, at), g, u, n, h);
+                    }
                 }
             }
         }
-        Err(PathError::Unreachable)
+    }
+
+    /// Of a node the way leaves as from a start (the start, a link's end): the triangles
+    /// holding it and where it is.
+    fn origin(&self, node: u32) -> Option<(&[TriangleId], Point)> {
+        match self.place(node) {
+            Place::Start => Some((self.starts, self.from)),
+            Place::LinkTo(d) => Some((self.mesh.links.end_triangles(d), self.point(node))),
+            _ => None,
+        }
+    }
+
+    /// Of a node the way arrives at as at a goal (the goal, a link's start): the triangles
+    /// holding it.
+    fn target(&self, node: u32) -> Option<&[TriangleId]> {
+        match self.place(node) {
+            Place::Goal => Some(self.goals),
+            Place::LinkFrom(d) => Some(self.mesh.links.start_triangles(d)),
+            _ => None,
+        }
     }
 
     fn relax(
@@ -884,7 +1058,13 @@ impl Weighted<'_> {
                 fan[..n].copy_from_slice(&self.starts[..n]);
                 n
             }
-            Place::Goal => 0,
+            Place::Goal | Place::LinkFrom(_) => 0,
+            Place::LinkTo(d) => {
+                let ends = self.mesh.links.end_triangles(d);
+                let n = ends.len().min(fan.len());
+                fan[..n].copy_from_slice(&ends[..n]);
+                n
+            }
             Place::OnEdge(h, _) => {
                 let t = TriangleId(h / 3);
                 let n = self.mesh.neighbours(t)[(h % 3) as usize];
@@ -969,11 +1149,46 @@ impl Weighted<'_> {
         w.piece_triangle.clear();
         w.vertex.clear();
         w.stale.clear();
-        w.stale.resize(w.nodes.len(), true);
         w.moved.clear();
-        w.moved.resize(w.nodes.len(), true);
+        w.taken.clear();
         for (i, &node) in w.nodes.iter().enumerate() {
-            points.push(self.point(node));
+            let at = self.point(node);
+            if i > 0 {
+                let t = w.via[node as usize];
+                // A step through an edge (from the start or a link's end into a triangle beside
+                // its own, or into the goal's or a link start's from beside it): the edge's
+                // point is put back.
+                let origin = self.origin(w.nodes[i - 1]).map(|o| o.0).filter(|o| !o.contains(&t));
+                let target = self.target(node).filter(|o| !o.contains(&t));
+                let crossed = if let Some(origins) = origin {
+                    let from = origins.iter().copied().find(|&s| self.mesh.neighbours(s).contains(&t));
+                    from.map(|s| (s, t))
+                } else if let Some(targets) = target {
+                    let into = targets.iter().copied().find(|&g| self.mesh.neighbours(t).contains(&g));
+                    into.map(|g| (t, g))
+                } else {
+                    None
+                };
+                if let Some((a, b)) = crossed {
+                    let k = self.mesh.neighbours(a).iter().position(|&x| x == b).expect("neighbours");
+                    let corners = self.mesh.triangle_points(a);
+                    let mut x = at;
+                    let last = *points.last().expect("the start is in");
+                    self.through(a, k, last, at, Some(&mut x));
+                    points.push(x);
+                    w.vertex.push(u32::MAX);
+                    w.slide.push(Some((corners[k], corners[(k + 1) % 3])));
+                    w.piece_triangle.extend([a, b]);
+                    w.factor.extend([0.0, 0.0]);
+                } else {
+                    w.piece_triangle.push(t);
+                    w.factor.push(0.0);
+                }
+            }
+            if let Place::LinkTo(d) = self.place(node) {
+                w.taken.push(d);
+            }
+            points.push(at);
             w.vertex.push(match self.place(node) {
                 Place::Vertex(v) => v,
                 _ => u32::MAX,
@@ -982,12 +1197,9 @@ impl Weighted<'_> {
                 Place::OnEdge(h, _) => Some(self.edge_ends(h)),
                 _ => None,
             });
-            if i > 0 {
-                let t = w.via[node as usize];
-                w.piece_triangle.push(t);
-                w.factor.push(0.0);
-            }
         }
+        w.stale.resize(points.len(), true);
+        w.moved.resize(points.len(), true);
         self.update_factors(w, points);
     }
 
@@ -1000,6 +1212,9 @@ impl Weighted<'_> {
                 continue;
             }
             let t = w.piece_triangle[i];
+            if t.is_none() {
+                continue; // a link taken: its cost is its own
+            }
             let corners = self.mesh.triangle_points(t);
             let (a, b) = (points[i], points[i + 1]);
             let along = (0..3).find(|&k| {
@@ -1029,6 +1244,10 @@ impl Weighted<'_> {
         };
         let mut before = cost(points, &w.factor);
         for _ in 0..sweeps {
+            w.sweep_points.clear();
+            w.sweep_points.extend_from_slice(points);
+            w.sweep_factor.clear();
+            w.sweep_factor.extend_from_slice(&w.factor);
             straighten_runs(w, points);
             for i in 1..n - 1 {
                 let Some((a, b)) = w.slide[i] else { continue };
@@ -1046,6 +1265,15 @@ impl Weighted<'_> {
             }
             self.update_factors(w, points);
             let after = cost(points, &w.factor);
+            if after > before {
+                // A point slid off an edge that a piece through it ran along, which the slide
+                // priced at the cheaper side's cost: the sweep is undone.
+                points.copy_from_slice(&w.sweep_points);
+                w.factor.copy_from_slice(&w.sweep_factor);
+                w.stale.fill(false);
+                w.moved.fill(false);
+                break;
+            }
             let gained = before - after;
             before = after;
             if gained <= SWEEP_GAIN * after {
