@@ -543,6 +543,21 @@ impl<const LINKS: bool> Search<'_, LINKS> {
     #[cold]
     #[inline(never)]
     fn touches_excluded(&self, t: TriangleId, k: usize) -> bool {
+        self.fan_holds(t, k, |next| self.pass.excludes(self.mesh, next))
+    }
+
+    /// Whether the fan of corner `k` of triangle `t` holds a triangle of another layer than
+    /// `t`'s: the corner is on a portal.
+    #[cold]
+    #[inline(never)]
+    fn fan_spans_layers(&self, t: TriangleId, k: usize) -> bool {
+        let layer = self.mesh.triangle_layer(t);
+        self.fan_holds(t, k, |next| self.mesh.triangle_layer(next) != layer)
+    }
+
+    /// Whether a triangle of the fan of corner `k` of triangle `t` (the triangles joined to `t`
+    /// across edges at that corner, `t` left out) is `wanted`.
+    fn fan_holds(&self, t: TriangleId, k: usize, wanted: impl Fn(TriangleId) -> bool) -> bool {
         let mesh = self.mesh;
         let v = mesh.triangles()[t.index()][k];
         // Edge k leaves the corner, edge k + 2 arrives at it: one walk each way.
@@ -556,7 +571,7 @@ impl<const LINKS: bool> Search<'_, LINKS> {
                 if next == t {
                     return false;
                 }
-                if self.pass.excludes(mesh, next) {
+                if wanted(next) {
                     return true;
                 }
                 cur = next;
@@ -653,33 +668,6 @@ impl<const LINKS: bool> Search<'_, LINKS> {
             self.successor(corner, g, [corner, y], [corner, x], next, (j + 1) % 3);
             (t, edge) = (next, if side == Side::Left { (j + 2) % 3 } else { j });
         }
-    }
-
-    /// Whether the fan of corner `k` of triangle `t` (the triangles joined to `t` across edges
-    /// at that corner) holds triangles of two layers: a vertex on a portal.
-    #[cold]
-    #[inline(never)]
-    fn fan_spans_layers(&self, t: TriangleId, k: usize) -> bool {
-        let mesh = self.mesh;
-        let (v, layer) = (mesh.triangles()[t.index()][k], mesh.triangle_layer(t));
-        for leaving in [true, false] {
-            let (mut cur, mut c) = (t, k);
-            for _ in 0..mesh.triangle_count() {
-                let next = mesh.neighbours(cur)[if leaving { c } else { (c + 2) % 3 }];
-                if next.is_none() || next == t {
-                    break;
-                }
-                if mesh.triangle_layer(next) != layer {
-                    return true;
-                }
-                cur = next;
-                c = mesh.triangles()[cur.index()]
-                    .iter()
-                    .position(|&w| w == v)
-                    .expect("the fan shares the corner");
-            }
-        }
-        false
     }
 
     /// The node enters a triangle holding the goal: the goal is reached straight from the root
