@@ -1190,35 +1190,25 @@ impl NavMesh {
         targets: &mut Vec<TriangleId>,
         out: &mut Path,
     ) -> Result<(), PathError> {
-        // The islands reached: the start's, and with links those its links lead to.
+        // The islands reached: the start's, and with links those its links lead to (no goal:
+        // the walk visits them all).
         let reach = &mut scratch.islands;
-        if self.has_links() {
-            self.links_reach(starts, &[], reach);
-        } else {
-            reach.reached.clear(self.island_count() as usize);
-            reach.queue.clear();
-            for &s in starts {
-                let island = self.island(s);
-                if !reach.reached.contains(island.index()) {
-                    reach.reached.insert(island.index());
-                    reach.queue.push(island.0);
-                }
-            }
-        }
+        self.links_reach(starts, &[], reach);
         let region = reach.queue.iter().fold(Aabb::EMPTY, |b, &i| {
             let island = self.island_bounds(IslandId(i));
             b.grown(island.min).grown(island.max)
         });
         let reached = &scratch.islands.reached;
-        let on_start_island = |t: TriangleId| reached.contains(self.island(t).index());
-        let Some((mut target, mut triangle)) = self.nearest_point_where(goal, on_start_island, region) else {
+        let on_reached_island = |t: TriangleId| reached.contains(self.island(t).index());
+        let Some((mut target, mut triangle)) = self.nearest_point_where(goal, on_reached_island, region)
+        else {
             return Err(PathError::Unreachable);
         };
         let radius = options.radius;
         if radius > 0.0 {
             // A disc stops where it fits: the nearest point with room for it.
             match self.nearest_clear_point(target, radius, &mut scratch.clearance) {
-                Some((clear, t)) if on_start_island(t) => (target, triangle) = (clear, t),
+                Some((clear, t)) if on_reached_island(t) => (target, triangle) = (clear, t),
                 _ => return stay_at(from, reason, out),
             }
         }
@@ -1231,7 +1221,7 @@ impl NavMesh {
         // (With exclusions, the nearest point of an excluded triangle is not a target: the
         // partial path then fails as unreachable.)
         let costs = &options.area_costs;
-        targets.retain(|&t| on_start_island(t) && !costs.is_excluded(self.area_id(t)));
+        targets.retain(|&t| on_reached_island(t) && !costs.is_excluded(self.area_id(t)));
         if targets.is_empty() {
             return Err(PathError::Unreachable);
         }
