@@ -462,17 +462,8 @@ fn the_fast_modes_mean_length_is_within_two_percent_of_the_oracle() {
             )
         };
         let r = [0.2, 0.35, 0.6, 1.0][case % 4];
-        let Some([tally, optimal]) = tally_random_queries(&level, r, case as u64) else { continue };
-        for t in [&tally, &optimal] {
-            assert_eq!(t.clearance_violations + t.only_ours + t.only_oracle, 0, "case {case}: {t:?}");
-        }
-        assert_eq!(optimal.not_optimal + optimal.unverified, 0, "case {case}: {optimal:?}");
-        optimal_paths += optimal.both;
-        total.unverified += tally.unverified;
-        total.queries += tally.queries;
-        total.both += tally.both;
-        total.fast_ratio_sum += tally.fast_ratio_sum;
-        total.worst_ratio = total.worst_ratio.max(tally.worst_ratio);
+        let Some(tallies) = tally_random_queries(&level, r, case as u64) else { continue };
+        optimal_paths += add_agreeing_case(case, tallies, &mut total).both;
     }
     eprintln!(
         "fast mode over the oracle: mean {} worst {} ({} paths; {} of {} queries unverified); optimal mode: {optimal_paths} paths within the arc errors",
@@ -486,6 +477,22 @@ fn the_fast_modes_mean_length_is_within_two_percent_of_the_oracle() {
     assert!(optimal_paths > 1000, "{optimal_paths} optimal paths");
     // The known limitation (README): refused, never wrong, and rare.
     assert!(total.unverified * 50 <= total.queries, "{total:?}");
+}
+
+/// Case `case`'s tallies (fast, optimal) agree with the oracle (no clearance violation, the
+/// same reachability, every optimal length the oracle's, none unverified in optimal mode); the
+/// fast one is added to `total`; returns the optimal one.
+fn add_agreeing_case(case: usize, [fast, optimal]: [Tally; 2], total: &mut Tally) -> Tally {
+    for t in [&fast, &optimal] {
+        assert_eq!(t.clearance_violations + t.only_ours + t.only_oracle, 0, "case {case}: {t:?}");
+    }
+    assert_eq!(optimal.not_optimal + optimal.unverified, 0, "case {case}: {optimal:?}");
+    total.unverified += fast.unverified;
+    total.queries += fast.queries;
+    total.both += fast.both;
+    total.fast_ratio_sum += fast.fast_ratio_sum;
+    total.worst_ratio = total.worst_ratio.max(fast.worst_ratio);
+    optimal
 }
 
 /// The tallies (fast mode, optimal mode) of 60 random queries for a disc of radius `r` on
@@ -925,18 +932,10 @@ fn random_levels_with_links_agree_with_a_bake_at_that_radius() {
             rect_level(&(0..n).map(|_| (int(0, 18), int(0, 18), int(1, 5), int(1, 5))).collect::<Vec<_>>());
         let Some(level) = with_random_links(level, case as u64, int(1, 9) as usize) else { continue };
         let r = [0.2, 0.35, 0.6, 1.0][case % 4];
-        let Some([tally, optimal]) = tally_random_queries(&level, r, case as u64) else { continue };
-        for t in [&tally, &optimal] {
-            assert_eq!(t.clearance_violations + t.only_ours + t.only_oracle, 0, "case {case}: {t:?}");
-        }
-        assert_eq!(optimal.not_optimal + optimal.unverified, 0, "case {case}: {optimal:?}");
+        let Some(tallies) = tally_random_queries(&level, r, case as u64) else { continue };
+        let optimal = add_agreeing_case(case, tallies, &mut total);
         optimal_paths += optimal.both;
         linked += optimal.linked;
-        total.unverified += tally.unverified;
-        total.queries += tally.queries;
-        total.both += tally.both;
-        total.fast_ratio_sum += tally.fast_ratio_sum;
-        total.worst_ratio = total.worst_ratio.max(tally.worst_ratio);
     }
     eprintln!(
         "links: fast mode over the oracle: mean {} worst {} ({} paths; {} of {} queries unverified); optimal mode: {optimal_paths} paths ({linked} through links) within the arc errors",
