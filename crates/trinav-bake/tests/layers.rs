@@ -719,7 +719,7 @@ impl Variant {
 /// its flag is set) and y, for the start and the goal.
 type QueryPoints = Vec<(u32, u32, u32, u32, bool, bool)>;
 
-/// Links of the random levels ([`Variant::Weighted`] only): each end as a query point (an end
+/// Links of the random levels (with excluded areas only): each end as a query point (an end
 /// inside a wall is on excluded ground: unusable), the cost (0: the distance, 1: 0, 2: the
 /// quarters given), both ways or not.
 type RandomLinks = Vec<((u32, u32, bool), (u32, u32, bool), u8, u32, bool)>;
@@ -843,6 +843,9 @@ fn check_random_level(
             Variant::Weighted => {
                 oracle_with_links(&rooms, portal_segment, (from, r0), (to, r1), (WEIGHT, &room_links))
             }
+            _ if !room_links.is_empty() => {
+                oracle_with_links(&rooms, portal_segment, (from, r0), (to, r1), (1.0, &room_links))
+            }
             _ => oracle(&rooms, portal_segment, (from, r0), (to, r1)),
         };
         for mode in MODES {
@@ -870,11 +873,8 @@ fn check_random_level(
                 );
             }
             if variant != Variant::Weighted {
-                prop_assert!(
-                    path.length >= expected * (1.0 - 1e-12),
-                    "{case}: {} below {expected}",
-                    path.length
-                );
+                // Without links the cost is the length; with them, the length plus theirs.
+                prop_assert!(path.cost >= expected * (1.0 - 1e-12), "{case}: {} below {expected}", path.cost);
             }
             match (variant, mode) {
                 (Variant::Weighted, _) => {
@@ -895,9 +895,9 @@ fn check_random_level(
                     }
                 }
                 (_, PathMode::Optimal) => prop_assert!(
-                    (path.length - expected).abs() <= 1e-9 * expected.max(1.0),
+                    (path.cost - expected).abs() <= 1e-9 * expected.max(1.0),
                     "{case}: optimal {} {:?}, oracle {expected}",
-                    path.length,
+                    path.cost,
                     path.points
                 ),
                 _ => {}
@@ -922,8 +922,8 @@ proptest! {
         check_random_level((&west_obstacles, &east_obstacles), (y0, y1, overlap), &points, Variant::Plain, &vec![])?;
     }
 
-    /// [`check_random_level`] with excluded areas for obstacles, unweighted and weighted, and
-    /// weighted with random links.
+    /// [`check_random_level`] with excluded areas for obstacles, unweighted and weighted, each
+    /// also with random links.
     #[test]
     fn excluded_areas_and_costs_across_a_portal_match_the_oracle(
         west_obstacles in rects_in(0, 0, 10, 10),
@@ -937,6 +937,8 @@ proptest! {
         ),
     ) {
         check_random_level((&west_obstacles, &east_obstacles), (y0, y1, overlap), &points, Variant::Excluded, &vec![])?;
+        // Exclusions alone with links: the plain searches, exact.
+        check_random_level((&west_obstacles, &east_obstacles), (y0, y1, overlap), &points, Variant::Excluded, &links)?;
         // The weighted search with and without links.
         check_random_level((&west_obstacles, &east_obstacles), (y0, y1, overlap), &points, Variant::Weighted, &vec![])?;
         check_random_level((&west_obstacles, &east_obstacles), (y0, y1, overlap), &points, Variant::Weighted, &links)?;

@@ -387,6 +387,134 @@ fn excluded_types_are_walls_and_optimal_mode_stays_exact() {
     assert!(mean <= 1.05, "fast mode's mean length ratio {mean}");
 }
 
+/// A link end for [`exclusions_with_links_stay_exact`]: one in six inside an excluded shape
+/// (its centroid: the link is unusable), one in six on a shape's corner, one in six on the
+/// middle of a shape's side (usable from the allowed ground beside it), else free ground.
+fn link_end(rng: &mut SplitMix64, size: u64, walls: &[Vec<Point>]) -> Point {
+    let shape = &walls[rng.below(walls.len() as u64) as usize];
+    let n = shape.len();
+    let i = rng.below(n as u64) as usize;
+    match rng.below(6) {
+        0 => p(
+            shape.iter().map(|q| q.x).sum::<f64>() / n as f64,
+            shape.iter().map(|q| q.y).sum::<f64>() / n as f64,
+        ),
+        1 => shape[i],
+        2 => shape[i].midpoint(shape[(i + 1) % n]),
+        _ => free_point(rng, size, walls),
+    }
+}
+
+/// The exact cheapest cost from `a` to `b` around the excluded shapes, walking at 1 per unit
+/// of length and taking the directed `links` at their costs (a link with an end inside a shape
+/// is unusable): a visibility graph over the shapes' corners and the links' ends.
+fn visibility_oracle_with_links(
+    (a, b): (Point, Point),
+    walls: &[Vec<Point>],
+    size: f64,
+    links: &[DirectedLink],
+) -> Option<f64> {
+    let inside = |q: Point| !walls.iter().all(|w| misses_interior(q, q, w));
+    let usable: Vec<DirectedLink> =
+        links.iter().copied().filter(|&(from, to, _)| !inside(from) && !inside(to)).collect();
+    let mut nodes = vec![a, b];
+    nodes.extend(
+        walls.iter().flatten().copied().filter(|q| q.x > 0.0 && q.y > 0.0 && q.x < size && q.y < size),
+    );
+    let first_end = nodes.len();
+    nodes.extend(usable.iter().flat_map(|&(from, to, _)| [from, to]));
+    let clear = |u: Point, v: Point| walls.iter().all(|w| misses_interior(u, v, w));
+    dijkstra(nodes.len(), |i, out| {
+        for j in 0..nodes.len() {
+            if j != i && clear(nodes[i], nodes[j]) {
+                out.push((j, nodes[i].distance(nodes[j])));
+            }
+        }
+        if i >= first_end && (i - first_end) % 2 == 0 {
+            out.push((i + 1, usable[(i - first_end) / 2].2));
+        }
+    })
+}
+
+/// Exclusions alone with links are walls to the plain searches, link ends included: a link
+/// whose end lies inside excluded ground is unusable, one whose end lies on its boundary is
+/// taken from the allowed side. Optimal mode's cost equals the visibility graph's with the
+/// links' edges (exact, as without links), fast mode's is never below it and within 5% on
+/// mean; no walked piece enters excluded ground.
+#[test]
+fn exclusions_with_links_stay_exact() {
+    let mut rng = SplitMix64::new(2929);
+    let excluded = AreaCosts::default().with_excluded(AreaId(WALL_TYPE));
+    let (mut fast_ratio, mut pairs, mut with_links) = (0.0, 0, 0);
+    for _ in 0..levels(16) {
+        let size = 16;
+        let mut test = random_level(&mut rng, size);
+        if test.walls.is_empty() {
+            continue;
+        }
+        let mut directed = Vec::new();
+        for _ in 0..5 {
+            let (from, to) = (link_end(&mut rng, size, &test.walls), link_end(&mut rng, size, &test.walls));
+            let cost = match rng.below(3) {
+                0 => None,
+                1 => Some(0.0),
+                _ => Some(rng.unit() * 3.0),
+            };
+            let bidirectional = rng.below(2) == 0;
+            let c = cost.unwrap_or(from.distance(to));
+            directed.push((from, to, c));
+            if bidirectional {
+                directed.push((to, from, c));
+            }
+            let (from, to) = ([from.x, from.y], [to.x, to.y]);
+            test.level.links.push(LinkInput { from, to, cost, bidirectional, layers: None });
+        }
+        let mesh = bake(&test.level, &BakeSettings::default()).unwrap().mesh;
+        let mut scratch = PathScratch::new();
+        for _ in 0..12 {
+            let (a, b) = (free_point(&mut rng, size, &test.walls), free_point(&mut rng, size, &test.walls));
+            let expected = visibility_oracle_with_links((a, b), &test.walls, size as f64, &directed);
+            for options in modes() {
+                let options = options.with_area_costs(excluded);
+                match (mesh.find_path_with(a, b, &options, &mut scratch), expected) {
+                    (Ok(path), Some(best)) => {
+                        assert_eq!((path.points[0], *path.points.last().unwrap()), (a, b));
+                        for (k, w) in path.points.windows(2).enumerate() {
+                            assert!(
+                                path.is_link_step(k)
+                                    || test.walls.iter().all(|s| misses_interior(w[0], w[1], s)),
+                                "{a:?} -> {b:?} {:?}: {w:?} enters a wall: {path:?}",
+                                options.mode
+                            );
+                        }
+                        with_links += usize::from(!path.links.is_empty());
+                        let slack = 1e-7 * best.max(1.0);
+                        assert!(path.cost >= best - slack, "{a:?} -> {b:?}: {} < {best}", path.cost);
+                        if options.mode == PathMode::Optimal {
+                            assert!(
+                                path.cost <= best + slack,
+                                "{a:?} -> {b:?}: {} > {best}: {path:?}",
+                                path.cost
+                            );
+                        } else if best > 0.0 {
+                            fast_ratio += path.cost / best;
+                            pairs += 1;
+                        }
+                    }
+                    (Err(PathError::Unreachable), None) => {}
+                    (got, want) => panic!("{a:?} -> {b:?} {:?}: {got:?}, oracle {want:?}", options.mode),
+                }
+            }
+        }
+    }
+    assert!(pairs > 100 && with_links > 20, "{pairs} pairs, {with_links} paths through links");
+    let mean = fast_ratio / pairs as f64;
+    assert!(mean <= 1.05, "fast mode's mean cost ratio {mean}");
+    eprintln!(
+        "exclusions with links: fast mean {mean:.5} over {pairs} pairs, {with_links} paths through links"
+    );
+}
+
 /// Costs every type shares: all 1 (given one by one) is the default's plain search, point
 /// for point; all `c` is the plain path (with the same exclusions) at `c` times its length,
 /// also when only the types on the mesh (0 to 3 and the excluded one) cost `c`.

@@ -20,6 +20,7 @@ use crate::geometry::Point;
 use crate::ids::TriangleId;
 use crate::layers::LayerId;
 use crate::mesh::NavMesh;
+use crate::query::path::PocketPass;
 use crate::topology::Pocket;
 
 /// A link's id: stable while the link lives, never reused by the same mesh. A mesh saved and
@@ -514,16 +515,26 @@ impl NavMesh {
     /// bound left reaches the largest straight way from a start, as no link left can then be
     /// worth counting. `work.bound` and `work.next` keep each counted link's bound and the
     /// link its bound takes next (`u32::MAX`: straight to `to`).
-    pub(crate) fn link_estimates(&self, (to, goals): (Point, &[TriangleId]), work: &mut LinkWork) {
+    ///
+    /// A link the query's exclusions (`pass`) leave unusable has no bound: none is taken.
+    pub(crate) fn link_estimates(
+        &self,
+        (to, goals): (Point, &[TriangleId]),
+        pass: &PocketPass,
+        work: &mut LinkWork,
+    ) {
         let goal_island = goals.first().map_or(u32::MAX, |&g| self.island(g).0);
         let links = &self.links;
         let (directed, table) = (&links.directed, links.hop_table());
         let n = directed.len();
+        let usable = |d: usize| self.link_allowed(d as u32, pass);
         let LinkWork { bound, next, key, estimates } = work;
         bound.clear();
-        bound.extend(directed.iter().map(|d| match d.to_island == goal_island {
-            true => d.cost + d.to.distance(to),
-            false => f64::INFINITY,
+        bound.extend(directed.iter().enumerate().map(|(k, d)| {
+            match d.to_island == goal_island && usable(k) {
+                true => d.cost + d.to.distance(to),
+                false => f64::INFINITY,
+            }
         }));
         next.clear();
         next.resize(n, u32::MAX);
@@ -542,7 +553,7 @@ impl NavMesh {
             // A settled link's bound is at most k, so relaxing it changes nothing.
             for d in 0..n {
                 let through = links.hop(table, d, s) + k;
-                if through < bound[d] {
+                if through < bound[d] && usable(d) {
                     (bound[d], key[d], next[d]) = (through, through, s as u32);
                 }
             }
@@ -552,6 +563,16 @@ impl NavMesh {
                 estimates.push((d.from, b));
             }
         }
+    }
+
+    /// Whether a query whose exclusions are `pass`'s may take directed link `d`: its start and
+    /// its end each lie in a triangle not excluded (a link end on excluded ground is usable
+    /// only where it touches allowed ground).
+    #[inline]
+    pub(crate) fn link_allowed(&self, d: u32, pass: &PocketPass) -> bool {
+        let allowed = |list: &[TriangleId]| list.iter().any(|&t| !pass.excludes(self, t));
+        !pass.has_exclusions()
+            || (allowed(self.links.start_triangles(d)) && allowed(self.links.end_triangles(d)))
     }
 
     /// A lower bound on the cost from `p` to the goal of a way that takes a link, over the

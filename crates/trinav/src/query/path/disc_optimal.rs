@@ -52,7 +52,9 @@ use crate::links::LinkWork;
 use crate::mesh::NavMesh;
 use crate::query::path::disc_funnel::{self, ArcRun, Bend};
 use crate::query::path::disc_sight::{SightScratch, least_sum_through};
-use crate::query::path::{LinkStep, Path, PathError, PathMode, PathOptions, PathScratch, SearchEnd};
+use crate::query::path::{
+    LinkStep, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass, SearchEnd,
+};
 
 /// A turning corner a disc may bend round: its position, the unit directions of its two walls
 /// (the boundary edges leaving it on either side of its fan) and a triangle at it.
@@ -417,7 +419,8 @@ impl NavMesh {
     ) -> SearchEnd {
         let mut estimates = Vec::new();
         if self.has_links() {
-            self.link_estimates((to, goals), &mut disc.link_work);
+            // (A radius does not combine with exclusions yet: no link is left out.)
+            self.link_estimates((to, goals), &PocketPass::default(), &mut disc.link_work);
             estimates = std::mem::take(&mut disc.link_work.estimates);
             let n = self.links.directed.len();
             disc.link_fits.clear();

@@ -454,6 +454,9 @@ pub struct PathScratch {
     /// the next crossing, the directed link), and the pulled piece between links.
     hops: Vec<(usize, u32)>,
     piece: Vec<Point>,
+    /// With links, the triangles the fast chain's current piece leaves from and heads for,
+    /// less those of excluded types.
+    chain_ends: (Vec<TriangleId>, Vec<TriangleId>),
     /// With links, the fast mode's walking path, while the link search looks for a cheaper one.
     walked: Vec<Point>,
     /// On a layered mesh, the layer trace's memory of the vertices and layers its segment
@@ -1294,11 +1297,12 @@ impl NavMesh {
         let shared = starts.iter().any(|t| goals.contains(t));
         let radius = options.radius;
         let costs = &options.area_costs;
-        // With links, costs or exclusions take the weighted search (the plain searches measure
-        // links and walking in one unit, and their link ends do not heed exclusions).
+        // Costs other than 1 take the weighted search; one cost on all the ground the agent
+        // may enter is the plain search's, unless links are priced apart from walking.
+        // Exclusions alone are walls to the plain searches (link ends on excluded ground too).
         let links = self.has_links();
-        if costs.is_weighted() || (links && !costs.is_uniform()) {
-            let Some(common) = costs.common_cost(self.area_mask()).filter(|_| !links) else {
+        if costs.is_weighted() {
+            let Some(common) = costs.common_cost(self.area_mask()).filter(|&c| !links || c == 1.0) else {
                 return self.route_weighted((from, starts), (to, goals), options, scratch, out);
             };
             // One cost on all the ground the agent may enter: the shortest path is the cheapest.

@@ -198,7 +198,7 @@ impl NavMesh {
         let vertices = self.vertices().len();
         scratch.begin(vertices + if LINKS { 2 * self.links.directed.len() } else { 0 });
         if LINKS {
-            self.link_estimates((to, goals), &mut scratch.link_work);
+            self.link_estimates((to, goals), pass, &mut scratch.link_work);
             let slots = vertices + 2 * self.links.directed.len() + 1;
             scratch.link_bound_seen.clear(slots);
             scratch.start_slot = slots - 1;
@@ -358,6 +358,10 @@ impl<const LINKS: bool> Search<'_, LINKS> {
         let d = (end - self.vertices) / 2;
         let at = self.point(end);
         for &t in mesh.links.end_triangles(d) {
+            // An end on excluded ground is left only through its allowed triangles.
+            if self.pass.excludes(mesh, t) {
+                continue;
+            }
             if self.goals.contains(&t) {
                 self.push_final(end, node.g + at.distance(self.to));
             }

@@ -18,7 +18,7 @@ use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
 use crate::query::path::cone::{Cone, Cones};
 use crate::query::path::funnel::string_pull;
-use crate::query::path::{LinkStep, Path, PathScratch, SearchEnd, tidy_path};
+use crate::query::path::{LinkStep, Path, PathScratch, PocketPass, SearchEnd, tidy_path};
 
 /// The weight of the way left beyond an edge (weighted A*): slightly above 1, so that among
 /// nearly equal ways the search follows the one it is on instead of widening in all of them.
@@ -405,7 +405,7 @@ impl NavMesh {
         scratch.begin(base + self.links.directed.len());
         scratch.per_entry = true;
         let mut work = std::mem::take(&mut scratch.link_work);
-        self.link_estimates((to, goals), &mut work);
+        self.link_estimates((to, goals), &scratch.pass, &mut work);
         let estimates = std::mem::take(&mut work.estimates);
         let walk = LinkWalk { mesh: self, base, to, estimates };
         // The node the goal is reached from ([`START`]: a start triangle holds it).
@@ -434,6 +434,10 @@ impl NavMesh {
             if entry == HalfEdge::LINK {
                 let d = (node - base) as u32;
                 for &t in self.links.end_triangles(d) {
+                    // An end on excluded ground is left only through its allowed triangles.
+                    if scratch.pass.excludes(self, t) {
+                        continue;
+                    }
                     if goals.contains(&t) && g + at.distance(to) < goal_g {
                         (goal_g, goal) = (g + at.distance(to), Some(node as u32));
                     }
@@ -488,7 +492,7 @@ impl NavMesh {
             return None;
         }
         let mut work = std::mem::take(&mut scratch.link_work);
-        self.link_estimates((to, goals), &mut work);
+        self.link_estimates((to, goals), &scratch.pass, &mut work);
         let start_island = self.island(start).0;
         let directed = &self.links.directed;
         // Any link with a bound is a chain to the goal (settled or not: its `next` are), and
@@ -546,20 +550,35 @@ impl NavMesh {
         out.points.clear();
         out.links.clear();
         let mut piece = std::mem::take(&mut scratch.piece);
-        let (mut at, mut at_triangles, mut d, mut left) = (from, starts, first, budget);
+        // Each piece's triangles, less excluded ones: a link end on excluded ground is reached
+        // and left only through the allowed triangles beside it (none: the link is unusable).
+        let (mut at_triangles, mut target_triangles) = std::mem::take(&mut scratch.chain_ends);
+        at_triangles.clear();
+        at_triangles.extend_from_slice(starts);
+        let (mut at, mut d, mut left) = (from, first, budget);
         let walked = loop {
-            let (target, target_triangles) = match d {
-                u32::MAX => (to, goals),
-                d => (self.links.directed[d as usize].from, self.links.start_triangles(d)),
+            let target = match d {
+                u32::MAX => {
+                    target_triangles.clear();
+                    target_triangles.extend_from_slice(goals);
+                    to
+                }
+                d => {
+                    self.allowed_of(self.links.start_triangles(d), &scratch.pass, &mut target_triangles);
+                    self.links.directed[d as usize].from
+                }
             };
             piece.clear();
+            if target_triangles.is_empty() {
+                break false;
+            }
             if radius > 0.0 && d != u32::MAX && !self.disc_fits_link_ends(d, radius, &mut scratch.clearance) {
                 break false;
             }
             if radius == 0.0 && at_triangles.iter().any(|t| target_triangles.contains(t)) {
                 piece.extend([at, target]);
             } else {
-                let ends = ((at, at_triangles), (target, target_triangles));
+                let ends = ((at, &at_triangles[..]), (target, &target_triangles[..]));
                 if !matches!(
                     self.walk(ends, radius, false, &mut left, scratch, &mut piece),
                     Ok(SearchEnd::Found)
@@ -573,12 +592,23 @@ impl NavMesh {
             }
             let link = &self.links.directed[d as usize];
             out.links.push(LinkStep { point: out.points.len() - 1, link: link.link });
-            (at, at_triangles) = (link.to, self.links.end_triangles(d));
+            at = link.to;
+            self.allowed_of(self.links.end_triangles(d), &scratch.pass, &mut at_triangles);
+            if at_triangles.is_empty() {
+                break false;
+            }
             d = next[d as usize];
         };
         scratch.piece = piece;
+        scratch.chain_ends = (at_triangles, target_triangles);
         tidy_path(&mut out.points, &mut out.links);
         walked
+    }
+
+    /// Writes into `out` the triangles of `list` that `pass` does not exclude.
+    fn allowed_of(&self, list: &[TriangleId], pass: &PocketPass, out: &mut Vec<TriangleId>) {
+        out.clear();
+        out.extend(list.iter().copied().filter(|&t| !pass.excludes(self, t)));
     }
 
     /// Writes the path the link search found: the corridor of each piece between links pulled
