@@ -33,7 +33,9 @@
 //! `generated_10k_cdt` on the mesh as it is (`none`) and with `LINKS` links added (ends
 //! uniform on the mesh, one in three both ways; `100_cheap`: costs uniform from 0 to their
 //! length, shortcuts everywhere; `100_at_length`: each costing its length, as a jump or a
-//! ladder), and one link added and removed again on the mesh with links. Printed first, per
+//! ladder), and one link added and removed again on the mesh with links. `none_r` and
+//! `100_cheap_r`: the pairs whose ends keep `LINK_RADIUS` from the walls, for a disc of that
+//! radius (a link is usable by it where it fits at both ends). Printed first, per
 //! mesh with links: the mean and worst ratio of the fast mode's cost to the optimal one over
 //! the pairs both modes join, and how many paths take a link in each mode.
 //!
@@ -65,6 +67,8 @@ const QUERY_SEED: u64 = 0x7121_A5EE_D000_0001;
 const VISIBILITY_GRAPH_LIMIT: usize = 3_000;
 /// Off-mesh links added for the link groups.
 const LINKS: usize = 100;
+/// The agent radius of the link groups' `_r` benchmarks.
+const LINK_RADIUS: f64 = 0.25;
 /// Relative tolerance when comparing a path with the optimum.
 const RELATIVE_TOLERANCE: f64 = 1e-9;
 
@@ -646,13 +650,23 @@ fn links_groups(c: &mut Criterion, cases: &[Case]) {
     for (name, mesh) in [("100_cheap", &linked), ("100_at_length", &at_length)] {
         report_links(name, mesh, &base.pairs);
     }
+    let clear = |p: Point| base.mesh.clearance(p).is_some_and(|c| c >= LINK_RADIUS);
+    let disc_pairs: Vec<(Point, Point)> =
+        base.pairs.iter().copied().filter(|&(from, to)| clear(from) && clear(to)).collect();
     for mode in MODES {
         let mut group = configure(c, &format!("links_{}", mode.name()));
-        let options = PathOptions::default().with_mode(mode);
-        for (name, mesh) in [("none", &base.mesh), ("100_cheap", &linked), ("100_at_length", &at_length)] {
+        for (name, mesh, radius) in [
+            ("none", &base.mesh, 0.0),
+            ("100_cheap", &linked, 0.0),
+            ("100_at_length", &at_length, 0.0),
+            ("none_r", &base.mesh, LINK_RADIUS),
+            ("100_cheap_r", &linked, LINK_RADIUS),
+        ] {
+            let options = PathOptions::default().with_mode(mode).with_radius(radius);
+            let pairs = if radius > 0.0 { &disc_pairs } else { &base.pairs };
             let (mut scratch, mut path) = (PathScratch::new(), Path::default());
             group.bench_function(BenchmarkId::from_parameter(name), |b| {
-                b.iter(cycle(&base.pairs, |(from, to)| {
+                b.iter(cycle(pairs, |(from, to)| {
                     let result = mesh.find_path_into(from, to, &options, &mut scratch, &mut path);
                     black_box(&path);
                     result.is_ok()

@@ -16,6 +16,7 @@
 //! A link whose end is no longer on the walkable area after [`NavMesh::apply_patch`] (an
 //! obstacle dropped on it) is kept but unusable until the area under it is walkable again.
 
+use crate::clearance::ClearanceScratch;
 use crate::geometry::Point;
 use crate::ids::TriangleId;
 use crate::layers::LayerId;
@@ -224,6 +225,10 @@ pub(crate) struct Links {
     /// link taken next), else empty (computed when asked). Built by the first query after a
     /// change, so that adding and removing links stays cheap.
     hops: std::sync::OnceLock<Vec<f64>>,
+    /// Per directed link, the clearance at its start and at its end (the distance to the
+    /// nearest wall), built by the first query with an agent radius after a change: a disc
+    /// takes a link only where it fits at both ends.
+    end_clearances: std::sync::OnceLock<Vec<(f64, f64)>>,
     /// Per triangle (empty until a link is added), how many usable links have an end in a
     /// pocket that this triangle leads out of: the searches may enter it when above 0.
     pocket_count: Vec<u32>,
@@ -483,6 +488,7 @@ impl NavMesh {
         links.by_island.sort_unstable();
         links.by_island.dedup();
         links.hops = std::sync::OnceLock::new();
+        links.end_clearances = std::sync::OnceLock::new();
         self.links = links;
     }
 
@@ -516,31 +522,40 @@ impl NavMesh {
     /// worth counting. `work.bound` and `work.next` keep each counted link's bound and the
     /// link its bound takes next (`u32::MAX`: straight to `to`).
     ///
-    /// A link the query's exclusions (`pass`) leave unusable has no bound: none is taken.
+    /// A link the query cannot take has no bound: one with an end on excluded ground only
+    /// (`pass`), or, for a disc of `radius` above 0, one where the disc does not fit at an end.
     pub(crate) fn link_estimates(
         &self,
         (to, goals): (Point, &[TriangleId]),
-        pass: &PocketPass,
+        (pass, radius): (&PocketPass, f64),
         work: &mut LinkWork,
     ) {
         let goal_island = goals.first().map_or(u32::MAX, |&g| self.island(g).0);
         let links = &self.links;
         let (directed, table) = (&links.directed, links.hop_table());
         let n = directed.len();
-        let usable = |d: usize| self.link_allowed(d as u32, pass);
         let LinkWork { bound, next, key, estimates } = work;
         bound.clear();
-        bound.extend(directed.iter().enumerate().map(|(k, d)| {
-            match d.to_island == goal_island && usable(k) {
-                true => d.cost + d.to.distance(to),
-                false => f64::INFINITY,
-            }
+        bound.extend(directed.iter().map(|d| match d.to_island == goal_island {
+            true => d.cost + d.to.distance(to),
+            false => f64::INFINITY,
         }));
         next.clear();
         next.resize(n, u32::MAX);
         // The bounds of the links not yet settled (infinite once settled).
         key.clear();
         key.extend_from_slice(bound);
+        // A link the query cannot take is never settled, and its bound, below every way
+        // through it, is never lowered; it is made infinite at the end.
+        let filtered = pass.has_exclusions() || radius > 0.0;
+        if filtered {
+            for d in 0..n {
+                let fits = radius == 0.0 || self.disc_fits_link_ends(d as u32, radius);
+                if !(fits && self.link_allowed(d as u32, pass)) {
+                    (bound[d], key[d]) = (f64::NEG_INFINITY, f64::INFINITY);
+                }
+            }
+        }
         estimates.clear();
         let worth = directed.iter().map(|d| d.from.distance(to)).fold(0.0, f64::max);
         loop {
@@ -553,10 +568,13 @@ impl NavMesh {
             // A settled link's bound is at most k, so relaxing it changes nothing.
             for d in 0..n {
                 let through = links.hop(table, d, s) + k;
-                if through < bound[d] && usable(d) {
+                if through < bound[d] {
                     (bound[d], key[d], next[d]) = (through, through, s as u32);
                 }
             }
+        }
+        if filtered {
+            bound.iter_mut().filter(|b| **b == f64::NEG_INFINITY).for_each(|b| *b = f64::INFINITY);
         }
         for (d, &b) in directed.iter().zip(bound.iter()) {
             if b < d.from.distance(to) {
@@ -573,6 +591,23 @@ impl NavMesh {
         let allowed = |list: &[TriangleId]| list.iter().any(|&t| !pass.excludes(self, t));
         !pass.has_exclusions()
             || (allowed(self.links.start_triangles(d)) && allowed(self.links.end_triangles(d)))
+    }
+
+    /// Whether a disc of `radius` fits at both ends of directed link `d`: each has clearance
+    /// `radius`, as a path's start and goal must (else the link is unusable for it).
+    #[inline]
+    pub(crate) fn disc_fits_link_ends(&self, d: u32, radius: f64) -> bool {
+        let (from, to) = self.link_end_clearances()[d as usize];
+        from >= radius && to >= radius
+    }
+
+    /// [`Links::end_clearances`], built on first use.
+    fn link_end_clearances(&self) -> &[(f64, f64)] {
+        self.links.end_clearances.get_or_init(|| {
+            let mut scratch = ClearanceScratch::default();
+            let mut clearance = |p| self.clearance_with(p, &mut scratch).unwrap_or(0.0);
+            self.links.directed.iter().map(|link| (clearance(link.from), clearance(link.to))).collect()
+        })
     }
 
     /// A lower bound on the cost from `p` to the goal of a way that takes a link, over the

@@ -244,11 +244,9 @@ pub(crate) struct DiscScratch {
     /// Arrivals expanded by the last search.
     pub(crate) expanded: u32,
     sight: SightScratch,
-    /// With links: the estimates of [`NavMesh::link_estimates`]; per directed link whether the
-    /// disc fits at both its ends (0: not known yet, 1: yes, 2: no) and the least cost at its
-    /// start of the arrivals through it so far.
+    /// With links: the estimates of [`NavMesh::link_estimates`] and, per directed link, the
+    /// least cost at its start of the arrivals through it so far.
     link_work: LinkWork,
-    link_fits: Vec<u8>,
     link_g: Vec<f64>,
     /// With links, per directed link: its cost plus the estimate from its end (once per
     /// query); per corner: the estimate from its centre (`NaN`: not computed yet).
@@ -419,12 +417,10 @@ impl NavMesh {
     ) -> SearchEnd {
         let mut estimates = Vec::new();
         if self.has_links() {
-            // (A radius does not combine with exclusions yet: no link is left out.)
-            self.link_estimates((to, goals), &PocketPass::default(), &mut disc.link_work);
+            // (A radius does not combine with exclusions yet: no link is left out for them.)
+            self.link_estimates((to, goals), (&PocketPass::default(), radius), &mut disc.link_work);
             estimates = std::mem::take(&mut disc.link_work.estimates);
             let n = self.links.directed.len();
-            disc.link_fits.clear();
-            disc.link_fits.resize(n, 0);
             disc.link_g.clear();
             disc.link_g.resize(n, f64::INFINITY);
             disc.corner_estimate.clear();
@@ -480,7 +476,7 @@ impl NavMesh {
         let mut nearest = 0u32;
         while let Some(next) = disc.open.pop() {
             let link = (next.target >= n && next.target < GOAL).then(|| next.target - n);
-            if link.is_some_and(|d| !self.disc_fits_link(d, radius, disc, clearance)) {
+            if link.is_some_and(|d| !self.disc_fits_link_ends(d, radius)) {
                 continue;
             }
             if !self.disc_step_is_clear(&next, radius, disc, clearance) {
@@ -573,29 +569,6 @@ impl NavMesh {
                 self.expand_disc(disc.arrivals.len() as u32 - 1, triangles, aim, disc);
             }
         }
-    }
-
-    /// [`NavMesh::disc_fits_link_ends`], once per query.
-    fn disc_fits_link(
-        &self,
-        d: u32,
-        radius: f64,
-        disc: &mut DiscScratch,
-        clearance: &mut ClearanceScratch,
-    ) -> bool {
-        let known = &mut disc.link_fits[d as usize];
-        if *known == 0 {
-            *known = if self.disc_fits_link_ends(d, radius, clearance) { 1 } else { 2 };
-        }
-        *known == 1
-    }
-
-    /// Whether a disc of `radius` fits at both ends of directed link `d`: each has clearance
-    /// `radius`, as a path's start and goal must (else the link is unusable for it).
-    pub(super) fn disc_fits_link_ends(&self, d: u32, radius: f64, clearance: &mut ClearanceScratch) -> bool {
-        let link = &self.links.directed[d as usize];
-        let mut fits = |p| self.clearance_with(p, clearance).is_some_and(|c| c >= radius);
-        fits(link.from) && fits(link.to)
     }
 
     /// Pushes the tangents from arrival `index` to the goal, to the links' starts and to the

@@ -198,7 +198,7 @@ impl NavMesh {
         let vertices = self.vertices().len();
         scratch.begin(vertices + if LINKS { 2 * self.links.directed.len() } else { 0 });
         if LINKS {
-            self.link_estimates((to, goals), pass, &mut scratch.link_work);
+            self.link_estimates((to, goals), (pass, 0.0), &mut scratch.link_work);
             let slots = vertices + 2 * self.links.directed.len() + 1;
             scratch.link_bound_seen.clear(slots);
             scratch.start_slot = slots - 1;

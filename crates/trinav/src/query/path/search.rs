@@ -405,7 +405,7 @@ impl NavMesh {
         scratch.begin(base + self.links.directed.len());
         scratch.per_entry = true;
         let mut work = std::mem::take(&mut scratch.link_work);
-        self.link_estimates((to, goals), &scratch.pass, &mut work);
+        self.link_estimates((to, goals), (&scratch.pass, 0.0), &mut work);
         let estimates = std::mem::take(&mut work.estimates);
         let walk = LinkWalk { mesh: self, base, to, estimates };
         // The node the goal is reached from ([`START`]: a start triangle holds it).
@@ -492,7 +492,7 @@ impl NavMesh {
             return None;
         }
         let mut work = std::mem::take(&mut scratch.link_work);
-        self.link_estimates((to, goals), &scratch.pass, &mut work);
+        self.link_estimates((to, goals), (&scratch.pass, radius), &mut work);
         let start_island = self.island(start).0;
         let directed = &self.links.directed;
         // Any link with a bound is a chain to the goal (settled or not: its `next` are), and
@@ -572,7 +572,7 @@ impl NavMesh {
             if target_triangles.is_empty() {
                 break false;
             }
-            if radius > 0.0 && d != u32::MAX && !self.disc_fits_link_ends(d, radius, &mut scratch.clearance) {
+            if radius > 0.0 && d != u32::MAX && !self.disc_fits_link_ends(d, radius) {
                 break false;
             }
             if radius == 0.0 && at_triangles.iter().any(|t| target_triangles.contains(t)) {
