@@ -184,26 +184,9 @@ impl NavMesh {
         if let Some(table) = table {
             mesh.layers = Some(Box::new(table));
             mesh.flag_portal_corners();
-            mesh.find_open_vertices();
             mesh.layers_overlap = mesh.find_layer_overlap();
         }
         mesh
-    }
-
-    /// Records the vertices on no wall (only portals' inner vertices can be: every other
-    /// vertex of a layer lies on its walls), when there are any.
-    fn find_open_vertices(&mut self) {
-        let parts = &self.parts;
-        let mut open = vec![true; parts.vertices.len()];
-        for (tri, links) in parts.triangles.iter().zip(&parts.neighbours) {
-            for (k, n) in links.iter().enumerate() {
-                if n.is_none() {
-                    open[tri[k].index()] = false;
-                    open[tri[(k + 1) % 3].index()] = false;
-                }
-            }
-        }
-        self.open_vertices = open.contains(&true).then(|| open.into_boxed_slice());
     }
 
     /// Whether the insides of two triangles of different layers overlap in x, y. Exact: two
@@ -228,14 +211,15 @@ impl NavMesh {
         })
     }
 
-    /// Whether edge `edge` of `t` has an end on no wall (inside a portal; layered meshes).
+    /// Whether edge `edge` of `t` has an end on no wall (inside a portal, or where area types
+    /// meet inside the walkable ground).
     /// Out of line: the fast search's start loop asks it only for a disc at an edge narrower
     /// than its diameter, and inlined there it made the plain search 4-5% slower (the same
     /// instructions: the search's code laid out otherwise; peer bench, session 9).
     #[cold]
     #[inline(never)]
     pub(crate) fn has_open_end(&self, t: TriangleId, edge: usize) -> bool {
-        self.open_vertices.as_ref().is_some_and(|open| {
+        self.open_vertices().is_some_and(|open| {
             let tri = self.parts.triangles[t.index()];
             open[tri[edge].index()] || open[tri[(edge + 1) % 3].index()]
         })

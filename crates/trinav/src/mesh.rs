@@ -610,8 +610,10 @@ pub struct NavMesh {
     pub(crate) island_firsts: std::sync::OnceLock<Vec<TriangleId>>,
     /// The layers of a layered mesh (see [`crate::layers`]); `None`: one layer.
     pub(crate) layers: Option<Box<crate::layers::LayerTable>>,
-    /// Layered meshes with vertices on no wall (inside portals): per vertex, whether it is one.
-    pub(crate) open_vertices: Option<Box<[bool]>>,
+    /// Per vertex, whether it lies on no wall (inside a portal, or where area types meet
+    /// inside the walkable ground); `None` when none does. Derived on first use by a query
+    /// with a radius, dropped by patches.
+    open_vertices: std::sync::OnceLock<Option<Box<[bool]>>>,
     /// Whether triangles of two layers overlap in x, y (a bridge over a road).
     pub(crate) layers_overlap: bool,
 }
@@ -720,19 +722,41 @@ impl NavMesh {
             links: crate::links::Links::default(),
             island_firsts: std::sync::OnceLock::new(),
             layers: None,
-            open_vertices: None,
+            open_vertices: std::sync::OnceLock::new(),
             layers_overlap: false,
         }
     }
 
     /// Drops the data derived from the triangles on first use (traversal widths, disc
-    /// corners, Steiner point numbering, area types present) after a change of the triangles: the next query
+    /// corners, Steiner point numbering, area types present, open vertices) after a change of the triangles: the next query
     /// that needs them derives them again.
     pub(crate) fn forget_widths(&mut self) {
         self.widths = std::sync::OnceLock::new();
         self.disc_corners = std::sync::OnceLock::new();
         self.steiner_edges = std::sync::OnceLock::new();
         self.area_mask = std::sync::OnceLock::new();
+        self.open_vertices = std::sync::OnceLock::new();
+    }
+
+    /// Per vertex, whether it lies on no wall (`None`: none does), derived on first use. Such
+    /// a vertex (inside a portal, or a corner of an area type inside the walkable ground) is
+    /// no corner a disc must keep clear of.
+    pub(crate) fn open_vertices(&self) -> Option<&[bool]> {
+        self.open_vertices
+            .get_or_init(|| {
+                let parts = &self.parts;
+                let mut open = vec![true; parts.vertices.len()];
+                for (tri, links) in parts.triangles.iter().zip(&parts.neighbours) {
+                    for (k, n) in links.iter().enumerate() {
+                        if n.is_none() {
+                            open[tri[k].index()] = false;
+                            open[tri[(k + 1) % 3].index()] = false;
+                        }
+                    }
+                }
+                open.contains(&true).then(|| open.into_boxed_slice())
+            })
+            .as_deref()
     }
 
     /// Bit `a` set: some triangle is of area type `a`; derived on first use.
@@ -764,7 +788,7 @@ impl NavMesh {
                 &self.parts.vertices,
                 &self.parts.triangles,
                 &self.parts.neighbours,
-                self.open_vertices.as_deref(),
+                self.open_vertices(),
             )
         })
     }

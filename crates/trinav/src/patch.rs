@@ -1427,8 +1427,12 @@ pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
         wrong.push(format!("lowest triangles of the islands {firsts:?}"));
     }
     if let Some(widths) = mesh.derived_widths() {
-        let fresh =
-            crate::clearance::traversal_widths(&parts.vertices, &parts.triangles, &parts.neighbours, None);
+        let fresh = crate::clearance::traversal_widths(
+            &parts.vertices,
+            &parts.triangles,
+            &parts.neighbours,
+            fresh.open_vertices(),
+        );
         if widths != fresh.as_slice() {
             wrong.push("traversal widths".to_string());
         }

@@ -62,6 +62,7 @@ pub(crate) fn tangent(from: Bend, to: Bend) -> Option<(Point, Point, Point)> {
 /// long as the tangent from the apex to the new end would pass it wrongly. Deciding by the
 /// tangent *segment* (not the ray) keeps an end lying before a circle, such as a goal near a
 /// corner, from being wrapped round it.
+#[cfg(test)]
 pub(crate) fn pull_disc(
     portals: &[Portal],
     radius: f64,
@@ -70,6 +71,21 @@ pub(crate) fn pull_disc(
     arcs: &mut Vec<ArcRun>,
     out: &mut Vec<Point>,
 ) {
+    pull_disc_between(portals, (radius, &[]), funnel, bends, arcs, out);
+}
+
+/// [`pull_disc`] where the portal ends in `open` (vertices on no wall: inside a portal between
+/// layers, or where area types meet) are points the path may touch, not circles of `radius`:
+/// the path stays in the corridor there without keeping the radius from them.
+pub(crate) fn pull_disc_between(
+    portals: &[Portal],
+    (radius, open): (f64, &[Point]),
+    funnel: &mut std::collections::VecDeque<Bend>,
+    bends: &mut Vec<Bend>,
+    arcs: &mut Vec<ArcRun>,
+    out: &mut Vec<Point>,
+) {
+    let radius_at = |p: Point| if open.contains(&p) { 0.0 } else { radius };
     out.clear();
     bends.clear();
     arcs.clear();
@@ -84,7 +100,10 @@ pub(crate) fn pull_disc(
         let (left, right) = if i == last {
             (Bend::point(goal), Bend::point(goal))
         } else {
-            (Bend { centre: l, radius, side: 1.0 }, Bend { centre: r, radius, side: -1.0 })
+            (
+                Bend { centre: l, radius: radius_at(l), side: 1.0 },
+                Bend { centre: r, radius: radius_at(r), side: -1.0 },
+            )
         };
         if funnel.front().is_none_or(|f| f.centre != left.centre) || i == last {
             add_left(funnel, &mut apex, bends, left);

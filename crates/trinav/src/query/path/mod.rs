@@ -457,6 +457,8 @@ pub struct PathScratch {
     /// With links, the triangles the fast chain's current piece leaves from and heads for,
     /// less those of excluded types.
     chain_ends: (Vec<TriangleId>, Vec<TriangleId>),
+    /// A disc corridor's portal ends on no wall, when pulled as points (see `pull_corridor`).
+    open_ends: Vec<Point>,
     /// With links, the fast mode's walking path, while the link search looks for a cheaper one.
     walked: Vec<Point>,
     /// On a layered mesh, the layer trace's memory of the vertices and layers its segment
@@ -1563,29 +1565,61 @@ impl NavMesh {
         scratch: &mut PathScratch,
         points: &mut Vec<Point>,
     ) -> bool {
-        scratch.portals.clear();
-        scratch.portals.push((from, from));
-        for &crossing in &scratch.corridor {
-            let (corners, i) = (self.triangle_points(crossing.triangle()), crossing.edge());
-            if radius > 0.0 && self.has_open_end(crossing.triangle(), i) {
-                // Not a corner the disc must keep clear of (inside a portal).
-                continue;
+        // A portal with an end on no wall (inside a portal between layers, or where area types
+        // meet) is first left out: the path may leave the corridor there. When that path
+        // cannot be verified, the corridor is pulled again with those ends as points the path
+        // may touch, keeping it in the corridor.
+        scratch.open_ends.clear();
+        for keep_open_portals in [false, true] {
+            scratch.portals.clear();
+            scratch.portals.push((from, from));
+            let mut left_out = false;
+            for &crossing in &scratch.corridor {
+                let (corners, i) = (self.triangle_points(crossing.triangle()), crossing.edge());
+                if radius > 0.0 && self.has_open_end(crossing.triangle(), i) {
+                    if !keep_open_portals {
+                        left_out = true;
+                        continue;
+                    }
+                    let open = self.open_vertices().expect("an open end");
+                    let tri = self.triangles()[crossing.triangle().index()];
+                    for k in [i, (i + 1) % 3] {
+                        if open[tri[k].index()] {
+                            scratch.open_ends.push(corners[k]);
+                        }
+                    }
+                }
+                // Crossing edge p -> q out of a counter-clockwise triangle: q is on the left.
+                scratch.portals.push((corners[(i + 1) % 3], corners[i]));
             }
-            // Crossing edge p -> q out of a counter-clockwise triangle: q is on the left.
-            scratch.portals.push((corners[(i + 1) % 3], corners[i]));
+            scratch.portals.push((to, to));
+            if radius == 0.0 {
+                string_pull(&scratch.portals, points);
+                return true;
+            }
+            if self.pull_disc_verified(radius, scratch, points) {
+                return true;
+            }
+            if !left_out {
+                return false;
+            }
         }
-        scratch.portals.push((to, to));
-        if radius == 0.0 {
-            string_pull(&scratch.portals, points);
-            return true;
-        }
-        // A wall off the corridor (beyond an edge it does not cross) can come within the
-        // radius of the pulled path (Kallmann's "disturbances"): its ends join the funnel as
-        // extra portal ends, on their side, and the corridor is pulled again, until no wall
-        // is that close. Every path returned has passed this check.
+        false
+    }
+
+    /// Pulls `scratch.portals` taut for a disc of `radius` (the ends in `scratch.open_ends` as
+    /// points) into `points`; returns whether the path was verified to keep the radius from
+    /// every wall.
+    ///
+    /// A wall off the corridor (beyond an edge it does not cross) can come within the radius
+    /// of the pulled path (Kallmann's "disturbances"): its ends join the funnel as extra
+    /// portal ends, on their side, and the corridor is pulled again, until no wall is that
+    /// close. Every path returned has passed this check.
+    fn pull_disc_verified(&self, radius: f64, scratch: &mut PathScratch, points: &mut Vec<Point>) -> bool {
         for _ in 0..=MAX_DISTURBANCES {
+            let shape = (radius, &scratch.open_ends[..]);
             let (funnel, bends, arcs) = (&mut scratch.funnel, &mut scratch.bends, &mut scratch.arcs);
-            disc_funnel::pull_disc(&scratch.portals, radius, funnel, bends, arcs, points);
+            disc_funnel::pull_disc_between(&scratch.portals, shape, funnel, bends, arcs, points);
             // The funnel may have wrapped a corner for a portal end's circle the path never
             // nears: without the bends no circle needs, the path is shorter, and kept if it
             // keeps clear of the walls (else the funnel's own path is checked as before).
@@ -1598,7 +1632,7 @@ impl NavMesh {
                     return true;
                 }
                 let (funnel, bends, arcs) = (&mut scratch.funnel, &mut scratch.bends, &mut scratch.arcs);
-                disc_funnel::pull_disc(&scratch.portals, radius, funnel, bends, arcs, points);
+                disc_funnel::pull_disc_between(&scratch.portals, shape, funnel, bends, arcs, points);
             }
             let Some((k, wall)) =
                 self.first_disturbance(points, &scratch.arcs, &[], radius, &mut scratch.clearance)
