@@ -74,9 +74,16 @@ pub(crate) fn pull_disc(
     pull_disc_between(portals, (radius, &[]), funnel, bends, arcs, out);
 }
 
+/// An order of points (by x, then y; no NaN here) for the sorted `open` of
+/// [`pull_disc_between`].
+pub(crate) fn point_order(a: &Point, b: &Point) -> std::cmp::Ordering {
+    a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))
+}
+
 /// [`pull_disc`] where the portal ends in `open` (vertices on no wall: inside a portal between
-/// layers, or where area types meet) are points the path may touch, not circles of `radius`:
-/// the path stays in the corridor there without keeping the radius from them.
+/// layers, or where area types meet; sorted by [`point_order`]) are points the path may touch,
+/// not circles of `radius`: the path stays in the corridor there without keeping the radius
+/// from them.
 pub(crate) fn pull_disc_between(
     portals: &[Portal],
     (radius, open): (f64, &[Point]),
@@ -85,7 +92,10 @@ pub(crate) fn pull_disc_between(
     arcs: &mut Vec<ArcRun>,
     out: &mut Vec<Point>,
 ) {
-    let radius_at = |p: Point| if open.contains(&p) { 0.0 } else { radius };
+    let radius_at = |p: Point| match open.binary_search_by(|q| point_order(q, &p)) {
+        Ok(_) => 0.0,
+        Err(_) => radius,
+    };
     out.clear();
     bends.clear();
     arcs.clear();

@@ -53,6 +53,7 @@ pub(crate) fn string_pull(portals: &[Portal], out: &mut Vec<Point>) {
     }
 }
 
+#[inline]
 fn push_point(out: &mut Vec<Point>, p: Point) {
     if out.last() == Some(&p) {
         return;

@@ -1565,46 +1565,65 @@ impl NavMesh {
         scratch: &mut PathScratch,
         points: &mut Vec<Point>,
     ) -> bool {
-        // A portal with an end on no wall (inside a portal between layers, or where area types
-        // meet) is first left out: the path may leave the corridor there. When that path
-        // cannot be verified, the corridor is pulled again with those ends as points the path
-        // may touch, keeping it in the corridor.
-        scratch.open_ends.clear();
-        for keep_open_portals in [false, true] {
-            scratch.portals.clear();
-            scratch.portals.push((from, from));
-            let mut left_out = false;
-            for &crossing in &scratch.corridor {
-                let (corners, i) = (self.triangle_points(crossing.triangle()), crossing.edge());
-                if radius > 0.0 && self.has_open_end(crossing.triangle(), i) {
-                    if !keep_open_portals {
-                        left_out = true;
-                        continue;
-                    }
-                    let open = self.open_vertices().expect("an open end");
-                    let tri = self.triangles()[crossing.triangle().index()];
-                    for k in [i, (i + 1) % 3] {
-                        if open[tri[k].index()] {
-                            scratch.open_ends.push(corners[k]);
-                        }
-                    }
-                }
-                // Crossing edge p -> q out of a counter-clockwise triangle: q is on the left.
-                scratch.portals.push((corners[(i + 1) % 3], corners[i]));
-            }
-            scratch.portals.push((to, to));
-            if radius == 0.0 {
-                string_pull(&scratch.portals, points);
-                return true;
-            }
+        if radius == 0.0 {
+            self.fill_portals(from, to, None, scratch);
+            string_pull(&scratch.portals, points);
+            return true;
+        }
+        // A portal end on no wall (inside a portal between layers, or where area types meet)
+        // is first a point the path may touch, keeping it in the corridor without keeping the
+        // radius from it. When that path cannot be verified, the corridor is pulled again
+        // without the portals that have such an end: the path may leave the corridor there.
+        for keep_open_portals in [true, false] {
+            let open_ends = self.fill_portals(from, to, Some(keep_open_portals), scratch);
             if self.pull_disc_verified(radius, scratch, points) {
                 return true;
             }
-            if !left_out {
+            if !open_ends {
                 return false;
             }
         }
         false
+    }
+
+    /// Fills `scratch.portals` with the portals of `scratch.corridor` from `from` to `to`. For
+    /// a disc (`open` given), a portal with an end on no wall is kept with that end in
+    /// `scratch.open_ends` (`open` true) or left out; returns whether there was one.
+    #[inline]
+    fn fill_portals(&self, from: Point, to: Point, open: Option<bool>, scratch: &mut PathScratch) -> bool {
+        scratch.portals.clear();
+        scratch.portals.push((from, from));
+        scratch.open_ends.clear();
+        // Meshes with every vertex on a wall (most) skip the test.
+        let open_vertices = open.and_then(|_| self.open_vertices());
+        let mut any_open = false;
+        for &crossing in &scratch.corridor {
+            let (corners, i) = (self.triangle_points(crossing.triangle()), crossing.edge());
+            if let Some(vertices) = open_vertices {
+                let tri = self.triangles()[crossing.triangle().index()];
+                let ends = [i, (i + 1) % 3].map(|k| vertices[tri[k].index()]);
+                if ends.contains(&true) {
+                    any_open = true;
+                    if open == Some(false) {
+                        continue;
+                    }
+                    for (k, end) in [i, (i + 1) % 3].into_iter().zip(ends) {
+                        if end {
+                            scratch.open_ends.push(corners[k]);
+                        }
+                    }
+                }
+            }
+            // Crossing edge p -> q out of a counter-clockwise triangle: q is on the left.
+            scratch.portals.push((corners[(i + 1) % 3], corners[i]));
+        }
+        scratch.portals.push((to, to));
+        if any_open {
+            // Sorted for the funnel's look-ups (`disc_funnel::pull_disc_between`).
+            scratch.open_ends.sort_unstable_by(disc_funnel::point_order);
+            scratch.open_ends.dedup();
+        }
+        any_open
     }
 
     /// Pulls `scratch.portals` taut for a disc of `radius` (the ends in `scratch.open_ends` as
