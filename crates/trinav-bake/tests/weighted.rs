@@ -455,19 +455,7 @@ fn exclusions_with_links_stay_exact() {
         let mut directed = Vec::new();
         for _ in 0..5 {
             let (from, to) = (link_end(&mut rng, size, &test.walls), link_end(&mut rng, size, &test.walls));
-            let cost = match rng.below(3) {
-                0 => None,
-                1 => Some(0.0),
-                _ => Some(rng.unit() * 3.0),
-            };
-            let bidirectional = rng.below(2) == 0;
-            let c = cost.unwrap_or(from.distance(to));
-            directed.push((from, to, c));
-            if bidirectional {
-                directed.push((to, from, c));
-            }
-            let (from, to) = ([from.x, from.y], [to.x, to.y]);
-            test.level.links.push(LinkInput { from, to, cost, bidirectional, layers: None });
+            push_random_link(&mut rng, &mut test, (from, to), 3.0, &mut directed);
         }
         let mesh = bake(&test.level, &BakeSettings::default()).unwrap().mesh;
         let mut scratch = PathScratch::new();
@@ -599,21 +587,33 @@ fn add_random_links(
             _ => free_point(rng, size, &test.walls),
         };
         let to = free_point(rng, size, &test.walls);
-        let cost = match rng.below(3) {
-            0 => None,
-            1 => Some(0.0),
-            _ => Some(rng.unit() * 5.0),
-        };
-        let bidirectional = rng.below(2) == 0;
-        let c = cost.unwrap_or(from.distance(to));
-        directed.push((from, to, c));
-        if bidirectional {
-            directed.push((to, from, c));
-        }
-        let (from, to) = ([from.x, from.y], [to.x, to.y]);
-        test.level.links.push(LinkInput { from, to, cost, bidirectional, layers: None });
+        push_random_link(rng, test, (from, to), 5.0, &mut directed);
     }
     directed
+}
+
+/// Adds a link from `from` to `to` to `test`'s level, costing the default (the distance), 0
+/// or a random cost up to `max_cost`, one-way or both ways; its directions go to `directed`.
+fn push_random_link(
+    rng: &mut SplitMix64,
+    test: &mut TestLevel,
+    (from, to): (Point, Point),
+    max_cost: f64,
+    directed: &mut Vec<DirectedLink>,
+) {
+    let cost = match rng.below(3) {
+        0 => None,
+        1 => Some(0.0),
+        _ => Some(rng.unit() * max_cost),
+    };
+    let bidirectional = rng.below(2) == 0;
+    let c = cost.unwrap_or(from.distance(to));
+    directed.push((from, to, c));
+    if bidirectional {
+        directed.push((to, from, c));
+    }
+    let (from, to) = ([from.x, from.y], [to.x, to.y]);
+    test.level.links.push(LinkInput { from, to, cost, bidirectional, layers: None });
 }
 
 /// Over `levels` random levels from `rng` (of `size`, up to `max_walls` excluded shapes,
