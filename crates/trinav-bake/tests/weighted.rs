@@ -503,6 +503,60 @@ fn exclusions_with_links_stay_exact() {
     );
 }
 
+/// Partial paths with exclusions head for the nearest point the start reaches without
+/// crossing excluded ground (which can cut an island in parts): random excluded shapes in a
+/// west room [0, 8]², an excluded strip [8, 10] × [0, 8] between it and an east room; goals in
+/// the east room (unreachable) or east of the mesh (off it). The end must be the nearest point
+/// of the west room, (8, y) (the shapes keep 1 from the strip), and the optimal cost the
+/// visibility graph's to it; fast mode never cheaper.
+#[test]
+fn partial_paths_with_exclusions_stop_at_the_nearest_point_reached() {
+    let mut rng = SplitMix64::new(4949);
+    let excluded = AreaCosts::default().with_excluded(AreaId(WALL_TYPE));
+    let mut paths = 0;
+    for _ in 0..20 {
+        let mut test = random_level_with(&mut rng, 8, 4, Some(1));
+        test.level.walkable = vec![PolygonInput::rect(0.0, 0.0, 20.0, 8.0)];
+        test.level.areas.push(AreaInput::new(PolygonInput::rect(8.0, 0.0, 10.0, 8.0), WALL_TYPE));
+        let mesh = bake(&test.level, &BakeSettings::default()).unwrap().mesh;
+        let mut scratch = PathScratch::new();
+        for k in 0..10 {
+            let from = free_point(&mut rng, 8, &test.walls);
+            let goal = match k % 2 {
+                0 => p(10.5 + rng.unit() * 9.0, rng.unit() * 8.0),
+                _ => p(21.0 + rng.unit() * 4.0, -2.0 + rng.unit() * 12.0),
+            };
+            let end = p(8.0, goal.y.clamp(0.0, 8.0));
+            for options in modes() {
+                let options = options.with_area_costs(excluded).with_partial(true);
+                let path = mesh
+                    .find_path_with(from, goal, &options, &mut scratch)
+                    .unwrap_or_else(|e| panic!("{from:?} -> {goal:?} {:?}: {e}", options.mode));
+                assert!(path.partial.is_some(), "{path:?}");
+                // The nearest point is found on a triangle, to within rounding.
+                let last = *path.points.last().unwrap();
+                assert!(
+                    path.points[0] == from && last.distance(end) <= 1e-12,
+                    "{:?}: {path:?}",
+                    options.mode
+                );
+                let best =
+                    visibility_oracle(from, last, &test.walls, 8.0).expect("the west room is connected");
+                for w in path.points.windows(2) {
+                    assert!(test.walls.iter().all(|s| misses_interior(w[0], w[1], s)), "{w:?} enters a wall");
+                    assert!(w[0].x <= 8.0 && w[1].x <= 8.0, "{w:?} enters the strip");
+                }
+                assert!(path.cost >= best * (1.0 - 1e-9), "{} < {best}", path.cost);
+                if options.mode == PathMode::Optimal {
+                    assert!(path.cost <= best * (1.0 + 1e-9), "{from:?} -> {end:?}: {} > {best}", path.cost);
+                }
+                paths += 1;
+            }
+        }
+    }
+    assert_eq!(paths, 400);
+}
+
 /// Costs every type shares: all 1 (given one by one) is the default's plain search, point
 /// for point; all `c` is the plain path (with the same exclusions) at `c` times its length,
 /// also when only the types on the mesh (0 to 3 and the excluded one) cost `c`.

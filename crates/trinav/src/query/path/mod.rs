@@ -450,6 +450,9 @@ pub struct PathScratch {
     pass: PocketPass,
     /// The islands reached through links, for the reachability test.
     islands: IslandReach,
+    /// With exclusions, the triangles a partial path may head for (see
+    /// [`NavMesh::reach_allowed`]): reached, and the queue of the flood.
+    allowed_reach: (GenerationSet, Vec<TriangleId>),
     /// With links, the fast search's way: where the corridor is left by a link (the index of
     /// the next crossing, the directed link), and the pulled piece between links.
     hops: Vec<(usize, u32)>,
@@ -1196,15 +1199,24 @@ impl NavMesh {
         out: &mut Path,
     ) -> Result<(), PathError> {
         // The islands reached: the start's, and with links those its links lead to (no goal:
-        // the walk visits them all).
-        let reach = &mut scratch.islands;
-        self.links_reach(starts, &[], reach);
-        let region = reach.queue.iter().fold(Aabb::EMPTY, |b, &i| {
-            let island = self.island_bounds(IslandId(i));
-            b.grown(island.min).grown(island.max)
-        });
-        let reached = &scratch.islands.reached;
-        let on_reached_island = |t: TriangleId| reached.contains(self.island(t).index());
+        // the walk visits them all). With exclusions, the triangles reached without crossing
+        // excluded ground (they can cut an island in parts).
+        let costs = &options.area_costs;
+        let region = if costs.has_exclusions() {
+            self.reach_allowed(starts, costs, &mut scratch.allowed_reach)
+        } else {
+            let reach = &mut scratch.islands;
+            self.links_reach(starts, &[], reach);
+            reach.queue.iter().fold(Aabb::EMPTY, |b, &i| {
+                let island = self.island_bounds(IslandId(i));
+                b.grown(island.min).grown(island.max)
+            })
+        };
+        let (reached, allowed_reached) = (&scratch.islands.reached, &scratch.allowed_reach.0);
+        let on_reached_island = |t: TriangleId| match costs.has_exclusions() {
+            true => allowed_reached.contains(t.index()),
+            false => reached.contains(self.island(t).index()),
+        };
         let Some((mut target, mut triangle)) = self.nearest_point_where(goal, on_reached_island, region)
         else {
             return Err(PathError::Unreachable);
@@ -1222,11 +1234,9 @@ impl NavMesh {
             // Layers may overlap there: the target is on the nearest point's layer.
             self.keep_same_place(targets, target, self.triangle_layer(triangle));
         }
-        // The nearest point may be a pinch shared with another island: stay on the start's.
-        // (With exclusions, the nearest point of an excluded triangle is not a target: the
-        // partial path then fails as unreachable.)
-        let costs = &options.area_costs;
-        targets.retain(|&t| on_reached_island(t) && !costs.is_excluded(self.area_id(t)));
+        // The nearest point may be a pinch shared with another island (or, with exclusions, a
+        // point on excluded ground's edge): keep the triangles reached.
+        targets.retain(|&t| on_reached_island(t));
         if targets.is_empty() {
             return Err(PathError::Unreachable);
         }
@@ -1249,6 +1259,40 @@ impl NavMesh {
         }
         out.partial.get_or_insert(reason);
         Ok(())
+    }
+
+    /// Marks in `reach` the triangles reached from `starts` without entering a type `costs`
+    /// excludes: through their edges, and through the links whose end lies in an allowed
+    /// triangle; returns their bounds. A flood over the part of the mesh reached, for partial
+    /// paths with exclusions only.
+    fn reach_allowed(
+        &self,
+        starts: &[TriangleId],
+        costs: &AreaCosts,
+        (reached, queue): &mut (GenerationSet, Vec<TriangleId>),
+    ) -> Aabb {
+        reached.clear(self.triangle_count());
+        queue.clear();
+        let allowed = |t: TriangleId| !t.is_none() && !costs.is_excluded(self.area_id(t));
+        let mut bounds = Aabb::EMPTY;
+        for &s in starts {
+            if !reached.contains(s.index()) {
+                reached.insert(s.index());
+                queue.push(s);
+            }
+        }
+        while let Some(t) = queue.pop() {
+            bounds = self.triangle_points(t).into_iter().fold(bounds, Aabb::grown);
+            let by_links =
+                self.links.starting_in(t).flat_map(|d| self.links.end_triangles(d).iter().copied());
+            for next in self.neighbours(t).into_iter().chain(by_links) {
+                if allowed(next) && !reached.contains(next.index()) {
+                    reached.insert(next.index());
+                    queue.push(next);
+                }
+            }
+        }
+        bounds
     }
 
     /// After a disc search for `target` failed: the partial path to the point with room for
