@@ -209,8 +209,18 @@ fn area_pieces(
         .map(|graph| graph.extract_shapes(StringRule::Slice))
         .unwrap_or_default();
 
+    // New points (crossings) on a region edge go back onto that edge, not to the grid: the
+    // region's walls may lie off the grid (an agent radius moves them), and a crossing
+    // rounded off a wall would move the walkable outline, which the bake's verification
+    // refuses.
+    let new_points: Vec<IntPoint<i32>> =
+        faces.iter().flatten().flatten().copied().filter(|q| !original.contains_key(q)).collect();
+    let on_walls = crossings_on_region_edges(&new_points, &shape, polygons, |q| {
+        let [x, y] = adapter.int_to_float(q);
+        Point::new(x, y)
+    });
     let back = |q: &IntPoint<i32>| {
-        original.get(q).map(|&(p, _)| p).unwrap_or_else(|| {
+        original.get(q).map(|&(p, _)| p).or_else(|| on_walls.get(q).copied()).unwrap_or_else(|| {
             let [x, y] = adapter.int_to_float(q);
             Point::new(x, y)
         })
@@ -267,6 +277,75 @@ fn area_pieces(
             Ok(AreaPiece { polygon, area })
         })
         .collect()
+}
+
+/// For each of `points` (grid points the boolean engine made) lying within two grid steps of an
+/// edge of the region's rings (`shape` on the grid, `polygons` the same rings as they are), the
+/// point of that edge nearest to its position (`to_float`): the crossing put back on the wall.
+fn crossings_on_region_edges(
+    points: &[i_overlay::i_float::int::point::IntPoint<i32>],
+    shape: &[Vec<i_overlay::i_float::int::point::IntPoint<i32>>],
+    polygons: &[MergedPolygon],
+    to_float: impl Fn(&i_overlay::i_float::int::point::IntPoint<i32>) -> Point,
+) -> foldhash::HashMap<i_overlay::i_float::int::point::IntPoint<i32>, Point> {
+    use i_overlay::i_float::int::point::IntPoint;
+    const REACH: f64 = 2.0;
+    let mut snapped = foldhash::HashMap::default();
+    if points.is_empty() {
+        return snapped;
+    }
+    // The region's edges on the grid and as they are, bucketed by coarse cells of the grid.
+    let edges: Vec<(IntPoint<i32>, IntPoint<i32>, Point, Point)> = (shape.iter())
+        .zip(polygons.iter().flat_map(MergedPolygon::rings))
+        .flat_map(|(grid, ring)| {
+            (0..grid.len()).map(move |i| {
+                let j = (i + 1) % grid.len();
+                (grid[i], grid[j], ring[i], ring[j])
+            })
+        })
+        .collect();
+    let (min, max) = edges.iter().fold((i64::MAX, i64::MIN), |(lo, hi), e| {
+        let v = [e.0.x, e.0.y, e.1.x, e.1.y].map(i64::from);
+        (lo.min(*v.iter().min().unwrap_or(&lo)), hi.max(*v.iter().max().unwrap_or(&hi)))
+    });
+    let cell = ((max - min) / 256).max(1);
+    let cell_of = |v: i64| (v - min).div_euclid(cell);
+    let mut buckets: foldhash::HashMap<(i64, i64), Vec<u32>> = foldhash::HashMap::default();
+    for (k, &(a, b, ..)) in edges.iter().enumerate() {
+        let reach = REACH as i64 + 1;
+        let (x0, x1) = (i64::from(a.x.min(b.x)) - reach, i64::from(a.x.max(b.x)) + reach);
+        let (y0, y1) = (i64::from(a.y.min(b.y)) - reach, i64::from(a.y.max(b.y)) + reach);
+        for cx in cell_of(x0)..=cell_of(x1) {
+            for cy in cell_of(y0)..=cell_of(y1) {
+                buckets.entry((cx, cy)).or_default().push(k as u32);
+            }
+        }
+    }
+    for q in points {
+        let Some(near) = buckets.get(&(cell_of(i64::from(q.x)), cell_of(i64::from(q.y)))) else { continue };
+        let grid_distance = |&k: &u32| {
+            let (a, b, ..) = edges[k as usize];
+            let (ax, ay, bx, by) = (f64::from(a.x), f64::from(a.y), f64::from(b.x), f64::from(b.y));
+            let (dx, dy, qx, qy) = (bx - ax, by - ay, f64::from(q.x) - ax, f64::from(q.y) - ay);
+            let length2 = dx * dx + dy * dy;
+            let t = if length2 > 0.0 { ((qx * dx + qy * dy) / length2).clamp(0.0, 1.0) } else { 0.0 };
+            ((qx - t * dx).powi(2) + (qy - t * dy).powi(2)).sqrt()
+        };
+        let nearest = near.iter().map(|k| (grid_distance(k), *k)).min_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((_, k)) = nearest.filter(|&(d, _)| d <= REACH) {
+            let (.., fa, fb) = edges[k as usize];
+            let p = to_float(q);
+            let (dx, dy) = (fb.x - fa.x, fb.y - fa.y);
+            let length2 = dx * dx + dy * dy;
+            let t = if length2 > 0.0 {
+                (((p.x - fa.x) * dx + (p.y - fa.y) * dy) / length2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            snapped.insert(*q, Point::new(fa.x + t * dx, fa.y + t * dy));
+        }
+    }
+    snapped
 }
 
 /// A point strictly inside `polygon`: the centroid of the largest triangle of its ear

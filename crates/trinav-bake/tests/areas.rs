@@ -285,3 +285,30 @@ fn bad_area_entries_and_names_are_refused_by_name() {
     );
     assert!(bake(&named(&[("mud", 2), ("road", 1)]), &BakeSettings::default()).is_ok());
 }
+
+/// Area entries crossing walls that an agent radius moved off the boolean engine's grid: the
+/// crossings (new points) must lie on the walls, else the pieces' area differs from the
+/// walkable region's and the bake's own verification refuses the level. A framed 20 x 20 room
+/// (its frame an obstacle, so the radius moves its walls to 0.984 and 19.016) with two entries
+/// crossing them, at r 0.984 (found by a random probe: 15 of 300 such levels failed).
+#[test]
+fn areas_crossing_walls_moved_by_the_radius_bake() {
+    let frame = PolygonInput {
+        outer: vec![[-1.0, -1.0], [21.0, -1.0], [21.0, 21.0], [-1.0, 21.0]],
+        holes: vec![vec![[0.0, 0.0], [20.0, 0.0], [20.0, 20.0], [0.0, 20.0]]],
+    };
+    let level = Level {
+        walkable: vec![PolygonInput::rect(-1.0, -1.0, 21.0, 21.0)],
+        obstacles: vec![frame],
+        areas: vec![
+            AreaInput::new(PolygonInput::rect(0.0, 1.75, 3.0, 2.75), 1),
+            AreaInput::new(PolygonInput::rect(1.0, 15.25, 8.0, 19.25), 3),
+        ],
+        ..Level::default()
+    };
+    for r in [0.5, 0.9, 0.984, 1.0] {
+        let baked = bake(&level, &BakeSettings::default().with_agent_radius(r));
+        let mesh = baked.unwrap_or_else(|e| panic!("r {r}: {e}")).mesh;
+        check_types(&level, &mesh);
+    }
+}
