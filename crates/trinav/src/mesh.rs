@@ -702,9 +702,7 @@ impl NavMesh {
             let slot = &mut island_bounds[island.index()];
             *slot = tri.iter().fold(*slot, |b, v| b.grown(parts.vertices[v.index()]));
         }
-        let grid = SpatialGrid::build(bounds, parts.triangles.len(), |t| {
-            Aabb::from_points(parts.triangles[t].map(|v| parts.vertices[v.index()]))
-        });
+        let grid = SpatialGrid::build(bounds, &parts.vertices, &parts.triangles);
         let search_flags = search_flags(&parts.vertices, &parts.triangles, &parts.neighbours);
         let pockets = find_pockets(&parts.neighbours);
         NavMesh {

@@ -884,10 +884,7 @@ impl NavMesh {
             self.bounds = Aabb::from_points(self.parts.vertices.iter().copied());
         }
         if self.bounds != old_bounds || self.grid.is_stale(self.bounds, new_count) {
-            let parts = &self.parts;
-            self.grid = SpatialGrid::build(self.bounds, new_count, |t| {
-                Aabb::from_points(parts.triangles[t].map(|v| parts.vertices[v.index()]))
-            });
+            self.grid = SpatialGrid::build(self.bounds, &self.parts.vertices, &self.parts.triangles);
             w.grid_rebuilt = true;
         }
 

@@ -9,7 +9,7 @@
 //! rebuilt when a mesh is built or loaded, never stored in a file.
 
 use crate::geometry::{Aabb, Point};
-use crate::ids::TriangleId;
+use crate::ids::{TriangleId, VertexId};
 
 /// Cells per triangle the grid aims for.
 const CELLS_PER_TRIANGLE: f64 = 1.0;
@@ -34,9 +34,10 @@ pub(crate) struct SpatialGrid {
 }
 
 impl SpatialGrid {
-    /// Builds the grid for `count` triangles inside `bounds`, the bounding box of triangle `t`
-    /// being `triangle_box(t)`.
-    pub(crate) fn build(bounds: Aabb, count: usize, triangle_box: impl Fn(usize) -> Aabb) -> SpatialGrid {
+    /// Builds the grid for `triangles` (corners in `vertices`) inside `bounds`, the box of all
+    /// their corners.
+    pub(crate) fn build(bounds: Aabb, vertices: &[Point], triangles: &[[VertexId; 3]]) -> SpatialGrid {
+        let count = triangles.len();
         if bounds.is_empty() || count == 0 {
             return SpatialGrid {
                 origin: Point::default(),
@@ -56,7 +57,7 @@ impl SpatialGrid {
             cell_size = w.max(h).max(f64::MIN_POSITIVE);
         }
         loop {
-            match Self::with_cell_size(bounds, count, &triangle_box, cell_size) {
+            match Self::with_cell_size(bounds, vertices, triangles, cell_size) {
                 Some(grid) => return grid,
                 None => cell_size *= 2.0,
             }
@@ -66,10 +67,11 @@ impl SpatialGrid {
     /// The grid with square cells of `cell_size`, or `None` when it would hold too many entries.
     fn with_cell_size(
         bounds: Aabb,
-        count: usize,
-        triangle_box: &impl Fn(usize) -> Aabb,
+        vertices: &[Point],
+        triangles: &[[VertexId; 3]],
         cell_size: f64,
     ) -> Option<SpatialGrid> {
+        let count = triangles.len();
         let (w, h) = bounds.size();
         let cols = ((w / cell_size).ceil() as usize).clamp(1, 1 << 16);
         let rows = ((h / cell_size).ceil() as usize).clamp(1, 1 << 16);
@@ -87,15 +89,7 @@ impl SpatialGrid {
             dead: 0,
             built_for: count,
         };
-        // Each triangle's rectangle of cells, computed once for both passes below. Columns and
-        // rows are below 2^16, so a rectangle fits in four `u16`.
-        let rects: Vec<[u16; 4]> = (0..count)
-            .map(|t| {
-                let b = triangle_box(t);
-                let ((c0, r0), (c1, r1)) = (grid.cell_of(b.min), grid.cell_of(b.max));
-                [c0, r0, c1, r1].map(|i| i as u16)
-            })
-            .collect();
+        let rects = grid.cell_rectangles(vertices, triangles);
         // Count the entries per cell with a 2D difference array: +1 at the first cell of each
         // triangle's rectangle of cells, -1 just past its corners, then prefix sums along rows
         // and columns. Linear in triangles plus cells, whatever the rectangles' sizes.
@@ -150,6 +144,33 @@ impl SpatialGrid {
         grid.ranges = ranges;
         grid.items = items;
         Some(grid)
+    }
+
+    /// Each triangle's rectangle of cells `[c0, r0, c1, r1]`: the cells its bounding box
+    /// overlaps. Columns and rows are below 2^16, so a rectangle fits in four `u16`. The cell of
+    /// a point is monotone in each coordinate, so the cells of the box's corners are the least
+    /// and greatest of the corners' cells: each vertex's cell is computed once, not once per
+    /// triangle round it.
+    fn cell_rectangles(&self, vertices: &[Point], triangles: &[[VertexId; 3]]) -> Vec<[u16; 4]> {
+        let cells: Vec<[u16; 2]> = vertices
+            .iter()
+            .map(|&p| {
+                let (c, r) = self.cell_of(p);
+                [c as u16, r as u16]
+            })
+            .collect();
+        triangles
+            .iter()
+            .map(|tri| {
+                let [a, b, c] = tri.map(|v| cells[v.index()]);
+                [
+                    a[0].min(b[0]).min(c[0]),
+                    a[1].min(b[1]).min(c[1]),
+                    a[0].max(b[0]).max(c[0]),
+                    a[1].max(b[1]).max(c[1]),
+                ]
+            })
+            .collect()
     }
 
     /// The (column, row) of the cell holding `p`, clamped to the grid.
@@ -336,5 +357,42 @@ impl SpatialGrid {
                 let [s, e] = self.ranges[cell];
                 self.items[s as usize..e as usize] == expected[cell][..]
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_pcg::Pcg64;
+
+    /// Grids built from each vertex's cell list every triangle in exactly the cells its
+    /// bounding box overlaps (the box-based lists are the oracle), on random triangle soups:
+    /// slivers, long triangles, points on cell borders, tiny and huge extents.
+    #[test]
+    fn vertex_cell_rectangles_give_the_box_lists() {
+        let mut rng = Pcg64::seed_from_u64(16);
+        for round in 0..400 {
+            let scale = [1e-6, 1.0, 37.5, 1e9][round % 4];
+            let vertex_count = rng.random_range(3..120);
+            let vertices: Vec<Point> = (0..vertex_count)
+                .map(|_| {
+                    // Coarse coordinates on some rounds, so many points fall on cell borders.
+                    let (x, y) = if round % 3 == 0 {
+                        (rng.random_range(0..16) as f64, rng.random_range(0..5) as f64)
+                    } else {
+                        (rng.random::<f64>(), rng.random::<f64>())
+                    };
+                    Point::new(x * scale, y * scale)
+                })
+                .collect();
+            let triangles: Vec<[VertexId; 3]> = (0..rng.random_range(1..200))
+                .map(|_| [(); 3].map(|_| VertexId::from_index(rng.random_range(0..vertex_count))))
+                .collect();
+            let bounds = Aabb::from_points(vertices.iter().copied());
+            let grid = SpatialGrid::build(bounds, &vertices, &triangles);
+            let triangle_box = |t: usize| Aabb::from_points(triangles[t].map(|v| vertices[v.index()]));
+            assert!(grid.lists_match(triangles.len(), triangle_box), "round {round}");
+        }
     }
 }
