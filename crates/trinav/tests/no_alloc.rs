@@ -116,6 +116,8 @@ enum Kind {
     /// Paths with a type excluded (none of these meshes' triangles has it, but the searches
     /// take their filtered route).
     Excluding(PathMode),
+    /// Partial paths with that type excluded (the flood over the allowed triangles reached).
+    PartialExcluding(PathMode),
     /// Paths with the ground (type 0) at cost 2, on the first 30 pairs: the weighted search
     /// on a mesh of several area types, the plain one at twice the length on the others.
     Weighted(PathMode),
@@ -128,7 +130,9 @@ enum Kind {
     Raycast,
 }
 
-const KINDS: [Kind; 16] = [
+const KINDS: [Kind; 18] = [
+    Kind::PartialExcluding(PathMode::Fast),
+    Kind::PartialExcluding(PathMode::Optimal),
     Kind::Radius(PathMode::Fast),
     Kind::Radius(PathMode::Optimal),
     Kind::Excluding(PathMode::Fast),
@@ -180,6 +184,11 @@ fn pass(mesh: &NavMesh, q: &Queries, state: &mut State, kind: Kind) -> (f64, usi
         Kind::Excluding(mode) => {
             let costs = AreaCosts::default().with_excluded(AreaId(7));
             paths(PathOptions::default().with_mode(mode).with_area_costs(costs), &q.pairs)
+        }
+        Kind::PartialExcluding(mode) => {
+            let costs = AreaCosts::default().with_excluded(AreaId(7));
+            let options = PathOptions::default().with_mode(mode).with_partial(true).with_area_costs(costs);
+            paths(options, &q.wild_pairs)
         }
         Kind::Weighted(mode) => {
             let costs = AreaCosts::default().with_cost(AreaId(0), 2.0).expect("a valid cost");
@@ -248,7 +257,7 @@ fn warmed_up_queries_allocate_nothing() {
                 }
             }
             let (_, ok) = pass(mesh, &q, &mut state, kind);
-            if let Kind::Partial(_) | Kind::Budget(_) = kind {
+            if let Kind::Partial(_) | Kind::Budget(_) | Kind::PartialExcluding(_) = kind {
                 assert_eq!(ok, q.wild_pairs.len(), "{name}: every partial path query gives a path");
             }
         }
