@@ -403,9 +403,19 @@ impl NavMesh {
         Ok(Slot { link, from_triangles, to_triangles, pockets })
     }
 
-    /// The triangles of `layer` holding `p`.
+    /// The triangles holding `p` on `layer`, and those at the same place of the surface (on
+    /// a portal: the other layer's triangles that share the point's vertex or side), as for a
+    /// path's end: a link ending on a portal's end is left through both layers.
     fn link_end_triangles(&self, p: Point, layer: LayerId) -> Vec<TriangleId> {
-        self.locate_all(p).filter(|&t| self.triangle_layer(t) == layer).collect()
+        let mut list: Vec<TriangleId> = self.locate_all(p).collect();
+        if self.is_layered() {
+            self.keep_same_place(&mut list, p, layer);
+        }
+        // A point on no triangle of its layer is off it, whatever lies below.
+        if !list.iter().any(|&t| self.triangle_layer(t) == layer) {
+            list.clear();
+        }
+        list
     }
 
     /// The pocket triangles on the way out from `ends` to the core, without repeats.

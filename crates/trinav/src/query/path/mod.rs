@@ -972,7 +972,7 @@ impl NavMesh {
     /// Keeps, of the triangles `list` holding `point`, those of `layer` and those at the same
     /// place of the surface: where `point` is on a portal, the triangles of the other layer
     /// that share its vertex there, or the side it lies on.
-    fn keep_same_place(&self, list: &mut Vec<TriangleId>, point: Point, layer: LayerId) {
+    pub(crate) fn keep_same_place(&self, list: &mut Vec<TriangleId>, point: Point, layer: LayerId) {
         // In place, in order: the triangles of `layer` are all kept, so at step r they are in
         // the kept part or not yet looked at.
         let on_layer = |t: TriangleId| self.triangle_layer(t) == layer;
