@@ -25,7 +25,7 @@ use geo::algorithm::buffer::{BufferStyle, LineJoin};
 use geo::coordinate_position::{CoordPos, CoordinatePosition};
 use geo::orient::{Direction, Orient};
 use geo::{BooleanOps, Buffer, LineString, MultiPolygon, Polygon, unary_union};
-use trinav::geometry::{Orientation, orient};
+use trinav::geometry::{Orientation, closest_point_on_segment, orient};
 use trinav::{Aabb, AreaId, BakeSettings, Point};
 
 use crate::segment_points::SegmentPoints;
@@ -304,10 +304,8 @@ fn crossings_on_region_edges(
             })
         })
         .collect();
-    let (min, max) = edges.iter().fold((i64::MAX, i64::MIN), |(lo, hi), e| {
-        let v = [e.0.x, e.0.y, e.1.x, e.1.y].map(i64::from);
-        (lo.min(*v.iter().min().unwrap_or(&lo)), hi.max(*v.iter().max().unwrap_or(&hi)))
-    });
+    let coordinates = || edges.iter().flat_map(|&(a, b, ..)| [a.x, a.y, b.x, b.y]).map(i64::from);
+    let (min, max) = (coordinates().min().unwrap_or(0), coordinates().max().unwrap_or(0));
     let cell = ((max - min) / 256).max(1);
     let cell_of = |v: i64| (v - min).div_euclid(cell);
     let mut buckets: foldhash::HashMap<(i64, i64), Vec<u32>> = foldhash::HashMap::default();
@@ -321,28 +319,17 @@ fn crossings_on_region_edges(
             }
         }
     }
+    let on_grid = |q: IntPoint<i32>| Point::new(f64::from(q.x), f64::from(q.y));
     for q in points {
         let Some(near) = buckets.get(&(cell_of(i64::from(q.x)), cell_of(i64::from(q.y)))) else { continue };
         let grid_distance = |&k: &u32| {
             let (a, b, ..) = edges[k as usize];
-            let (ax, ay, bx, by) = (f64::from(a.x), f64::from(a.y), f64::from(b.x), f64::from(b.y));
-            let (dx, dy, qx, qy) = (bx - ax, by - ay, f64::from(q.x) - ax, f64::from(q.y) - ay);
-            let length2 = dx * dx + dy * dy;
-            let t = if length2 > 0.0 { ((qx * dx + qy * dy) / length2).clamp(0.0, 1.0) } else { 0.0 };
-            ((qx - t * dx).powi(2) + (qy - t * dy).powi(2)).sqrt()
+            on_grid(*q).distance(closest_point_on_segment(on_grid(*q), on_grid(a), on_grid(b)))
         };
         let nearest = near.iter().map(|k| (grid_distance(k), *k)).min_by(|a, b| a.0.total_cmp(&b.0));
         if let Some((_, k)) = nearest.filter(|&(d, _)| d <= REACH) {
             let (.., fa, fb) = edges[k as usize];
-            let p = to_float(q);
-            let (dx, dy) = (fb.x - fa.x, fb.y - fa.y);
-            let length2 = dx * dx + dy * dy;
-            let t = if length2 > 0.0 {
-                (((p.x - fa.x) * dx + (p.y - fa.y) * dy) / length2).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            snapped.insert(*q, Point::new(fa.x + t * dx, fa.y + t * dy));
+            snapped.insert(*q, closest_point_on_segment(to_float(q), fa, fb));
         }
     }
     snapped

@@ -495,17 +495,28 @@ fn add_agreeing_case(case: usize, [fast, optimal]: [Tally; 2], total: &mut Tally
     optimal
 }
 
+/// The tallies (fast mode, optimal mode) of [`compare`] on `pairs`, with `level` the level the
+/// oracle was baked from.
+fn compare_modes(
+    level: &Level,
+    (base, oracle): (&NavMesh, &NavMesh),
+    r: f64,
+    pairs: &[(Point, Point)],
+) -> [Tally; 2] {
+    [PathMode::Fast, PathMode::Optimal].map(|mode| {
+        let mut tally = Tally::default();
+        compare(Some(level), base, oracle, r, mode, pairs, &mut tally);
+        tally
+    })
+}
+
 /// The tallies (fast mode, optimal mode) of 60 random queries for a disc of radius `r` on
 /// `level` baked without a radius, against the oracle (`None` when the level has nothing
 /// walkable at either bake).
 fn tally_random_queries(level: &Level, r: f64, seed: u64) -> Option<[Tally; 2]> {
     let (Some(base), Some(oracle)) = (bake_at(level, 0.0), bake_at(level, r)) else { return None };
     let pairs = random_pairs(seed, 60, 20.0);
-    Some([PathMode::Fast, PathMode::Optimal].map(|mode| {
-        let mut tally = Tally::default();
-        compare(Some(level), &base, &oracle, r, mode, &pairs, &mut tally);
-        tally
-    }))
+    Some(compare_modes(level, (&base, &oracle), r, &pairs))
 }
 
 /// What a random level's tallies (fast mode, optimal mode) must hold: no path nearer a wall
@@ -633,11 +644,7 @@ proptest! {
         prop_assert!(base.is_layered() && !base.layers_overlap());
         let Some(oracle) = bake_at(&flat, r) else { return Ok(()) };
         let pairs = pairs_in_two_rooms(seed, 60);
-        let tallies = [PathMode::Fast, PathMode::Optimal].map(|mode| {
-            let mut tally = Tally::default();
-            compare(Some(&flat), &base, &oracle, r, mode, &pairs, &mut tally);
-            tally
-        });
+        let tallies = compare_modes(&flat, (&base, &oracle), r, &pairs);
         check_tallies(&tallies)?;
     }
 }
@@ -690,14 +697,19 @@ fn level_with_areas(rng: &mut trinav_bake::generate::SplitMix64) -> (Level, Leve
     let mut draw = |low: i32, high: i32| low + rng.below((high - low) as u64) as i32;
     let obstacles: Vec<_> =
         (0..draw(1, 16)).map(|_| (draw(0, 18), draw(0, 18), draw(1, 5), draw(1, 5))).collect();
-    let areas = (0..draw(1, 6))
-        .map(|_| {
-            let (x, y, w, h) = (draw(0, 18), draw(0, 18), draw(1, 9), draw(1, 9));
-            AreaInput::new(rect(x as f64, y as f64, w as f64, h as f64), draw(1, 4) as u8)
-        })
+    let areas: Vec<_> = (0..draw(1, 6))
+        .map(|_| (draw(0, 18), draw(0, 18), draw(1, 9), draw(1, 9), draw(1, 4) as u8))
         .collect();
     let plain = rect_level(&obstacles);
-    (Level { areas, ..plain.clone() }, plain)
+    (with_area_rects(&plain, &areas), plain)
+}
+
+/// `level` with the rectangles `(x, y, w, h, area)` as its area entries.
+fn with_area_rects(level: &Level, areas: &[(i32, i32, i32, i32, u8)]) -> Level {
+    let areas = (areas.iter())
+        .map(|&(x, y, w, h, a)| AreaInput::new(rect(x as f64, y as f64, w as f64, h as f64), a))
+        .collect();
+    Level { areas, ..level.clone() }
 }
 
 /// On levels with area types, the fast mode's disc paths are verified (not refused as
@@ -713,11 +725,7 @@ fn fast_disc_paths_through_area_boundaries_are_verified() {
         let r = [0.3, 0.45, 0.7, 1.2][case % 4];
         let (Some(base), Some(oracle)) = (bake_at(&typed, 0.0), bake_at(&plain, r)) else { continue };
         let pairs = random_pairs(rng.next_u64(), 60, 20.0);
-        let tallies = [PathMode::Fast, PathMode::Optimal].map(|mode| {
-            let mut tally = Tally::default();
-            compare(Some(&plain), &base, &oracle, r, mode, &pairs, &mut tally);
-            tally
-        });
+        let tallies = compare_modes(&plain, (&base, &oracle), r, &pairs);
         optimal_paths += add_agreeing_case(case, tallies, &mut fast).both;
     }
     eprintln!("fast {fast:?}; optimal: {optimal_paths} paths within the arc errors");
@@ -745,19 +753,10 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let plain = rect_level(&obstacles);
-        let typed = Level {
-            areas: (areas.iter())
-                .map(|&(x, y, w, h, a)| AreaInput::new(rect(x as f64, y as f64, w as f64, h as f64), a))
-                .collect(),
-            ..plain.clone()
-        };
+        let typed = with_area_rects(&plain, &areas);
         let (Some(base), Some(oracle)) = (bake_at(&typed, 0.0), bake_at(&plain, r)) else { return Ok(()) };
         let pairs = random_pairs(seed, 60, 20.0);
-        let tallies = [PathMode::Fast, PathMode::Optimal].map(|mode| {
-            let mut tally = Tally::default();
-            compare(Some(&plain), &base, &oracle, r, mode, &pairs, &mut tally);
-            tally
-        });
+        let tallies = compare_modes(&plain, (&base, &oracle), r, &pairs);
         check_tallies(&tallies)?;
     }
 }

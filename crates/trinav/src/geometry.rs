@@ -104,7 +104,15 @@ pub(crate) fn smallest_min_angle_deg(triangles: impl Iterator<Item = [Point; 3]>
 
 /// The point of the segment `a b` closest to `p` (floating point, clamped to the segment;
 /// `a` when the segment is a point).
-pub(crate) fn closest_point_on_segment(p: Point, a: Point, b: Point) -> Point {
+///
+/// ```
+/// use trinav::Point;
+/// use trinav::geometry::closest_point_on_segment;
+/// let (a, b) = (Point::new(0.0, 0.0), Point::new(4.0, 0.0));
+/// assert_eq!(closest_point_on_segment(Point::new(1.0, 3.0), a, b), Point::new(1.0, 0.0));
+/// assert_eq!(closest_point_on_segment(Point::new(9.0, 1.0), a, b), b);
+/// ```
+pub fn closest_point_on_segment(p: Point, a: Point, b: Point) -> Point {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let length2 = dx * dx + dy * dy;
     if length2 == 0.0 {
