@@ -142,13 +142,13 @@ impl WidthSearch {
 
 /// Relative slack of the disc tests: tangent segments touch their circles at exactly the
 /// radius, up to rounding.
-const DISC_TOLERANCE: f64 = 1e-9;
+pub(crate) const DISC_TOLERANCE: f64 = 1e-9;
 
 /// The open interval of `s` for which `p + s (q - p)` is nearer than `r` to segment `a b`
 /// (`None` when no point of the line is). The points within `r` of the segment form a convex
 /// capsule (two discs and the band between them), which a line meets in one interval: the
 /// hull of where it meets each of the three parts.
-fn line_near_segment(p: Point, q: Point, (a, b): (Point, Point), r: f64) -> Option<(f64, f64)> {
+pub(crate) fn line_near_segment(p: Point, q: Point, (a, b): (Point, Point), r: f64) -> Option<(f64, f64)> {
     let d = (q.x - p.x, q.y - p.y);
     let dd = d.0 * d.0 + d.1 * d.1;
     if dd == 0.0 {
@@ -296,7 +296,7 @@ pub(crate) fn segments_nearer(a: Point, b: Point, c: Point, d: Point, reach: f64
 
 /// Whether the bounding boxes of the point sets `a` and `b` are at least `gap` apart along x
 /// or y, so that no two of their points are nearer than `gap` (a cheap test before a distance).
-fn boxes_apart<const M: usize, const N: usize>(a: [Point; M], b: [Point; N], gap: f64) -> bool {
+pub(crate) fn boxes_apart<const M: usize, const N: usize>(a: [Point; M], b: [Point; N], gap: f64) -> bool {
     let span = |ps: &[Point], f: fn(&Point) -> f64| {
         ps.iter().map(f).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
     };
@@ -544,6 +544,64 @@ impl NavMesh {
         blocked
     }
 
+    /// Appends to `out` every wall nearer than `reach` to triangle `t` (its own walls too),
+    /// counting the edges into the triangles `blocked` accepts as walls. The disc's searches
+    /// under area exclusions measure against these.
+    pub(crate) fn walls_near_triangle(
+        &self,
+        t: TriangleId,
+        reach: f64,
+        blocked: impl Fn(TriangleId) -> bool,
+        scratch: &mut ClearanceScratch,
+        out: &mut Vec<(Point, Point)>,
+    ) {
+        let [c0, c1, c2] = self.triangle_points(t);
+        let near = |p: Point, q: Point| {
+            !boxes_apart([p, q], [c0, c1, c2], reach)
+                && (segments_nearer(p, q, c0, c1, reach)
+                    || segments_nearer(p, q, c1, c2, reach)
+                    || segments_nearer(p, q, c2, c0, reach))
+        };
+        let mut none = f64::INFINITY;
+        self.walls_near_beside(
+            t,
+            blocked,
+            scratch,
+            |p, q, _| {
+                if near(p, q) {
+                    out.push((p, q));
+                }
+                None
+            },
+            &mut none,
+            |p, q, _| near(p, q),
+        );
+    }
+
+    /// Whether some wall (with the edges into the triangles `blocked` accepts) comes nearer
+    /// than `reach` to the segment `a -> b`, `a` a point of triangle `start`.
+    pub(crate) fn segment_meets_wall_beside(
+        &self,
+        start: TriangleId,
+        (a, b): (Point, Point),
+        reach: f64,
+        blocked: impl Fn(TriangleId) -> bool,
+        scratch: &mut ClearanceScratch,
+    ) -> bool {
+        let near =
+            |p: Point, q: Point| !boxes_apart([a, b], [p, q], reach) && segments_nearer(a, b, p, q, reach);
+        let mut met = f64::INFINITY;
+        self.walls_near_beside(
+            start,
+            blocked,
+            scratch,
+            |p, q, _| near(p, q).then_some(0.0),
+            &mut met,
+            |p, q, met| met > 0.0 && near(p, q),
+        );
+        met == 0.0
+    }
+
     /// Visits the walls of the triangles reachable from `start` through the edges `enter`
     /// accepts (given the best distance so far), updating `best` with `measure`.
     ///
@@ -553,6 +611,20 @@ impl NavMesh {
     fn walls_near(
         &self,
         start: TriangleId,
+        scratch: &mut ClearanceScratch,
+        measure: impl FnMut(Point, Point, f64) -> Option<f64>,
+        best: &mut f64,
+        enter: impl Fn(Point, Point, f64) -> bool,
+    ) {
+        self.walls_near_beside(start, |_| false, scratch, measure, best, enter);
+    }
+
+    /// [`Self::walls_near`] where the edges into the triangles `blocked` accepts are walls too
+    /// (ground excluded by a query's area costs).
+    fn walls_near_beside(
+        &self,
+        start: TriangleId,
+        blocked: impl Fn(TriangleId) -> bool,
         scratch: &mut ClearanceScratch,
         mut measure: impl FnMut(Point, Point, f64) -> Option<f64>,
         best: &mut f64,
@@ -565,7 +637,7 @@ impl NavMesh {
         while let Some(t) = scratch.stack.pop() {
             let corners = self.triangle_points(t);
             for (e, &next) in self.neighbours(t).iter().enumerate() {
-                if next.is_none() {
+                if next.is_none() || blocked(next) {
                     if let Some(d) = measure(corners[e], corners[(e + 1) % 3], *best) {
                         *best = d;
                     }

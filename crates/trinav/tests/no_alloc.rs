@@ -124,13 +124,18 @@ enum Kind {
     /// Paths for a disc of radius 0.25 (clearance searches, the disc funnel and its
     /// verification, the disc's optimal search), on the first 100 pairs.
     Radius(PathMode),
+    /// Paths for a disc of radius 0.25 with the ground (type 0) at cost 2, on the first 20
+    /// pairs: the disc's Steiner-point search on a mesh of several area types.
+    RadiusWeighted(PathMode),
     Locate,
     NearestPoint,
     NearestPointOnIsland,
     Raycast,
 }
 
-const KINDS: [Kind; 18] = [
+const KINDS: [Kind; 20] = [
+    Kind::RadiusWeighted(PathMode::Fast),
+    Kind::RadiusWeighted(PathMode::Optimal),
     Kind::PartialExcluding(PathMode::Fast),
     Kind::PartialExcluding(PathMode::Optimal),
     Kind::Radius(PathMode::Fast),
@@ -197,6 +202,11 @@ fn pass(mesh: &NavMesh, q: &Queries, state: &mut State, kind: Kind) -> (f64, usi
         Kind::Radius(mode) => {
             let options = PathOptions::default().with_mode(mode).with_radius(0.25).with_snap(true);
             paths(options, &q.pairs[..100])
+        }
+        Kind::RadiusWeighted(mode) => {
+            let costs = AreaCosts::default().with_cost(AreaId(0), 2.0).expect("a valid cost");
+            let options = PathOptions::default().with_mode(mode).with_radius(0.25).with_area_costs(costs);
+            paths(options.with_snap(true), &q.pairs[..20])
         }
         Kind::NearestPointOnIsland => {
             for (k, &p) in q.points.iter().enumerate() {

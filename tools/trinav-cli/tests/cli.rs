@@ -111,6 +111,11 @@ fn path_costs_and_exclusions_by_name_and_number() {
         assert!((58.0 * (1.0 - 1e-9)..=bound).contains(&cost), "{cheap}");
         let by_number = json(&path(&["--mode", mode, "--cost", "1=0.5"]));
         assert_eq!(by_number["cost"], cheap["cost"]);
+        // A disc of radius 1 keeps to the road as well (its walls are farther than that).
+        let disc = path(&["--mode", mode, "--cost", "road=0.5", "--names", &names, "--radius", "1"]);
+        assert!(disc.status.success(), "{}", stderr(&disc));
+        let cost = json(&disc)["cost"].as_f64().unwrap();
+        assert!((58.0 * (1.0 - 1e-9)..=bound).contains(&cost), "{}", json(&disc));
     }
     let text = String::from_utf8_lossy(&trinav(&["path", nav, "--from", "2,39", "--to", "118,39"]).stdout)
         .into_owned();

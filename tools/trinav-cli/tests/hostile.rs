@@ -628,7 +628,10 @@ fn cases(f: &Fixture) -> Vec<Case> {
             vec!["--names", "missing.json", "cannot read level"],
         ),
         (vec!["--exclude", "0"], vec![&town, "start point (5, 5) is on area type 0, which is excluded"]),
-        (vec!["--cost", "0=2", "--radius", "0.5"], vec!["area costs", "agent radius"]),
+        (
+            vec!["--exclude", "0", "--radius", "0.5"],
+            vec![&town, "start point (5, 5) is on area type 0, which is excluded"],
+        ),
     ];
     for (extra, expect) in area_cases.iter().filter(|(extra, _)| !extra.contains(&"--radius")) {
         // bench: the flags are read before the mesh (a start on an excluded type is per query).

@@ -108,6 +108,11 @@ impl AreaCosts {
         Some(cost)
     }
 
+    /// Whether some type of `present` (bit `a`: type `a`) is excluded.
+    pub(crate) fn excludes_any_of(&self, present: u64) -> bool {
+        self.excluded & present != 0
+    }
+
     /// The smallest cost of a type of `present` (bit `a`: type `a`) that may be entered (the
     /// smallest of any type if none may): a tighter estimate's factor than [`Self::min_cost`]
     /// on a mesh whose types are `present`.

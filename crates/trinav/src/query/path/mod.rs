@@ -21,6 +21,7 @@ mod disc_funnel;
 mod disc_layers;
 mod disc_optimal;
 mod disc_sight;
+mod disc_weighted;
 mod funnel;
 mod marks;
 mod optimal;
@@ -241,9 +242,12 @@ pub enum PathError {
         /// Its area type.
         area: AreaId,
     },
-    /// Area costs other than 1, or exclusions, were asked together with an agent radius,
-    /// which the searches do not combine yet.
-    #[error("area costs and exclusions do not combine with an agent radius yet")]
+    /// Area costs other than 1, or exclusions, were asked together with an agent radius on a
+    /// mesh with off-mesh links, or on layered mesh (the disc's search under costs does not
+    /// take links or layers yet).
+    #[error(
+        "area costs and exclusions do not combine with an agent radius on a mesh with links or layers yet"
+    )]
     CostsWithRadius,
     /// The search expanded [`PathOptions::node_budget`] nodes without finishing (and partial
     /// paths are off).
@@ -478,6 +482,8 @@ pub struct PathScratch {
     clearance: ClearanceScratch,
     /// The disc's optimal search.
     disc: DiscScratch,
+    /// The disc's search under area costs or exclusions.
+    disc_weighted: disc_weighted::DiscWeightedScratch,
     /// The disc funnel's memory.
     bends: Vec<disc_funnel::Bend>,
     arcs: Vec<disc_funnel::ArcRun>,
@@ -1122,9 +1128,6 @@ impl NavMesh {
         if !(options.radius.is_finite() && options.radius >= 0.0) {
             return Err(PathError::BadRadius(options.radius));
         }
-        if options.radius > 0.0 && !options.area_costs.is_uniform() {
-            return Err(PathError::CostsWithRadius);
-        }
         let (from, from_snapped) = self.path_endpoint(from, Endpoint::Start, options, scratch)?;
         let goal = match self.path_endpoint(to, Endpoint::Goal, options, scratch) {
             Ok(goal) => Some(goal),
@@ -1347,6 +1350,18 @@ impl NavMesh {
         // may enter is the plain search's, unless links are priced apart from walking.
         // Exclusions alone are walls to the plain searches (link ends on excluded ground too).
         let links = self.has_links();
+        if radius > 0.0 && !costs.is_uniform() {
+            // A disc under costs that differ, or kept off excluded ground: the disc's
+            // Steiner-point search (one cost everywhere it may go is the plain disc's).
+            let common = costs.common_cost(self.area_mask()).filter(|&c| !links || c == 1.0);
+            if costs.excludes_any_of(self.area_mask()) || common.is_none() {
+                if !starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g))) && !links
+                {
+                    return Err(PathError::Unreachable);
+                }
+                return self.route_disc_weighted((from, starts), (to, goals), options, scratch, out);
+            }
+        }
         if costs.is_weighted() {
             let Some(common) = costs.common_cost(self.area_mask()).filter(|&c| !links || c == 1.0) else {
                 return self.route_weighted((from, starts), (to, goals), options, scratch, out);

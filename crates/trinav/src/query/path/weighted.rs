@@ -315,7 +315,7 @@ impl Weighted<'_> {
 }
 
 /// The ends of half-edge `h` (`3 t + k`) of `mesh`.
-fn edge_ends(mesh: &NavMesh, h: u32) -> (Point, Point) {
+pub(crate) fn edge_ends(mesh: &NavMesh, h: u32) -> (Point, Point) {
     let [a, b, c] = mesh.triangle_points(TriangleId(h / 3));
     match h % 3 {
         0 => (a, b),
@@ -327,7 +327,7 @@ fn edge_ends(mesh: &NavMesh, h: u32) -> (Point, Point) {
 /// How many Steiner points half-edge `h` (`3 t + k`) of `mesh` holds in optimal mode: evenly
 /// spaced, at most [`SPACING`] times the smallest altitude of the triangles beside it apart,
 /// between [`MIN_POINTS`] and [`MAX_POINTS`].
-fn steiner_count(mesh: &NavMesh, h: u32) -> u32 {
+pub(crate) fn steiner_count(mesh: &NavMesh, h: u32) -> u32 {
     let t = TriangleId(h / 3);
     let (a, b) = edge_ends(mesh, h);
     let n = mesh.neighbours(t)[(h % 3) as usize];
@@ -787,7 +787,11 @@ impl Runs<'_> {
 /// changes sign (Snell's law), found by Newton steps from where the straight way crosses the
 /// edge, kept inside a shrinking bracket (a bisection step where Newton's would leave it), to
 /// within [`EDGE_TOLERANCE`] of the edge.
-fn cheapest_on_edge((a, b): (Point, Point), (prev, f0): (Point, f64), (next, f1): (Point, f64)) -> Point {
+pub(crate) fn cheapest_on_edge(
+    (a, b): (Point, Point),
+    (prev, f0): (Point, f64),
+    (next, f1): (Point, f64),
+) -> Point {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let dd = dx * dx + dy * dy;
     let at = |s: f64| Point::new(a.x + dx * s, a.y + dy * s);

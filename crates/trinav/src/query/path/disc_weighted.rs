@@ -1,0 +1,662 @@
+//! Paths for a disc agent (a radius above 0) under area costs or exclusions: a Steiner-point
+//! search in the disc's free space, then shortcuts.
+//!
+//! The disc's centre must keep the radius `r` from every wall, and (with exclusions) from
+//! every edge between ground it may enter and ground it may not: excluded ground is a wall to
+//! it, as an obstacle inflated by `r` would be. The cost of a path is that of its centre's
+//! way (length times the cost of the area under the centre), as for a point.
+//!
+//! The search's nodes lie in the free space only: on each edge between two triangles the
+//! agent may enter, the ends of the parts at least `r` from every wall and evenly spaced
+//! points inside them (as many as the weighted search puts on the edge, a quarter in fast
+//! mode); round each corner where the walls turn away from the free space, the vertices of a
+//! regular polygon circumscribed about the circle of radius `r` ([`OPTIMAL_SIDES`] sides, its
+//! sides at most 1e-3 r outside the circle; [`FAST_SIDES`] in fast mode), and where its sides
+//! cross edges. A step joins two nodes of one triangle (the triangle's cost times its length,
+//! along an edge shared by two types the cheaper) when every wall near the triangle stays at
+//! least `r` from it. A* over these nodes (estimate: straight distance times the smallest
+//! cost) gives a valid path; then points are dropped while the straight segment past them
+//! keeps the radius and costs no more (each such segment checked against every wall near it
+//! and costed triangle by triangle). Triangles are opened (their walls gathered, their nodes
+//! placed) only when the search reaches them.
+//!
+//! Bound: every step keeps at least `r` (up to rounding) from every wall and excluded edge.
+//! The cost is within the Steiner spacing's error of the optimum: the tests hold it within
+//! 1% of an independent oracle (the level baked at `r` with excluded ground as obstacles,
+//! and the weighted optimal search of a point on it), and fast mode's mean within 5%.
+
+use std::collections::BinaryHeap;
+use std::f64::consts::PI;
+
+use crate::clearance::{
+    ClearanceScratch, DISC_TOLERANCE, boxes_apart, crossing_fraction, line_near_segment, segment_distance,
+    segments_nearer,
+};
+use crate::geometry::{Orientation, Point, closest_point_on_triangle, orient};
+use crate::ids::TriangleId;
+use crate::mesh::NavMesh;
+use crate::query::path::search::OpenNode;
+use crate::query::path::weighted::{cheapest_on_edge, edge_ends, steiner_count};
+use crate::query::path::{
+    AreaCosts, Endpoint, GenerationSet, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch,
+};
+
+/// Sides of the polygon standing for a corner's circle in optimal mode: its sides touch the
+/// circle and its vertices are `1 / cos(pi / 72) - 1` (under 1e-3) of the radius outside it.
+const OPTIMAL_SIDES: usize = 72;
+/// The same in fast mode (vertices 0.4% of the radius outside the circle).
+const FAST_SIDES: usize = 36;
+/// The start's node number.
+const START: u32 = 0;
+/// The goal's node number.
+const GOAL: u32 = 1;
+/// A node on no edge.
+const NO_EDGE: u32 = u32::MAX;
+/// The most shortcut sweeps over a path.
+const SHORTCUT_SWEEPS: usize = 16;
+/// The most refinement sweeps (points slid along their edges).
+const REFINE_SWEEPS: usize = 32;
+/// How many times a slide that brings a step too near a wall is halved before it is given up.
+const MOVE_HALVINGS: usize = 8;
+/// A refinement sweep that gains less than this fraction of the cost ends the refinement.
+const SWEEP_GAIN: f64 = 1e-9;
+
+/// A node of the search: where it is, the triangles it belongs to, and the edge (canonical
+/// half-edge) it lies on.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    at: Point,
+    homes: [TriangleId; 2],
+    edge: u32,
+}
+
+/// A triangle the search has opened: its nodes (ranges of node numbers) and the walls near it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Opened {
+    edges: [(u32, u32); 3],
+    interior: (u32, u32),
+    walls: (u32, u32),
+    goal: bool,
+}
+
+/// Per-query state of the disc's weighted search (no allocation once grown).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DiscWeightedScratch {
+    nodes: Vec<Node>,
+    g: Vec<f64>,
+    parent: Vec<u32>,
+    /// The triangle of the step into each node.
+    via: Vec<TriangleId>,
+    closed: Vec<bool>,
+    open: BinaryHeap<OpenNode>,
+    opened: GenerationSet,
+    triangles: Vec<Opened>,
+    edges_done: GenerationSet,
+    edge_nodes: Vec<(u32, u32)>,
+    walls: Vec<(Point, Point)>,
+    corners: Vec<Point>,
+    blocked: Vec<(f64, f64)>,
+    along: Vec<f64>,
+    /// The path read back: its nodes, goal first.
+    read: Vec<u32>,
+    /// Of each path step (from point k to k + 1): the triangle it starts in, and its cost.
+    step_triangle: Vec<TriangleId>,
+    step_cost: Vec<f64>,
+    /// Of each path point: the edge (canonical half-edge) it may slide along, or [`NO_EDGE`].
+    point_edge: Vec<u32>,
+    clearance: ClearanceScratch,
+}
+
+/// The search over one query's nodes.
+struct DiscSearch<'a> {
+    mesh: &'a NavMesh,
+    costs: &'a AreaCosts,
+    /// The radius, and the reach a step must keep from walls (the radius less rounding).
+    r: f64,
+    reach: f64,
+    /// The corner polygons' sides and the distance of their vertices from the corner.
+    sides: usize,
+    outer: f64,
+    fast: bool,
+    from: Point,
+    to: Point,
+    starts: &'a [TriangleId],
+    goals: &'a [TriangleId],
+    min_cost: f64,
+}
+
+impl NavMesh {
+    /// The cheapest path (within the search's bound, see the module documentation) for a disc
+    /// of `options.radius` from `from` (in `starts`) to `to` (in `goals`) under
+    /// `options.area_costs`.
+    pub(crate) fn route_disc_weighted(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        (to, goals): (Point, &[TriangleId]),
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        if self.has_links() {
+            return Err(PathError::CostsWithRadius);
+        }
+        let r = options.radius;
+        let fast = options.mode == PathMode::Fast;
+        let sides = if fast { FAST_SIDES } else { OPTIMAL_SIDES };
+        let search = DiscSearch {
+            mesh: self,
+            costs: &options.area_costs,
+            r,
+            reach: r * (1.0 - DISC_TOLERANCE),
+            sides,
+            // A hair beyond r / cos(pi / n), so that the polygon's sides stay outside the circle.
+            outer: r / (PI / sides as f64).cos() * (1.0 + 4.0 * f64::EPSILON),
+            fast,
+            from,
+            to,
+            starts,
+            goals,
+            min_cost: options.area_costs.min_cost_of(self.area_mask()),
+        };
+        let w = &mut scratch.disc_weighted;
+        for (which, point, list) in [(Endpoint::Start, from, starts), (Endpoint::Goal, to, goals)] {
+            let clearance = search.clearance(w, point, list);
+            if clearance < search.reach {
+                if which == Endpoint::Goal && options.partial {
+                    // Head for the nearest point reached instead.
+                    continue;
+                }
+                return Err(PathError::NoClearance { which, point, clearance, radius: r });
+            }
+        }
+        let budget = options.node_budget.unwrap_or(u32::MAX);
+        let goal_clear = search.clearance(w, to, goals) >= search.reach;
+        let end = search.run(w, budget, goal_clear, &mut scratch.expanded);
+        let last = match end {
+            Some(SearchEnd::Goal) => GOAL,
+            Some(SearchEnd::Stopped(reason)) if options.partial => {
+                out.partial = Some(reason);
+                search.nearest_reached(w)
+            }
+            Some(SearchEnd::Stopped(PartialReason::BudgetExhausted)) => {
+                return Err(PathError::BudgetExhausted { budget });
+            }
+            Some(SearchEnd::Stopped(_)) | None => return Err(PathError::Unreachable),
+        };
+        search.read_path(w, last, &mut out.points);
+        search.shortcut(w, &mut out.points);
+        search.refine(w, &mut out.points);
+        search.shortcut(w, &mut out.points);
+        out.length = out.points.windows(2).map(|p| p[0].distance(p[1])).sum();
+        out.cost = w.step_cost.iter().sum();
+        Ok(())
+    }
+}
+
+/// How the search ended short of the goal, or that it found it.
+enum SearchEnd {
+    Goal,
+    Stopped(PartialReason),
+}
+
+impl DiscSearch<'_> {
+    /// Whether the agent may enter triangle `t`.
+    fn allowed(&self, t: TriangleId) -> bool {
+        !t.is_none() && !self.costs.is_excluded(self.mesh.area_id(t))
+    }
+
+    /// The cost per unit length of triangle `t`.
+    fn cost(&self, t: TriangleId) -> f64 {
+        self.costs.cost(self.mesh.area_id(t))
+    }
+
+    /// The distance from `p` (in the triangles `list`) to the nearest wall or excluded edge,
+    /// as far as `r` (farther counts as `r`).
+    fn clearance(&self, w: &mut DiscWeightedScratch, p: Point, list: &[TriangleId]) -> f64 {
+        let Some(&t) = list.first() else { return 0.0 };
+        w.walls.clear();
+        let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
+        self.mesh.walls_near_triangle(t, self.r, blocked, &mut w.clearance, &mut w.walls);
+        w.walls.iter().map(|&(a, b)| segment_distance(p, a, b)).fold(self.r, f64::min)
+    }
+
+    /// A new node (its search state reset).
+    fn push_node(&self, w: &mut DiscWeightedScratch, node: Node) -> u32 {
+        w.nodes.push(node);
+        w.g.push(f64::INFINITY);
+        w.parent.push(u32::MAX);
+        w.via.push(TriangleId::NONE);
+        w.closed.push(false);
+        (w.nodes.len() - 1) as u32
+    }
+
+    /// A* from the start to the goal (`goal_clear`: the goal has room for the disc).
+    fn run(
+        &self,
+        w: &mut DiscWeightedScratch,
+        budget: u32,
+        goal_clear: bool,
+        expanded: &mut u32,
+    ) -> Option<SearchEnd> {
+        let mesh = self.mesh;
+        w.nodes.clear();
+        w.g.clear();
+        w.parent.clear();
+        w.via.clear();
+        w.closed.clear();
+        w.open.clear();
+        w.walls.clear();
+        w.opened.clear(mesh.triangle_count());
+        w.edges_done.clear(3 * mesh.triangle_count());
+        w.triangles.resize(mesh.triangle_count(), Opened::default());
+        w.edge_nodes.resize(3 * mesh.triangle_count(), (0, 0));
+        let homes = [TriangleId::NONE; 2];
+        self.push_node(w, Node { at: self.from, homes, edge: NO_EDGE });
+        self.push_node(w, Node { at: self.to, homes, edge: NO_EDGE });
+        w.g[START as usize] = 0.0;
+        w.open.push(OpenNode { f_bits: self.estimate(self.from).to_bits(), item: START });
+        *expanded = 0;
+        while let Some(OpenNode { item: u, .. }) = w.open.pop() {
+            if w.closed[u as usize] {
+                continue;
+            }
+            if u == GOAL {
+                return Some(SearchEnd::Goal);
+            }
+            if *expanded >= budget {
+                return Some(SearchEnd::Stopped(PartialReason::BudgetExhausted));
+            }
+            *expanded += 1;
+            w.closed[u as usize] = true;
+            let node = w.nodes[u as usize];
+            let homes: &[TriangleId] = if u == START { self.starts } else { &node.homes };
+            for &t in homes {
+                if self.allowed(t) {
+                    self.expand_in(w, u, t, goal_clear);
+                }
+            }
+        }
+        Some(SearchEnd::Stopped(PartialReason::Unreachable))
+    }
+
+    /// The estimate of the cost from `p` to the goal.
+    fn estimate(&self, p: Point) -> f64 {
+        p.distance(self.to) * self.min_cost
+    }
+
+    /// Relaxes every node of triangle `t` from node `u`.
+    fn expand_in(&self, w: &mut DiscWeightedScratch, u: u32, t: TriangleId, goal_clear: bool) {
+        let opened = self.open(w, t);
+        let edges = std::array::from_fn(|k| self.canonical(t, k));
+        let ranges = opened.edges.into_iter().chain([opened.interior]);
+        let goal = (opened.goal && goal_clear).then_some(GOAL);
+        for v in ranges.flat_map(|(lo, hi)| lo..hi).chain(goal) {
+            if v == u || w.closed[v as usize] {
+                continue;
+            }
+            let (a, b) = (w.nodes[u as usize], w.nodes[v as usize]);
+            // Along an edge shared with ground of another cost: the cheaper.
+            let shared = self.on_edges(a, t, &edges) & self.on_edges(b, t, &edges);
+            let factor = match shared.trailing_zeros() as usize {
+                k @ 0..3 => {
+                    let n = self.mesh.neighbours(t)[k];
+                    if self.allowed(n) { self.cost(t).min(self.cost(n)) } else { self.cost(t) }
+                }
+                _ => self.cost(t),
+            };
+            let g = w.g[u as usize] + a.at.distance(b.at) * factor;
+            if g >= w.g[v as usize] || !self.step_clear(w, opened, a.at, b.at) {
+                continue;
+            }
+            w.g[v as usize] = g;
+            w.parent[v as usize] = u;
+            w.via[v as usize] = t;
+            w.open.push(OpenNode { f_bits: (g + self.estimate(b.at)).to_bits(), item: v });
+        }
+    }
+
+    /// The canonical half-edge of edge `k` of triangle `t` (the lower triangle's), or
+    /// [`NO_EDGE`] on a wall or an edge into excluded ground.
+    fn canonical(&self, t: TriangleId, k: usize) -> u32 {
+        let n = self.mesh.neighbours(t)[k];
+        if !self.allowed(n) {
+            return NO_EDGE;
+        }
+        let back = self.mesh.neighbours(n).iter().position(|&m| m == t).unwrap_or(0);
+        if t.0 < n.0 { 3 * t.0 + k as u32 } else { 3 * n.0 + back as u32 }
+    }
+
+    /// The edges of triangle `t` (bit `k`: edge `k`, of canonical half-edges `edges`) that
+    /// `node` lies on: its own, or both edges at a corner it is.
+    fn on_edges(&self, node: Node, t: TriangleId, edges: &[u32; 3]) -> u32 {
+        let corners = self.mesh.triangle_points(t);
+        if let Some(k) = corners.iter().position(|&c| c == node.at) {
+            return 1 << k | 1 << ((k + 2) % 3);
+        }
+        edges.iter().position(|&h| h != NO_EDGE && h == node.edge).map_or(0, |k| 1 << k)
+    }
+
+    /// Whether the step `a -> b` inside an opened triangle keeps the radius from its walls.
+    fn step_clear(&self, w: &DiscWeightedScratch, opened: Opened, a: Point, b: Point) -> bool {
+        let walls = &w.walls[opened.walls.0 as usize..opened.walls.1 as usize];
+        !walls.iter().any(|&(p, q)| {
+            !boxes_apart([a, b], [p, q], self.reach) && segments_nearer(a, b, p, q, self.reach)
+        })
+    }
+
+    /// Opens triangle `t` (once per query): gathers the walls near it and places its nodes.
+    fn open(&self, w: &mut DiscWeightedScratch, t: TriangleId) -> Opened {
+        if w.opened.contains(t.index()) {
+            return w.triangles[t.index()];
+        }
+        w.opened.insert(t.index());
+        let first_wall = w.walls.len() as u32;
+        let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
+        self.mesh.walls_near_triangle(t, self.outer, blocked, &mut w.clearance, &mut w.walls);
+        let walls = (first_wall, w.walls.len() as u32);
+        self.find_corners(w, t, walls);
+        let mut opened = Opened { walls, ..Opened::default() };
+        for k in 0..3 {
+            opened.edges[k] = self.edge_nodes(w, t, k, walls);
+        }
+        // The corner polygons' vertices inside the triangle.
+        let first = w.nodes.len() as u32;
+        let corners = self.mesh.triangle_points(t);
+        for c in 0..w.corners.len() {
+            for j in 0..self.sides {
+                let q = self.polygon_vertex(w.corners[c], j);
+                let inside =
+                    (0..3).all(|k| orient(corners[k], corners[(k + 1) % 3], q) != Orientation::Clockwise);
+                if inside && self.point_clear(w, walls, q) {
+                    self.push_node(w, Node { at: q, homes: [t, TriangleId::NONE], edge: NO_EDGE });
+                }
+            }
+        }
+        opened.interior = (first, w.nodes.len() as u32);
+        opened.goal = self.goals.contains(&t);
+        w.triangles[t.index()] = opened;
+        opened
+    }
+
+    /// Vertex `j` of the polygon round corner `c`.
+    fn polygon_vertex(&self, c: Point, j: usize) -> Point {
+        let angle = 2.0 * PI * j as f64 / self.sides as f64;
+        Point::new(c.x + self.outer * angle.cos(), c.y + self.outer * angle.sin())
+    }
+
+    /// Whether point `q` is at least the radius from the walls `walls` (a range of `w.walls`).
+    fn point_clear(&self, w: &DiscWeightedScratch, walls: (u32, u32), q: Point) -> bool {
+        w.walls[walls.0 as usize..walls.1 as usize]
+            .iter()
+            .all(|&(a, b)| segment_distance(q, a, b) >= self.reach)
+    }
+
+    /// Fills `w.corners` with the ends of the walls near `t` (within the polygons' reach)
+    /// where the walls turn away from the free space (or more than two walls meet).
+    fn find_corners(&self, w: &mut DiscWeightedScratch, t: TriangleId, (lo, hi): (u32, u32)) {
+        w.corners.clear();
+        let corners = self.mesh.triangle_points(t);
+        let walls = &w.walls[lo as usize..hi as usize];
+        for &(a, b) in walls {
+            for v in [a, b] {
+                if w.corners.contains(&v) || closest_point_on_triangle(v, corners).distance(v) >= self.outer {
+                    continue;
+                }
+                // Walls run with the walkable side on their left: turning right at a vertex
+                // wraps the free space round it.
+                let mut ins = walls.iter().filter(|w| w.1 == v);
+                let mut outs = walls.iter().filter(|w| w.0 == v);
+                let turning = match (ins.next(), ins.next(), outs.next(), outs.next()) {
+                    (Some(&(x, _)), None, Some(&(_, y)), None) => orient(x, v, y) == Orientation::Clockwise,
+                    _ => true,
+                };
+                if turning {
+                    w.corners.push(v);
+                }
+            }
+        }
+    }
+
+    /// The nodes on edge `k` of triangle `t` (placed when the first of its triangles opens):
+    /// none on a wall or an edge into excluded ground.
+    fn edge_nodes(
+        &self,
+        w: &mut DiscWeightedScratch,
+        t: TriangleId,
+        k: usize,
+        walls: (u32, u32),
+    ) -> (u32, u32) {
+        let mesh = self.mesh;
+        let n = mesh.neighbours(t)[k];
+        let h = self.canonical(t, k);
+        if h == NO_EDGE {
+            return (0, 0);
+        }
+        if w.edges_done.contains(h as usize) {
+            return w.edge_nodes[h as usize];
+        }
+        w.edges_done.insert(h as usize);
+        let corners = mesh.triangle_points(t);
+        let (p, q) = (corners[k], corners[(k + 1) % 3]);
+        // The parts of the edge nearer than r to a wall (open intervals of the fraction along it).
+        w.blocked.clear();
+        for &wall in &w.walls[walls.0 as usize..walls.1 as usize] {
+            w.blocked.extend(line_near_segment(p, q, wall, self.r));
+        }
+        w.blocked.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        let free = |s: f64, blocked: &[(f64, f64)]| blocked.iter().all(|&(lo, hi)| s <= lo || s >= hi);
+        w.along.clear();
+        // The ends of the free parts.
+        let mut from = 0.0f64;
+        for &(lo, hi) in &w.blocked {
+            if lo > from {
+                w.along.extend([from, lo.min(1.0)]);
+            }
+            from = from.max(hi);
+            if from >= 1.0 {
+                break;
+            }
+        }
+        if from <= 1.0 {
+            w.along.extend([from, 1.0]);
+        }
+        w.along.retain(|&s| (0.0..=1.0).contains(&s));
+        // Evenly spaced points, and where the corner polygons' sides cross the edge.
+        let mut count = steiner_count(mesh, h);
+        if self.fast {
+            count = count.div_ceil(4).max(2);
+        }
+        w.along.extend((1..=count).map(|j| j as f64 / (count + 1) as f64));
+        // The feet of the start and goal on the edges of their triangles: the way from a
+        // point to a cheaper edge beside it leaves square to the edge.
+        let (ee, length2) = ((q.x - p.x, q.y - p.y), (q.x - p.x).powi(2) + (q.y - p.y).powi(2));
+        for (end, list) in [(self.from, self.starts), (self.to, self.goals)] {
+            if length2 > 0.0 && (list.contains(&t) || list.contains(&n)) {
+                w.along.push((((end.x - p.x) * ee.0 + (end.y - p.y) * ee.1) / length2).clamp(0.0, 1.0));
+            }
+        }
+        for &c in &w.corners {
+            if segment_distance(c, p, q) >= self.outer || (c.distance(p) < self.r && c.distance(q) < self.r) {
+                continue;
+            }
+            for j in 0..self.sides {
+                let (u, v) = (self.polygon_vertex(c, j), self.polygon_vertex(c, j + 1));
+                w.along.extend(crossing_fraction(p, q, u, v));
+            }
+        }
+        let blocked = std::mem::take(&mut w.blocked);
+        w.along.retain(|&s| free(s, &blocked));
+        w.blocked = blocked;
+        w.along.sort_unstable_by(f64::total_cmp);
+        w.along.dedup();
+        let first = w.nodes.len() as u32;
+        for i in 0..w.along.len() {
+            let s = w.along[i];
+            let at = Point::new(p.x + s * (q.x - p.x), p.y + s * (q.y - p.y));
+            self.push_node(w, Node { at, homes: [t, n], edge: h });
+        }
+        let range = (first, w.nodes.len() as u32);
+        w.edge_nodes[h as usize] = range;
+        range
+    }
+
+    /// The closed node nearest the goal (where a partial path ends).
+    fn nearest_reached(&self, w: &DiscWeightedScratch) -> u32 {
+        (0..w.nodes.len() as u32)
+            .filter(|&v| w.closed[v as usize])
+            .min_by(|&a, &b| {
+                let d = |v: u32| w.nodes[v as usize].at.distance(self.to);
+                d(a).total_cmp(&d(b))
+            })
+            .unwrap_or(START)
+    }
+
+    /// Reads the path to node `last` into `points`, with each step's triangle and cost.
+    fn read_path(&self, w: &mut DiscWeightedScratch, last: u32, points: &mut Vec<Point>) {
+        w.read.clear();
+        let mut v = last;
+        while v != START {
+            w.read.push(v);
+            v = w.parent[v as usize];
+        }
+        points.clear();
+        points.push(self.from);
+        w.step_triangle.clear();
+        w.step_cost.clear();
+        w.point_edge.clear();
+        w.point_edge.push(NO_EDGE);
+        for i in (0..w.read.len()).rev() {
+            let v = w.read[i] as usize;
+            w.step_triangle.push(w.via[v]);
+            w.step_cost.push(w.g[v] - w.g[w.parent[v] as usize]);
+            points.push(w.nodes[v].at);
+            w.point_edge.push(if v == GOAL as usize { NO_EDGE } else { w.nodes[v].edge });
+        }
+    }
+
+    /// Drops path points while the straight segment past one keeps the radius and costs no
+    /// more than the two steps it replaces.
+    fn shortcut(&self, w: &mut DiscWeightedScratch, points: &mut Vec<Point>) {
+        let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
+        for _ in 0..SHORTCUT_SWEEPS {
+            let mut changed = false;
+            let mut i = 0;
+            while i + 2 < points.len() {
+                let (a, b) = (points[i], points[i + 2]);
+                let t = w.step_triangle[i];
+                let before = w.step_cost[i] + w.step_cost[i + 1];
+                let better = self.segment_cost(t, a, b).filter(|&c| c <= before).filter(|_| {
+                    !self.mesh.segment_meets_wall_beside(t, (a, b), self.reach, blocked, &mut w.clearance)
+                });
+                match better {
+                    Some(c) => {
+                        points.remove(i + 1);
+                        w.point_edge.remove(i + 1);
+                        w.step_cost[i] = c;
+                        w.step_cost.remove(i + 1);
+                        w.step_triangle.remove(i + 1);
+                        changed = true;
+                    }
+                    None => i += 1,
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// Slides each path point that lies on an edge along it to where its two steps cost
+    /// least (Snell's law between its neighbours), as far towards there as keeps both steps
+    /// clear of the walls; sweeps until one gains nothing.
+    fn refine(&self, w: &mut DiscWeightedScratch, points: &mut [Point]) {
+        let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
+        for _ in 0..REFINE_SWEEPS {
+            let mut gained = 0.0;
+            for i in 1..points.len().saturating_sub(1) {
+                let h = w.point_edge[i];
+                let (prev, at, next) = (points[i - 1], points[i], points[i + 1]);
+                let (l0, l1) = (prev.distance(at), at.distance(next));
+                if h == NO_EDGE || l0 == 0.0 || l1 == 0.0 {
+                    continue;
+                }
+                let (f0, f1) = (w.step_cost[i - 1] / l0, w.step_cost[i] / l1);
+                let best = cheapest_on_edge(edge_ends(self.mesh, h), (prev, f0), (next, f1));
+                let before = w.step_cost[i - 1] + w.step_cost[i];
+                // Halfway back towards the point while the steps from the new place hit a wall.
+                let mut to = best;
+                for _ in 0..MOVE_HALVINGS {
+                    // The point stays on its edge, an edge of the triangle its next step
+                    // starts in.
+                    let (t0, t1) = (w.step_triangle[i - 1], w.step_triangle[i]);
+                    let costs = self.segment_cost(t0, prev, to).zip(self.segment_cost(t1, to, next));
+                    let mut clear = |t: TriangleId, a: Point, b: Point| {
+                        !self.mesh.segment_meets_wall_beside(t, (a, b), self.reach, blocked, &mut w.clearance)
+                    };
+                    if let Some((c0, c1)) = costs.filter(|&(c0, c1)| c0 + c1 < before)
+                        && clear(t0, prev, to)
+                        && clear(t1, to, next)
+                    {
+                        points[i] = to;
+                        w.step_cost[i - 1] = c0;
+                        w.step_cost[i] = c1;
+                        gained += before - c0 - c1;
+                        break;
+                    }
+                    to = Point::new(0.5 * (to.x + at.x), 0.5 * (to.y + at.y));
+                }
+            }
+            if gained <= SWEEP_GAIN * w.step_cost.iter().sum::<f64>() {
+                break;
+            }
+        }
+    }
+
+    /// The cost of the segment `a -> b` (`a` a point of triangle `t`), walked triangle by
+    /// triangle; `None` when it leaves the ground the agent may enter.
+    fn segment_cost(&self, mut t: TriangleId, a: Point, b: Point) -> Option<f64> {
+        let mesh = self.mesh;
+        let (mut x, mut cost) = (a, 0.0);
+        for _ in 0..=mesh.triangle_count() {
+            if !self.allowed(t) {
+                return None;
+            }
+            let c = mesh.triangle_points(t);
+            let edge = |k: usize| (c[k], c[(k + 1) % 3]);
+            // Along an edge shared with ground of another cost: the cheaper.
+            let factor = (0..3)
+                .find(|&k| {
+                    orient(a, b, edge(k).0) == Orientation::Collinear
+                        && orient(a, b, edge(k).1) == Orientation::Collinear
+                })
+                .map(|k| mesh.neighbours(t)[k])
+                .filter(|&n| self.allowed(n))
+                .map_or(self.cost(t), |n| self.cost(t).min(self.cost(n)));
+            if (0..3).all(|k| orient(edge(k).0, edge(k).1, b) != Orientation::Clockwise) {
+                return Some(cost + x.distance(b) * factor);
+            }
+            let exit = (0..3).find(|&k| {
+                let (p, q) = edge(k);
+                orient(p, q, b) == Orientation::Clockwise
+                    && orient(a, b, p) != Orientation::CounterClockwise
+                    && orient(a, b, q) != Orientation::Clockwise
+            })?;
+            let (p, q) = edge(exit);
+            let y = line_crossing((a, b), (p, q));
+            cost += x.distance(y) * factor;
+            x = y;
+            t = mesh.neighbours(t)[exit];
+        }
+        None
+    }
+}
+
+/// Where segment `a b` crosses the line through `p q` (its fraction clamped to the segment,
+/// which it crosses up to rounding).
+fn line_crossing((a, b): (Point, Point), (p, q): (Point, Point)) -> Point {
+    let (dx, dy, ex, ey) = (b.x - a.x, b.y - a.y, q.x - p.x, q.y - p.y);
+    let denominator = dx * ey - dy * ex;
+    let s = if denominator == 0.0 { 0.0 } else { ((p.x - a.x) * ey - (p.y - a.y) * ex) / denominator };
+    let s = s.clamp(0.0, 1.0);
+    Point::new(a.x + s * dx, a.y + s * dy)
+}
