@@ -1081,9 +1081,12 @@ mod costs_with_a_radius {
     /// The excluded type; rectangles of it come last among a level's areas (so they win).
     const EXCLUDED: u8 = 4;
 
+    /// An area rectangle: corner, width, height and type.
+    type AreaRect = (f64, f64, f64, f64, u8);
+
     /// A random level of rectangles with typed rectangles (types 1 to 3, then some of the
     /// excluded type), and the oracle's level: the excluded rectangles made obstacles.
-    fn levels(rng: &mut trinav_bake::generate::SplitMix64) -> (Level, Level, Vec<(f64, f64, f64, f64, u8)>) {
+    fn levels(rng: &mut trinav_bake::generate::SplitMix64) -> (Level, Level, Vec<AreaRect>) {
         let mut draw = |low: i32, high: i32| low + rng.below((high - low) as u64) as i32;
         let obstacles: Vec<_> =
             (0..draw(1, 12)).map(|_| (draw(0, 18), draw(0, 18), draw(1, 5), draw(1, 5))).collect();
@@ -1112,16 +1115,15 @@ mod costs_with_a_radius {
     }
 
     /// The type at `p` (the last rectangle holding it wins; 0 outside them all).
-    fn area_at(p: Point, areas: &[(f64, f64, f64, f64, u8)]) -> u8 {
-        let inside =
-            |&&(x, y, w, h, _): &&(f64, f64, f64, f64, u8)| p.x > x && p.x < x + w && p.y > y && p.y < y + h;
+    fn area_at(p: Point, areas: &[AreaRect]) -> u8 {
+        let inside = |&&(x, y, w, h, _): &&AreaRect| p.x > x && p.x < x + w && p.y > y && p.y < y + h;
         areas.iter().rev().find(inside).map_or(0, |a| a.4)
     }
 
     /// The cost of `points` measured over the area rectangles: each segment cut where it
     /// crosses a rectangle's side, each piece costed at its middle (on a side: the cheaper of
     /// the two sides' types, as a piece along a boundary costs).
-    fn measured_cost(points: &[Point], areas: &[(f64, f64, f64, f64, u8)], costs: &AreaCosts) -> f64 {
+    fn measured_cost(points: &[Point], areas: &[AreaRect], costs: &AreaCosts) -> f64 {
         let mut total = 0.0;
         for w in points.windows(2) {
             let (a, b) = (w[0], w[1]);
@@ -1156,7 +1158,7 @@ mod costs_with_a_radius {
     }
 
     /// The edges of the excluded rectangles (walls to the disc).
-    fn excluded_walls(areas: &[(f64, f64, f64, f64, u8)]) -> Vec<(Point, Point)> {
+    fn excluded_walls(areas: &[AreaRect]) -> Vec<(Point, Point)> {
         let mut walls = Vec::new();
         for &(x, y, w, h, _) in areas.iter().filter(|a| a.4 == EXCLUDED) {
             let c = [Point::new(x, y), Point::new(x + w, y), Point::new(x + w, y + h), Point::new(x, y + h)];

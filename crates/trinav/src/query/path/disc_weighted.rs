@@ -45,7 +45,7 @@ use crate::query::path::{
 /// circle and its vertices are `1 / cos(pi / 72) - 1` (under 1e-3) of the radius outside it.
 const OPTIMAL_SIDES: usize = 72;
 /// The same in fast mode (vertices 0.4% of the radius outside the circle).
-const FAST_SIDES: usize = 36;
+const FAST_SIDES: usize = 24;
 /// The start's node number.
 const START: u32 = 0;
 /// The goal's node number.
@@ -95,6 +95,9 @@ pub(crate) struct DiscWeightedScratch {
     edge_nodes: Vec<(u32, u32)>,
     walls: Vec<(Point, Point)>,
     corners: Vec<Point>,
+    /// The offsets of the corner polygons' vertices from their corner (one past the last: the
+    /// first again).
+    unit: Vec<(f64, f64)>,
     blocked: Vec<(f64, f64)>,
     along: Vec<f64>,
     /// The path read back: its nodes, goal first.
@@ -159,6 +162,11 @@ impl NavMesh {
             min_cost: options.area_costs.min_cost_of(self.area_mask()),
         };
         let w = &mut scratch.disc_weighted;
+        w.unit.clear();
+        w.unit.extend((0..=sides).map(|j| {
+            let (sin, cos) = (2.0 * PI * (j % sides) as f64 / sides as f64).sin_cos();
+            (search.outer * cos, search.outer * sin)
+        }));
         for (which, point, list) in [(Endpoint::Start, from, starts), (Endpoint::Goal, to, goals)] {
             let clearance = search.clearance(w, point, list);
             if clearance < search.reach {
@@ -287,24 +295,33 @@ impl DiscSearch<'_> {
     /// Relaxes every node of triangle `t` from node `u`.
     fn expand_in(&self, w: &mut DiscWeightedScratch, u: u32, t: TriangleId, goal_clear: bool) {
         let opened = self.open(w, t);
-        let edges = std::array::from_fn(|k| self.canonical(t, k));
+        let edges: [u32; 3] = std::array::from_fn(|k| self.canonical(t, k));
+        let corners = self.mesh.triangle_points(t);
+        // The edges of `t` a node lies on (bit k: edge k): its own, or both at a corner.
+        let on_edges = |node: &Node| -> u32 {
+            match corners.iter().position(|&c| c == node.at) {
+                Some(k) => 1 << k | 1 << ((k + 2) % 3),
+                None => edges.iter().position(|&h| h != NO_EDGE && h == node.edge).map_or(0, |k| 1 << k),
+            }
+        };
+        // Along an edge shared with ground of another cost: the cheaper.
+        let cost = self.cost(t);
+        let along: [f64; 3] = std::array::from_fn(|k| {
+            let n = self.mesh.neighbours(t)[k];
+            if self.allowed(n) { cost.min(self.cost(n)) } else { cost }
+        });
+        let a = w.nodes[u as usize];
+        let (a_edges, g_u) = (on_edges(&a), w.g[u as usize]);
         let ranges = opened.edges.into_iter().chain([opened.interior]);
         let goal = (opened.goal && goal_clear).then_some(GOAL);
         for v in ranges.flat_map(|(lo, hi)| lo..hi).chain(goal) {
             if v == u || w.closed[v as usize] {
                 continue;
             }
-            let (a, b) = (w.nodes[u as usize], w.nodes[v as usize]);
-            // Along an edge shared with ground of another cost: the cheaper.
-            let shared = self.on_edges(a, t, &edges) & self.on_edges(b, t, &edges);
-            let factor = match shared.trailing_zeros() as usize {
-                k @ 0..3 => {
-                    let n = self.mesh.neighbours(t)[k];
-                    if self.allowed(n) { self.cost(t).min(self.cost(n)) } else { self.cost(t) }
-                }
-                _ => self.cost(t),
-            };
-            let g = w.g[u as usize] + a.at.distance(b.at) * factor;
+            let b = w.nodes[v as usize];
+            let shared = if a_edges == 0 { 0 } else { a_edges & on_edges(&b) };
+            let factor = if shared == 0 { cost } else { along[shared.trailing_zeros() as usize] };
+            let g = g_u + a.at.distance(b.at) * factor;
             if g >= w.g[v as usize] || !self.step_clear(w, opened, a.at, b.at) {
                 continue;
             }
@@ -324,16 +341,6 @@ impl DiscSearch<'_> {
         }
         let back = self.mesh.neighbours(n).iter().position(|&m| m == t).unwrap_or(0);
         if t.0 < n.0 { 3 * t.0 + k as u32 } else { 3 * n.0 + back as u32 }
-    }
-
-    /// The edges of triangle `t` (bit `k`: edge `k`, of canonical half-edges `edges`) that
-    /// `node` lies on: its own, or both edges at a corner it is.
-    fn on_edges(&self, node: Node, t: TriangleId, edges: &[u32; 3]) -> u32 {
-        let corners = self.mesh.triangle_points(t);
-        if let Some(k) = corners.iter().position(|&c| c == node.at) {
-            return 1 << k | 1 << ((k + 2) % 3);
-        }
-        edges.iter().position(|&h| h != NO_EDGE && h == node.edge).map_or(0, |k| 1 << k)
     }
 
     /// Whether the step `a -> b` inside an opened triangle keeps the radius from its walls.
@@ -362,11 +369,20 @@ impl DiscSearch<'_> {
         // The corner polygons' vertices inside the triangle.
         let first = w.nodes.len() as u32;
         let corners = self.mesh.triangle_points(t);
+        let (lo, hi) = corners.iter().fold(
+            (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+            |(lo, hi), c| {
+                (Point::new(lo.x.min(c.x), lo.y.min(c.y)), Point::new(hi.x.max(c.x), hi.y.max(c.y)))
+            },
+        );
         for c in 0..w.corners.len() {
             for j in 0..self.sides {
-                let q = self.polygon_vertex(w.corners[c], j);
-                let inside =
-                    (0..3).all(|k| orient(corners[k], corners[(k + 1) % 3], q) != Orientation::Clockwise);
+                let q = polygon_vertex(&w.unit, w.corners[c], j);
+                let inside = q.x >= lo.x
+                    && q.x <= hi.x
+                    && q.y >= lo.y
+                    && q.y <= hi.y
+                    && (0..3).all(|k| orient(corners[k], corners[(k + 1) % 3], q) != Orientation::Clockwise);
                 if inside && self.point_clear(w, walls, q) {
                     self.push_node(w, Node { at: q, homes: [t, TriangleId::NONE], edge: NO_EDGE });
                 }
@@ -376,12 +392,6 @@ impl DiscSearch<'_> {
         opened.goal = self.goals.contains(&t);
         w.triangles[t.index()] = opened;
         opened
-    }
-
-    /// Vertex `j` of the polygon round corner `c`.
-    fn polygon_vertex(&self, c: Point, j: usize) -> Point {
-        let angle = 2.0 * PI * j as f64 / self.sides as f64;
-        Point::new(c.x + self.outer * angle.cos(), c.y + self.outer * angle.sin())
     }
 
     /// Whether point `q` is at least the radius from the walls `walls` (a range of `w.walls`).
@@ -464,7 +474,7 @@ impl DiscSearch<'_> {
         // Evenly spaced points, and where the corner polygons' sides cross the edge.
         let mut count = steiner_count(mesh, h);
         if self.fast {
-            count = count.div_ceil(4).max(2);
+            count = count.div_ceil(8);
         }
         w.along.extend((1..=count).map(|j| j as f64 / (count + 1) as f64));
         // The feet of the start and goal on the edges of their triangles: the way from a
@@ -480,7 +490,7 @@ impl DiscSearch<'_> {
                 continue;
             }
             for j in 0..self.sides {
-                let (u, v) = (self.polygon_vertex(c, j), self.polygon_vertex(c, j + 1));
+                let (u, v) = (polygon_vertex(&w.unit, c, j), polygon_vertex(&w.unit, c, j + 1));
                 w.along.extend(crossing_fraction(p, q, u, v));
             }
         }
@@ -659,4 +669,10 @@ fn line_crossing((a, b): (Point, Point), (p, q): (Point, Point)) -> Point {
     let s = if denominator == 0.0 { 0.0 } else { ((p.x - a.x) * ey - (p.y - a.y) * ex) / denominator };
     let s = s.clamp(0.0, 1.0);
     Point::new(a.x + s * dx, a.y + s * dy)
+}
+
+/// Vertex `j` of the polygon round corner `c` (`unit`: the offsets of its vertices).
+fn polygon_vertex(unit: &[(f64, f64)], c: Point, j: usize) -> Point {
+    let (dx, dy) = unit[j];
+    Point::new(c.x + dx, c.y + dy)
 }
