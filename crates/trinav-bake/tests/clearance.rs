@@ -1273,6 +1273,48 @@ mod costs_with_a_radius {
         assert!(f.ratio_sum / f.both as f64 <= mean_bound, "{f:?}");
     }
 
+    /// A band of excluded ground across the room: no way for the disc (an error, or with
+    /// partial paths the way to a place of the search nearest the goal, short of the band by
+    /// the radius); a budget that runs out is an error, or a partial path.
+    #[test]
+    fn excluded_ground_stops_the_disc_and_partial_paths_end_short_of_it() {
+        let level = with_area_rects(&rect_level(&[(4, 3, 2, 2)]), &[(9, -1, 2, 22, EXCLUDED)]);
+        let base = bake_at(&level, 0.0).expect("walkable");
+        let costs = agent();
+        let (from, to) = (Point::new(3.0, 10.0), Point::new(17.0, 10.0));
+        for mode in [PathMode::Fast, PathMode::Optimal] {
+            let options = PathOptions::default().with_mode(mode).with_radius(0.5).with_area_costs(costs);
+            let answer = base.find_path_with(from, to, &options, &mut PathScratch::new());
+            assert!(matches!(answer, Err(PathError::Unreachable)), "{mode:?}: {answer:?}");
+            let partial = options.with_partial(true);
+            let path =
+                base.find_path_with(from, to, &partial, &mut PathScratch::new()).expect("a partial path");
+            assert_eq!(path.partial, Some(PartialReason::Unreachable), "{mode:?}");
+            let end = path.end().expect("a point");
+            // Up against the band (its clear side is x = 8.5), nearer the goal than the start.
+            assert!(
+                (8.0..=8.5 + 1e-9).contains(&end.x) && end.distance(to) < from.distance(to),
+                "{mode:?}: {end:?}"
+            );
+            let mut walls = walls(&base);
+            walls.extend(excluded_walls(&[(9.0, -1.0, 2.0, 22.0, EXCLUDED)]));
+            assert!(path_clearance(&path, &walls) >= 0.5 * (1.0 - 1e-9), "{mode:?}: {:?}", path.points);
+            // Next to the band, the start itself lacks room for the disc.
+            let near = base.find_path_with(Point::new(8.7, 10.0), from, &options, &mut PathScratch::new());
+            assert!(matches!(near, Err(PathError::NoClearance { .. })), "{mode:?}: {near:?}");
+            let short = Point::new(8.0, 1.0);
+            let tight = options.with_node_budget(2);
+            let answer = base.find_path_with(from, short, &tight, &mut PathScratch::new());
+            assert!(matches!(answer, Err(PathError::BudgetExhausted { budget: 2 })), "{mode:?}: {answer:?}");
+            let path = base.find_path_with(from, short, &tight.with_partial(true), &mut PathScratch::new());
+            assert_eq!(
+                path.expect("a partial path").partial,
+                Some(PartialReason::BudgetExhausted),
+                "{mode:?}"
+            );
+        }
+    }
+
     /// Optimal mode within 1% of the oracle on every query, fast mode within 5% on average;
     /// reachability the oracle's, no path nearer than the radius to a wall or excluded ground,
     /// and every reported cost the measured one.

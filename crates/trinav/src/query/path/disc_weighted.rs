@@ -58,6 +58,8 @@ const SHORTCUT_SWEEPS: usize = 16;
 const REFINE_SWEEPS: usize = 32;
 /// How many times a slide that brings a step too near a wall is halved before it is given up.
 const MOVE_HALVINGS: usize = 8;
+/// Bisection steps of a partial path's last straight piece towards the goal.
+const STRAIGHT_ON_HALVINGS: usize = 30;
 /// A refinement sweep that gains less than this fraction of the cost ends the refinement.
 const SWEEP_GAIN: f64 = 1e-9;
 
@@ -195,6 +197,9 @@ impl NavMesh {
         search.shortcut(w, &mut out.points);
         search.refine(w, &mut out.points);
         search.shortcut(w, &mut out.points);
+        if out.partial.is_some() {
+            search.straight_on(w, last, &mut out.points);
+        }
         out.length = out.points.windows(2).map(|p| p[0].distance(p[1])).sum();
         out.cost = w.step_cost.iter().sum();
         Ok(())
@@ -619,6 +624,35 @@ impl DiscSearch<'_> {
             if gained <= SWEEP_GAIN * w.step_cost.iter().sum::<f64>() {
                 break;
             }
+        }
+    }
+
+    /// A partial path's end (node `last_node`) moved on towards the goal in a straight line, as far as the disc
+    /// keeps clear of the walls and on ground it may enter (bisection: a part of a clear
+    /// segment is clear).
+    fn straight_on(&self, w: &mut DiscWeightedScratch, last_node: u32, points: &mut Vec<Point>) {
+        let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
+        let Some(&last) = points.last() else { return };
+        // The path's last point is still that node, in its first triangle.
+        let homes = if last_node == START { self.starts } else { &w.nodes[last_node as usize].homes[..1] };
+        let Some(&t) = homes.first() else { return };
+        let at = |s: f64| Point::new(last.x + s * (self.to.x - last.x), last.y + s * (self.to.y - last.y));
+        let (mut lo, mut hi, mut cost) = (0.0, 1.0, None);
+        for _ in 0..STRAIGHT_ON_HALVINGS {
+            let mid = 0.5 * (lo + hi);
+            let p = at(mid);
+            let clear = self.segment_cost(t, last, p).filter(|_| {
+                !self.mesh.segment_meets_wall_beside(t, (last, p), self.reach, blocked, &mut w.clearance)
+            });
+            match clear {
+                Some(c) => (lo, cost) = (mid, Some(c)),
+                None => hi = mid,
+            }
+        }
+        if let Some(c) = cost {
+            points.push(at(lo));
+            w.step_triangle.push(t);
+            w.step_cost.push(c);
         }
     }
 
