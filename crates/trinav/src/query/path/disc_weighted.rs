@@ -38,7 +38,8 @@ use crate::mesh::NavMesh;
 use crate::query::path::search::OpenNode;
 use crate::query::path::weighted::{cheapest_on_edge, edge_ends, steiner_count};
 use crate::query::path::{
-    AreaCosts, Endpoint, GenerationSet, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch,
+    AreaCosts, Endpoint, GenerationSet, LinkStep, PartialReason, Path, PathError, PathMode, PathOptions,
+    PathScratch,
 };
 
 /// Sides of the polygon standing for a corner's circle in optimal mode: its sides touch the
@@ -52,6 +53,8 @@ const START: u32 = 0;
 const GOAL: u32 = 1;
 /// A node on no edge.
 const NO_EDGE: u32 = u32::MAX;
+/// No link.
+const NO_LINK: u32 = u32::MAX;
 /// The most shortcut sweeps over a path.
 const SHORTCUT_SWEEPS: usize = 16;
 /// The most refinement sweeps (points slid along their edges).
@@ -70,6 +73,10 @@ struct Node {
     at: Point,
     homes: [TriangleId; 2],
     edge: u32,
+    /// Of a link's start or end node: the directed link (else [`NO_LINK`]).
+    link: u32,
+    /// Whether it is the link's end (entered by the link, left into its end's triangles).
+    link_end: bool,
 }
 
 /// A triangle the search has opened: its nodes (ranges of node numbers) and the walls near it.
@@ -77,6 +84,8 @@ struct Node {
 struct Opened {
     edges: [(u32, u32); 3],
     interior: (u32, u32),
+    /// The start nodes of the links leaving from the triangle.
+    links: (u32, u32),
     walls: (u32, u32),
     goal: bool,
 }
@@ -102,6 +111,15 @@ pub(crate) struct DiscWeightedScratch {
     unit: Vec<(f64, f64)>,
     blocked: Vec<(f64, f64)>,
     along: Vec<f64>,
+    /// Of each directed link whose nodes were made: its start and end nodes.
+    link_nodes: GenerationSet,
+    link_node: Vec<(u32, u32)>,
+    /// Per opened triangle, the start nodes of its links (ranges in `Opened::links`).
+    link_members: Vec<u32>,
+    /// Walls near a link's end (its clearance).
+    end_walls: Vec<(Point, Point)>,
+    /// Of each path step: the directed link it takes, or [`NO_LINK`].
+    step_link: Vec<u32>,
     /// The path read back: its nodes, goal first.
     read: Vec<u32>,
     /// Of each path step (from point k to k + 1): the triangle it starts in, and its cost.
@@ -128,6 +146,9 @@ struct DiscSearch<'a> {
     starts: &'a [TriangleId],
     goals: &'a [TriangleId],
     min_cost: f64,
+    /// The least a way through a link can cost from anywhere (its cost and the straight way
+    /// on from its end at the smallest cost; infinite without links).
+    link_bound: f64,
 }
 
 impl NavMesh {
@@ -142,10 +163,11 @@ impl NavMesh {
         scratch: &mut PathScratch,
         out: &mut Path,
     ) -> Result<(), PathError> {
-        if self.has_links() {
-            return Err(PathError::CostsWithRadius);
-        }
         let r = options.radius;
+        let min_cost = options.area_costs.min_cost_of(self.area_mask());
+        let link_bound = (self.links.directed.iter())
+            .map(|d| d.cost + min_cost * d.to.distance(to))
+            .fold(f64::INFINITY, f64::min);
         let fast = options.mode == PathMode::Fast;
         let sides = if fast { FAST_SIDES } else { OPTIMAL_SIDES };
         let search = DiscSearch {
@@ -161,7 +183,8 @@ impl NavMesh {
             to,
             starts,
             goals,
-            min_cost: options.area_costs.min_cost_of(self.area_mask()),
+            min_cost,
+            link_bound,
         };
         let w = &mut scratch.disc_weighted;
         w.unit.clear();
@@ -200,7 +223,14 @@ impl NavMesh {
         if out.partial.is_some() {
             search.straight_on(w, last, &mut out.points);
         }
-        out.length = out.points.windows(2).map(|p| p[0].distance(p[1])).sum();
+        out.links.clear();
+        out.length = 0.0;
+        for (k, (p, &d)) in out.points.windows(2).zip(&w.step_link).enumerate() {
+            match d {
+                NO_LINK => out.length += p[0].distance(p[1]),
+                d => out.links.push(LinkStep { point: k, link: self.links.directed[d as usize].link }),
+            }
+        }
         out.cost = w.step_cost.iter().sum();
         Ok(())
     }
@@ -259,13 +289,17 @@ impl DiscSearch<'_> {
         w.closed.clear();
         w.open.clear();
         w.walls.clear();
+        w.link_members.clear();
         w.opened.clear(mesh.triangle_count());
         w.edges_done.clear(3 * mesh.triangle_count());
         w.triangles.resize(mesh.triangle_count(), Opened::default());
         w.edge_nodes.resize(3 * mesh.triangle_count(), (0, 0));
         let homes = [TriangleId::NONE; 2];
-        self.push_node(w, Node { at: self.from, homes, edge: NO_EDGE });
-        self.push_node(w, Node { at: self.to, homes, edge: NO_EDGE });
+        let end = Node { at: self.from, homes, edge: NO_EDGE, link: NO_LINK, link_end: false };
+        self.push_node(w, end);
+        self.push_node(w, Node { at: self.to, ..end });
+        w.link_nodes.clear(mesh.links.directed.len());
+        w.link_node.resize(mesh.links.directed.len(), (0, 0));
         w.g[START as usize] = 0.0;
         w.open.push(OpenNode { f_bits: self.estimate(self.from).to_bits(), item: START });
         *expanded = 0;
@@ -282,7 +316,14 @@ impl DiscSearch<'_> {
             *expanded += 1;
             w.closed[u as usize] = true;
             let node = w.nodes[u as usize];
-            let homes: &[TriangleId] = if u == START { self.starts } else { &node.homes };
+            if node.link != NO_LINK && !node.link_end {
+                self.take_link(w, u, node.link);
+            }
+            let homes: &[TriangleId] = match u {
+                START => self.starts,
+                _ if node.link_end => self.mesh.links.end_triangles(node.link),
+                _ => &node.homes,
+            };
             for &t in homes {
                 if self.allowed(t) {
                     self.expand_in(w, u, t, goal_clear);
@@ -294,7 +335,7 @@ impl DiscSearch<'_> {
 
     /// The estimate of the cost from `p` to the goal.
     fn estimate(&self, p: Point) -> f64 {
-        p.distance(self.to) * self.min_cost
+        (p.distance(self.to) * self.min_cost).min(self.link_bound)
     }
 
     /// Relaxes every node of triangle `t` from node `u`.
@@ -319,7 +360,11 @@ impl DiscSearch<'_> {
         let (a_edges, g_u) = (on_edges(&a), w.g[u as usize]);
         let ranges = opened.edges.into_iter().chain([opened.interior]);
         let goal = (opened.goal && goal_clear).then_some(GOAL);
-        for v in ranges.flat_map(|(lo, hi)| lo..hi).chain(goal) {
+        // The links' start nodes are read from the scratch inside the loop (it is relaxed).
+        let link_slots = (opened.links.0..opened.links.1).map(|k| (true, k));
+        let ordinary = ranges.flat_map(|(lo, hi)| lo..hi).chain(goal).map(|v| (false, v));
+        for (is_link, slot) in ordinary.chain(link_slots) {
+            let v = if is_link { w.link_members[slot as usize] } else { slot };
             if v == u || w.closed[v as usize] {
                 continue;
             }
@@ -346,6 +391,51 @@ impl DiscSearch<'_> {
         }
         let back = self.mesh.neighbours(n).iter().position(|&m| m == t).unwrap_or(0);
         if t.0 < n.0 { 3 * t.0 + k as u32 } else { 3 * n.0 + back as u32 }
+    }
+
+    /// The start node of directed link `d` (made with its end node on first use), or `None`
+    /// when the disc does not fit at one of its ends (`walls`: those near the start's
+    /// triangle, being opened) or the end is on ground it may not enter.
+    fn link_nodes(&self, w: &mut DiscWeightedScratch, d: u32, walls: (u32, u32)) -> Option<u32> {
+        if !w.link_nodes.contains(d as usize) {
+            w.link_nodes.insert(d as usize);
+            let directed = &self.mesh.links.directed[d as usize];
+            let ends = self.mesh.links.end_triangles(d);
+            let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
+            let usable = match ends.iter().copied().find(|&t| self.allowed(t)) {
+                Some(t) if self.point_clear(w, walls, directed.from) => {
+                    w.end_walls.clear();
+                    self.mesh.walls_near_triangle(t, self.r, blocked, &mut w.clearance, &mut w.end_walls);
+                    w.end_walls.iter().all(|&(a, b)| segment_distance(directed.to, a, b) >= self.reach)
+                }
+                _ => false,
+            };
+            w.link_node[d as usize] = if usable {
+                let none = [TriangleId::NONE; 2];
+                let start = Node { at: directed.from, homes: none, edge: NO_EDGE, link: d, link_end: false };
+                let start = self.push_node(w, start);
+                let end =
+                    self.push_node(w, Node { at: directed.to, link_end: true, ..w.nodes[start as usize] });
+                (start, end)
+            } else {
+                (u32::MAX, u32::MAX)
+            };
+        }
+        let (start, _) = w.link_node[d as usize];
+        (start != u32::MAX).then_some(start)
+    }
+
+    /// Relaxes the end of directed link `d` from its start node `u`.
+    fn take_link(&self, w: &mut DiscWeightedScratch, u: u32, d: u32) {
+        let (_, end) = w.link_node[d as usize];
+        let g = w.g[u as usize] + self.mesh.links.directed[d as usize].cost;
+        if end == u32::MAX || w.closed[end as usize] || g >= w.g[end as usize] {
+            return;
+        }
+        w.g[end as usize] = g;
+        w.parent[end as usize] = u;
+        w.via[end as usize] = TriangleId::NONE;
+        w.open.push(OpenNode { f_bits: (g + self.estimate(w.nodes[end as usize].at)).to_bits(), item: end });
     }
 
     /// Whether the step `a -> b` inside an opened triangle keeps the radius from its walls.
@@ -389,11 +479,27 @@ impl DiscSearch<'_> {
                     && q.y <= hi.y
                     && (0..3).all(|k| orient(corners[k], corners[(k + 1) % 3], q) != Orientation::Clockwise);
                 if inside && self.point_clear(w, walls, q) {
-                    self.push_node(w, Node { at: q, homes: [t, TriangleId::NONE], edge: NO_EDGE });
+                    self.push_node(
+                        w,
+                        Node {
+                            at: q,
+                            homes: [t, TriangleId::NONE],
+                            edge: NO_EDGE,
+                            link: NO_LINK,
+                            link_end: false,
+                        },
+                    );
                 }
             }
         }
         opened.interior = (first, w.nodes.len() as u32);
+        let first_link = w.link_members.len() as u32;
+        for d in self.mesh.links.starting_in(t) {
+            if let Some(start) = self.link_nodes(w, d, walls) {
+                w.link_members.push(start);
+            }
+        }
+        opened.links = (first_link, w.link_members.len() as u32);
         opened.goal = self.goals.contains(&t);
         w.triangles[t.index()] = opened;
         opened
@@ -508,7 +614,7 @@ impl DiscSearch<'_> {
         for i in 0..w.along.len() {
             let s = w.along[i];
             let at = Point::new(p.x + s * (q.x - p.x), p.y + s * (q.y - p.y));
-            self.push_node(w, Node { at, homes: [t, n], edge: h });
+            self.push_node(w, Node { at, homes: [t, n], edge: h, link: NO_LINK, link_end: false });
         }
         let range = (first, w.nodes.len() as u32);
         w.edge_nodes[h as usize] = range;
@@ -540,9 +646,11 @@ impl DiscSearch<'_> {
         w.step_cost.clear();
         w.point_edge.clear();
         w.point_edge.push(NO_EDGE);
+        w.step_link.clear();
         for i in (0..w.read.len()).rev() {
             let v = w.read[i] as usize;
             w.step_triangle.push(w.via[v]);
+            w.step_link.push(if w.via[v].is_none() { w.nodes[v].link } else { NO_LINK });
             w.step_cost.push(w.g[v] - w.g[w.parent[v] as usize]);
             points.push(w.nodes[v].at);
             w.point_edge.push(if v == GOAL as usize { NO_EDGE } else { w.nodes[v].edge });
@@ -559,6 +667,11 @@ impl DiscSearch<'_> {
             while i + 2 < points.len() {
                 let (a, b) = (points[i], points[i + 2]);
                 let t = w.step_triangle[i];
+                if t.is_none() || w.step_triangle[i + 1].is_none() {
+                    // A link's step stays.
+                    i += 1;
+                    continue;
+                }
                 let before = w.step_cost[i] + w.step_cost[i + 1];
                 let better = self.segment_cost(t, a, b).filter(|&c| c <= before).filter(|_| {
                     !self.mesh.segment_meets_wall_beside(t, (a, b), self.reach, blocked, &mut w.clearance)
@@ -570,6 +683,7 @@ impl DiscSearch<'_> {
                         w.step_cost[i] = c;
                         w.step_cost.remove(i + 1);
                         w.step_triangle.remove(i + 1);
+                        w.step_link.remove(i + 1);
                         changed = true;
                     }
                     None => i += 1,
@@ -592,7 +706,8 @@ impl DiscSearch<'_> {
                 let h = w.point_edge[i];
                 let (prev, at, next) = (points[i - 1], points[i], points[i + 1]);
                 let (l0, l1) = (prev.distance(at), at.distance(next));
-                if h == NO_EDGE || l0 == 0.0 || l1 == 0.0 {
+                let linked = w.step_triangle[i - 1].is_none() || w.step_triangle[i].is_none();
+                if h == NO_EDGE || l0 == 0.0 || l1 == 0.0 || linked {
                     continue;
                 }
                 let (f0, f1) = (w.step_cost[i - 1] / l0, w.step_cost[i] / l1);
@@ -634,7 +749,12 @@ impl DiscSearch<'_> {
         let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
         let Some(&last) = points.last() else { return };
         // The path's last point is still that node, in its first triangle.
-        let homes = if last_node == START { self.starts } else { &w.nodes[last_node as usize].homes[..1] };
+        let node = w.nodes[last_node as usize];
+        let homes = match last_node {
+            START => self.starts,
+            _ if node.link_end => self.mesh.links.end_triangles(node.link),
+            _ => &w.nodes[last_node as usize].homes[..1],
+        };
         let Some(&t) = homes.first() else { return };
         let at = |s: f64| Point::new(last.x + s * (self.to.x - last.x), last.y + s * (self.to.y - last.y));
         let (mut lo, mut hi, mut cost) = (0.0, 1.0, None);
@@ -653,6 +773,7 @@ impl DiscSearch<'_> {
             points.push(at(lo));
             w.step_triangle.push(t);
             w.step_cost.push(c);
+            w.step_link.push(NO_LINK);
         }
     }
 

@@ -243,11 +243,8 @@ pub enum PathError {
         area: AreaId,
     },
     /// Area costs other than 1, or exclusions, were asked together with an agent radius on a
-    /// mesh with off-mesh links, or on layered mesh (the disc's search under costs does not
-    /// take links or layers yet).
-    #[error(
-        "area costs and exclusions do not combine with an agent radius on a mesh with links or layers yet"
-    )]
+    /// layered mesh (the disc's search under costs does not take layers yet).
+    #[error("area costs and exclusions do not combine with an agent radius on a layered mesh yet")]
     CostsWithRadius,
     /// The search expanded [`PathOptions::node_budget`] nodes without finishing (and partial
     /// paths are off).
