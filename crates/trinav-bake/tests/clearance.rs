@@ -1188,8 +1188,11 @@ mod costs_with_a_radius {
         best: f64,
     }
 
-    /// Both modes' figures (fast, optimal) on `cases` random levels.
+    /// Both modes' figures (fast, optimal) on `cases` random levels (or
+    /// `TRINAV_DISC_COST_LEVELS`, for long runs).
     fn run(cases: usize, seed: u64, links: usize) -> [Figures; 2] {
+        let cases =
+            std::env::var("TRINAV_DISC_COST_LEVELS").ok().and_then(|v| v.parse().ok()).unwrap_or(cases);
         let mut rng = trinav_bake::generate::SplitMix64::new(seed);
         let mut figures = [PathMode::Fast, PathMode::Optimal]
             .map(|_| Figures { best: f64::INFINITY, ..Figures::default() });

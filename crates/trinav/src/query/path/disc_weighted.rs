@@ -192,29 +192,30 @@ impl NavMesh {
             let (sin, cos) = (2.0 * PI * (j % sides) as f64 / sides as f64).sin_cos();
             (search.outer * cos, search.outer * sin)
         }));
+        let mut goal_clear = true;
         for (which, point, list) in [(Endpoint::Start, from, starts), (Endpoint::Goal, to, goals)] {
             let clearance = search.clearance(w, point, list);
             if clearance < search.reach {
                 if which == Endpoint::Goal && options.partial {
                     // Head for the nearest point reached instead.
+                    goal_clear = false;
                     continue;
                 }
                 return Err(PathError::NoClearance { which, point, clearance, radius: r });
             }
         }
         let budget = options.node_budget.unwrap_or(u32::MAX);
-        let goal_clear = search.clearance(w, to, goals) >= search.reach;
         let end = search.run(w, budget, goal_clear, &mut scratch.expanded);
         let last = match end {
-            Some(SearchEnd::Goal) => GOAL,
-            Some(SearchEnd::Stopped(reason)) if options.partial => {
+            SearchEnd::Goal => GOAL,
+            SearchEnd::Stopped(reason) if options.partial => {
                 out.partial = Some(reason);
                 search.nearest_reached(w)
             }
-            Some(SearchEnd::Stopped(PartialReason::BudgetExhausted)) => {
+            SearchEnd::Stopped(PartialReason::BudgetExhausted) => {
                 return Err(PathError::BudgetExhausted { budget });
             }
-            Some(SearchEnd::Stopped(_)) | None => return Err(PathError::Unreachable),
+            SearchEnd::Stopped(_) => return Err(PathError::Unreachable),
         };
         search.read_path(w, last, &mut out.points);
         search.shortcut(w, &mut out.points);
@@ -280,7 +281,7 @@ impl DiscSearch<'_> {
         budget: u32,
         goal_clear: bool,
         expanded: &mut u32,
-    ) -> Option<SearchEnd> {
+    ) -> SearchEnd {
         let mesh = self.mesh;
         w.nodes.clear();
         w.g.clear();
@@ -308,10 +309,10 @@ impl DiscSearch<'_> {
                 continue;
             }
             if u == GOAL {
-                return Some(SearchEnd::Goal);
+                return SearchEnd::Goal;
             }
             if *expanded >= budget {
-                return Some(SearchEnd::Stopped(PartialReason::BudgetExhausted));
+                return SearchEnd::Stopped(PartialReason::BudgetExhausted);
             }
             *expanded += 1;
             w.closed[u as usize] = true;
@@ -330,7 +331,7 @@ impl DiscSearch<'_> {
                 }
             }
         }
-        Some(SearchEnd::Stopped(PartialReason::Unreachable))
+        SearchEnd::Stopped(PartialReason::Unreachable)
     }
 
     /// The estimate of the cost from `p` to the goal.
