@@ -1336,6 +1336,12 @@ mod costs_with_a_radius {
             // Next to the band, the start itself lacks room for the disc.
             let near = base.find_path_with(Point::new(8.7, 10.0), from, &options, &mut PathScratch::new());
             assert!(matches!(near, Err(PathError::NoClearance { .. })), "{mode:?}: {near:?}");
+            // With snapping, the start moves to the nearest point with room: r from the band.
+            let snapped = options.with_snap(true);
+            let path = base.find_path_with(Point::new(8.7, 10.0), from, &snapped, &mut PathScratch::new());
+            let path = path.expect("a path from the snapped start");
+            assert!(path.points[0].distance(Point::new(8.5, 10.0)) < 1e-9, "{mode:?}: {:?}", path.points);
+            assert!(path_clearance(&path, &walls) >= 0.5 * (1.0 - 1e-9), "{mode:?}: {:?}", path.points);
             let short = Point::new(8.0, 1.0);
             let tight = options.with_node_budget(2);
             let answer = base.find_path_with(from, short, &tight, &mut PathScratch::new());

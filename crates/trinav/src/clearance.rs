@@ -359,6 +359,30 @@ impl NavMesh {
         Some(best)
     }
 
+    /// The distance from `p`, a point of triangle `start`, to the nearest wall, counting the
+    /// edges into the triangles `blocked` accepts as walls.
+    pub(crate) fn clearance_beside(
+        &self,
+        p: Point,
+        start: TriangleId,
+        blocked: impl Fn(TriangleId) -> bool,
+        scratch: &mut ClearanceScratch,
+    ) -> f64 {
+        let mut best = f64::INFINITY;
+        self.walls_near_beside(
+            start,
+            blocked,
+            scratch,
+            |a, b, best: f64| {
+                let d = segment_distance(p, a, b);
+                (d < best).then_some(d)
+            },
+            &mut best,
+            |a, b, best| segment_distance(p, a, b) < best,
+        );
+        best
+    }
+
     /// Whether the segment `a -> b` keeps at least `r` from every wall (every point of it
     /// farther than `r`, up to floating-point rounding of the distances). `a` must be on the
     /// mesh.
@@ -791,10 +815,25 @@ impl NavMesh {
         layer: Option<crate::layers::LayerId>,
         scratch: &mut ClearanceScratch,
     ) -> Option<(Point, TriangleId)> {
+        self.nearest_clear_point_beside(p, r, layer, |_| false, scratch)
+    }
+
+    /// [`NavMesh::nearest_clear_point_on`] where the edges into the triangles `blocked` accepts
+    /// are walls too, and the point is not in one of them (ground excluded by area costs).
+    pub(crate) fn nearest_clear_point_beside(
+        &self,
+        p: Point,
+        r: f64,
+        layer: Option<crate::layers::LayerId>,
+        blocked: impl Fn(TriangleId) -> bool + Copy,
+        scratch: &mut ClearanceScratch,
+    ) -> Option<(Point, TriangleId)> {
         let (q, t0) = match layer {
             Some(layer) => self.nearest_point_on(layer, p)?,
             None => self.nearest_point(p)?,
         };
+        // A point on the edge of blocked ground searches from its other side.
+        let t0 = if blocked(t0) { self.locate_all(q).find(|&t| !blocked(t)).unwrap_or(t0) } else { t0 };
         let (w, h) = self.bounds().size();
         let limit = p.distance(q) + w.hypot(h) + 2.0 * r;
         let mut reach = p.distance(q) + 4.0 * r;
@@ -803,8 +842,9 @@ impl NavMesh {
         let nearest = loop {
             walls.clear();
             let mut none = f64::INFINITY;
-            self.walls_near(
+            self.walls_near_beside(
                 t0,
+                blocked,
                 scratch,
                 |a, b, _| {
                     if segment_distance(p, a, b) < reach {
@@ -832,8 +872,8 @@ impl NavMesh {
                     Some(layer) => self.locate_on(layer, c),
                     None => self.locate(c),
                 };
-                let Some(t) = located else { continue };
-                if self.clearance_with(c, scratch).is_some_and(|clear| clear >= r) {
+                let Some(t) = located.filter(|&t| !blocked(t)) else { continue };
+                if self.clearance_beside(c, t, blocked, scratch) >= r {
                     best = Some((d, c, t));
                 }
             }

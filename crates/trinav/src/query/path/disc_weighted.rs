@@ -56,6 +56,8 @@ const GOAL: u32 = 1;
 const NO_EDGE: u32 = u32::MAX;
 /// No link.
 const NO_LINK: u32 = u32::MAX;
+/// The most triangles a snapped path end is kept in (a vertex's fan).
+const SNAPPED_TRIANGLES: usize = 16;
 /// The most shortcut sweeps over a path.
 const SHORTCUT_SWEEPS: usize = 16;
 /// The most refinement sweeps (points slid along their edges).
@@ -165,6 +167,46 @@ impl NavMesh {
         out: &mut Path,
     ) -> Result<(), PathError> {
         let r = options.radius;
+        let reach = r * (1.0 - DISC_TOLERANCE);
+        // Ends nearer than r to excluded ground: an error, or with snapping the nearest point
+        // with room on ground the agent may enter.
+        let costs = &options.area_costs;
+        let blocked = |n: TriangleId| costs.is_excluded(self.area_id(n));
+        let w = &mut scratch.disc_weighted;
+        let mut snapped = [[TriangleId::NONE; SNAPPED_TRIANGLES]; 2];
+        let mut counts = [0; 2];
+        let mut ends = [from, to];
+        let mut goal_clear = true;
+        for (k, (which, list)) in [(Endpoint::Start, starts), (Endpoint::Goal, goals)].into_iter().enumerate()
+        {
+            let point = ends[k];
+            let clearance =
+                list.first().map_or(0.0, |&t| self.clearance_beside(point, t, blocked, &mut w.clearance));
+            if clearance >= reach {
+                continue;
+            }
+            if options.snap {
+                let (c, t) = self
+                    .nearest_clear_point_beside(point, r, None, blocked, &mut w.clearance)
+                    .ok_or(PathError::Unreachable)?;
+                ends[k] = c;
+                for (slot, u) in snapped[k].iter_mut().zip(self.locate_all(c).filter(|&u| !blocked(u))) {
+                    *slot = u;
+                    counts[k] += 1;
+                }
+                if counts[k] == 0 {
+                    (snapped[k][0], counts[k]) = (t, 1);
+                }
+            } else if which == Endpoint::Goal && options.partial {
+                // Head for the nearest point reached instead.
+                goal_clear = false;
+            } else {
+                return Err(PathError::NoClearance { which, point, clearance, radius: r });
+            }
+        }
+        let [from, to] = ends;
+        let starts = if counts[0] > 0 { &snapped[0][..counts[0]] } else { starts };
+        let goals = if counts[1] > 0 { &snapped[1][..counts[1]] } else { goals };
         let min_cost = options.area_costs.min_cost_of(self.area_mask());
         let link_bound = (self.links.directed.iter())
             .map(|d| d.cost + min_cost * d.to.distance(to))
@@ -175,7 +217,7 @@ impl NavMesh {
             mesh: self,
             costs: &options.area_costs,
             r,
-            reach: r * (1.0 - DISC_TOLERANCE),
+            reach,
             sides,
             // A hair beyond r / cos(pi / n), so that the polygon's sides stay outside the circle.
             outer: r / (PI / sides as f64).cos() * (1.0 + 4.0 * f64::EPSILON),
@@ -187,24 +229,11 @@ impl NavMesh {
             min_cost,
             link_bound,
         };
-        let w = &mut scratch.disc_weighted;
         w.unit.clear();
         w.unit.extend((0..=sides).map(|j| {
             let (sin, cos) = (2.0 * PI * (j % sides) as f64 / sides as f64).sin_cos();
             (search.outer * cos, search.outer * sin)
         }));
-        let mut goal_clear = true;
-        for (which, point, list) in [(Endpoint::Start, from, starts), (Endpoint::Goal, to, goals)] {
-            let clearance = search.clearance(w, point, list);
-            if clearance < search.reach {
-                if which == Endpoint::Goal && options.partial {
-                    // Head for the nearest point reached instead.
-                    goal_clear = false;
-                    continue;
-                }
-                return Err(PathError::NoClearance { which, point, clearance, radius: r });
-            }
-        }
         let budget = options.node_budget.unwrap_or(u32::MAX);
         let end = search.run(w, budget, goal_clear, &mut scratch.expanded);
         let last = match end {
@@ -253,16 +282,6 @@ impl DiscSearch<'_> {
     /// The cost per unit length of triangle `t`.
     fn cost(&self, t: TriangleId) -> f64 {
         self.costs.cost(self.mesh.area_id(t))
-    }
-
-    /// The distance from `p` (in the triangles `list`) to the nearest wall or excluded edge,
-    /// as far as `r` (farther counts as `r`).
-    fn clearance(&self, w: &mut DiscWeightedScratch, p: Point, list: &[TriangleId]) -> f64 {
-        let Some(&t) = list.first() else { return 0.0 };
-        w.walls.clear();
-        let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
-        self.mesh.walls_near_triangle(t, self.r, blocked, &mut w.clearance, &mut w.walls);
-        w.walls.iter().map(|&(a, b)| segment_distance(p, a, b)).fold(self.r, f64::min)
     }
 
     /// A new node (its search state reset).
