@@ -1070,6 +1070,45 @@ proptest! {
     }
 }
 
+/// A strip of another area type inside an L-shaped corridor 1 wide: its corners are vertices
+/// inside walkable ground, on no wall, and a disc of radius 0.45 passes them and turns the
+/// corner in both modes, keeping its radius from every wall: the traversal widths and the
+/// funnel do not take them for walls (the fast mode answered "not connected" before session
+/// 12). With the strip's type at another cost, the disc's Steiner-point search passes too.
+#[test]
+fn a_disc_passes_the_corners_of_an_area_inside_a_corridor() {
+    let outline = [[0.0, 0.0], [20.0, 0.0], [20.0, 10.0], [19.0, 10.0], [19.0, 1.0], [0.0, 1.0]];
+    let level = Level {
+        walkable: vec![PolygonInput { outer: outline.to_vec(), holes: Vec::new() }],
+        areas: vec![AreaInput::new(PolygonInput::rect(5.0, 0.0, 15.0, 0.5), 1)],
+        ..Level::default()
+    };
+    let base = bake(&level, &BakeSettings::default()).unwrap().mesh;
+    let (a, b) = (Point::new(1.0, 0.52), Point::new(19.5, 9.0));
+    let wall_distance = |p: Point, q: Point| {
+        (0..outline.len())
+            .map(|k| {
+                let [u, v] = [outline[k], outline[(k + 1) % outline.len()]];
+                segments(p, q, Point::new(u[0], u[1]), Point::new(v[0], v[1]))
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let strip_cost = trinav::AreaCosts::default().with_cost(trinav::AreaId(1), 2.0).unwrap();
+    for costs in [trinav::AreaCosts::default(), strip_cost] {
+        let mut lengths = Vec::new();
+        for mode in [PathMode::Optimal, PathMode::Fast] {
+            let disc = PathOptions::default().with_mode(mode).with_radius(0.45).with_area_costs(costs);
+            let path = base.find_path_with(a, b, &disc, &mut PathScratch::new()).unwrap();
+            assert_eq!((path.points.first(), path.points.last()), (Some(&a), Some(&b)), "{mode:?}");
+            for w in path.points.windows(2) {
+                assert!(wall_distance(w[0], w[1]) >= 0.45 * (1.0 - 1e-6), "{mode:?}: {w:?}");
+            }
+            lengths.push(path.cost);
+        }
+        assert!(lengths[1] >= lengths[0] - 1e-9, "fast {} below optimal {}", lengths[1], lengths[0]);
+    }
+}
+
 /// A disc under area costs and exclusions, against the oracle: the level baked at the radius
 /// with the excluded rectangles as obstacles (inflated by it like any other), and the
 /// weighted optimal search of a point on it. The cost of each path of ours is also measured
