@@ -345,18 +345,7 @@ impl NavMesh {
             return None;
         }
         let start = self.locate(p)?;
-        let mut best = f64::INFINITY;
-        self.walls_near(
-            start,
-            scratch,
-            |a, b, best: f64| {
-                let d = segment_distance(p, a, b);
-                (d < best).then_some(d)
-            },
-            &mut best,
-            |a, b, best| segment_distance(p, a, b) < best,
-        );
-        Some(best)
+        Some(self.clearance_beside(p, start, |_| false, scratch))
     }
 
     /// The distance from `p`, a point of triangle `start`, to the nearest wall, counting the
@@ -437,19 +426,7 @@ impl NavMesh {
         scratch: &mut ClearanceScratch,
     ) -> bool {
         let Some(start) = self.locate(a) else { return true };
-        let mut met = f64::INFINITY;
-        self.walls_near(
-            start,
-            scratch,
-            |p, q, _| {
-                (!boxes_apart([a, b], [p, q], reach) && segments_nearer(a, b, p, q, reach)).then_some(0.0)
-            },
-            &mut met,
-            |p, q, met| {
-                met > 0.0 && !boxes_apart([a, b], [p, q], reach) && segments_nearer(a, b, p, q, reach)
-            },
-        );
-        met == 0.0
+        self.segment_meets_wall_beside(start, (a, b), reach, |_| false, scratch)
     }
 
     /// Appends to `out` every wall nearer than `reach` to `centre`, a point of triangle

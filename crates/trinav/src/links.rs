@@ -506,7 +506,15 @@ impl NavMesh {
     /// the straight way from the end (what follows the last link taken is walked). Infinite
     /// without links.
     pub(crate) fn link_bound(&self, to: Point) -> f64 {
-        self.links.directed.iter().map(|d| d.cost + d.to.distance(to)).fold(f64::INFINITY, f64::min)
+        self.link_bound_walking(to, 1.0)
+    }
+
+    /// [`Self::link_bound`] for an agent that walks at `walk_cost` per unit of distance at
+    /// least (the smallest area cost it may walk at).
+    pub(crate) fn link_bound_walking(&self, to: Point, walk_cost: f64) -> f64 {
+        (self.links.directed.iter())
+            .map(|d| d.cost + walk_cost * d.to.distance(to))
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// The least any path from `from` to `to` that takes a link costs: over the directed links,

@@ -33,11 +33,11 @@ use crate::clearance::{
     ClearanceScratch, DISC_TOLERANCE, boxes_apart, crossing_fraction, line_near_segment, segment_distance,
     segments_nearer,
 };
-use crate::geometry::{Orientation, Point, closest_point_on_triangle, orient};
+use crate::geometry::{Aabb, Orientation, Point, closest_point_on_triangle, orient};
 use crate::ids::TriangleId;
 use crate::mesh::NavMesh;
 use crate::query::path::search::OpenNode;
-use crate::query::path::weighted::{cheapest_on_edge, edge_ends, steiner_count};
+use crate::query::path::weighted::{canonical_edge, cheapest_on_edge, edge_ends, steiner_count};
 use crate::query::path::{
     AreaCosts, Endpoint, GenerationSet, LinkStep, PartialReason, Path, PathError, PathMode, PathOptions,
     PathScratch,
@@ -82,6 +82,13 @@ struct Node {
     link_end: bool,
 }
 
+impl Node {
+    /// A node at `at` in the triangles `homes`, on edge `edge`, of no link.
+    fn on(at: Point, homes: [TriangleId; 2], edge: u32) -> Self {
+        Node { at, homes, edge, link: NO_LINK, link_end: false }
+    }
+}
+
 /// A triangle the search has opened: its nodes (ranges of node numbers) and the walls near it.
 #[derive(Clone, Copy, Debug, Default)]
 struct Opened {
@@ -119,8 +126,6 @@ pub(crate) struct DiscWeightedScratch {
     link_node: Vec<(u32, u32)>,
     /// Per opened triangle, the start nodes of its links (ranges in `Opened::links`).
     link_members: Vec<u32>,
-    /// Walls near a link's end (its clearance).
-    end_walls: Vec<(Point, Point)>,
     /// Of each path step: the directed link it takes, or [`NO_LINK`].
     step_link: Vec<u32>,
     /// The path read back: its nodes, goal first.
@@ -207,10 +212,10 @@ impl NavMesh {
         let [from, to] = ends;
         let starts = if counts[0] > 0 { &snapped[0][..counts[0]] } else { starts };
         let goals = if counts[1] > 0 { &snapped[1][..counts[1]] } else { goals };
-        let min_cost = options.area_costs.min_cost_of(self.area_mask());
-        let link_bound = (self.links.directed.iter())
-            .map(|d| d.cost + min_cost * d.to.distance(to))
-            .fold(f64::INFINITY, f64::min);
+        // The estimate's factors: the smallest cost the agent may walk at, and the least a way
+        // through a link costs to the (perhaps snapped) goal.
+        let min_cost = costs.min_cost_of(self.area_mask());
+        let link_bound = self.link_bound_walking(to, min_cost);
         let fast = options.mode == PathMode::Fast;
         let sides = if fast { FAST_SIDES } else { OPTIMAL_SIDES };
         let search = DiscSearch {
@@ -274,9 +279,23 @@ enum SearchEnd {
 }
 
 impl DiscSearch<'_> {
+    /// Whether triangle `t` (a triangle, not none) is of a type the agent may not enter.
+    fn blocked(&self, t: TriangleId) -> bool {
+        self.costs.is_excluded(self.mesh.area_id(t))
+    }
+
     /// Whether the agent may enter triangle `t`.
     fn allowed(&self, t: TriangleId) -> bool {
-        !t.is_none() && !self.costs.is_excluded(self.mesh.area_id(t))
+        !t.is_none() && !self.blocked(t)
+    }
+
+    /// The triangles node `u` (`node`) lies in and is left through.
+    fn homes<'s>(&'s self, u: u32, node: &'s Node) -> &'s [TriangleId] {
+        match u {
+            START => self.starts,
+            _ if node.link_end => self.mesh.links.end_triangles(node.link),
+            _ => &node.homes,
+        }
     }
 
     /// The cost per unit length of triangle `t`.
@@ -315,10 +334,8 @@ impl DiscSearch<'_> {
         w.edges_done.clear(3 * mesh.triangle_count());
         w.triangles.resize(mesh.triangle_count(), Opened::default());
         w.edge_nodes.resize(3 * mesh.triangle_count(), (0, 0));
-        let homes = [TriangleId::NONE; 2];
-        let end = Node { at: self.from, homes, edge: NO_EDGE, link: NO_LINK, link_end: false };
-        self.push_node(w, end);
-        self.push_node(w, Node { at: self.to, ..end });
+        self.push_node(w, Node::on(self.from, [TriangleId::NONE; 2], NO_EDGE));
+        self.push_node(w, Node::on(self.to, [TriangleId::NONE; 2], NO_EDGE));
         w.link_nodes.clear(mesh.links.directed.len());
         w.link_node.resize(mesh.links.directed.len(), (0, 0));
         w.g[START as usize] = 0.0;
@@ -340,12 +357,7 @@ impl DiscSearch<'_> {
             if node.link != NO_LINK && !node.link_end {
                 self.take_link(w, u, node.link);
             }
-            let homes: &[TriangleId] = match u {
-                START => self.starts,
-                _ if node.link_end => self.mesh.links.end_triangles(node.link),
-                _ => &node.homes,
-            };
-            for &t in homes {
+            for &t in self.homes(u, &node) {
                 if self.allowed(t) {
                     self.expand_in(w, u, t, goal_clear);
                 }
@@ -406,12 +418,11 @@ impl DiscSearch<'_> {
     /// The canonical half-edge of edge `k` of triangle `t` (the lower triangle's), or
     /// [`NO_EDGE`] on a wall or an edge into excluded ground.
     fn canonical(&self, t: TriangleId, k: usize) -> u32 {
-        let n = self.mesh.neighbours(t)[k];
-        if !self.allowed(n) {
+        if !self.allowed(self.mesh.neighbours(t)[k]) {
             return NO_EDGE;
         }
-        let back = self.mesh.neighbours(n).iter().position(|&m| m == t).unwrap_or(0);
-        if t.0 < n.0 { 3 * t.0 + k as u32 } else { 3 * n.0 + back as u32 }
+        let (c, j) = canonical_edge(self.mesh, t, k);
+        3 * c.0 + j as u32
     }
 
     /// The start node of directed link `d` (made with its end node on first use), or `None`
@@ -422,18 +433,15 @@ impl DiscSearch<'_> {
             w.link_nodes.insert(d as usize);
             let directed = &self.mesh.links.directed[d as usize];
             let ends = self.mesh.links.end_triangles(d);
-            let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
             let usable = match ends.iter().copied().find(|&t| self.allowed(t)) {
                 Some(t) if self.point_clear(w, walls, directed.from) => {
-                    w.end_walls.clear();
-                    self.mesh.walls_near_triangle(t, self.r, blocked, &mut w.clearance, &mut w.end_walls);
-                    w.end_walls.iter().all(|&(a, b)| segment_distance(directed.to, a, b) >= self.reach)
+                    let blocked = |n: TriangleId| self.blocked(n);
+                    self.mesh.clearance_beside(directed.to, t, blocked, &mut w.clearance) >= self.reach
                 }
                 _ => false,
             };
             w.link_node[d as usize] = if usable {
-                let none = [TriangleId::NONE; 2];
-                let start = Node { at: directed.from, homes: none, edge: NO_EDGE, link: d, link_end: false };
+                let start = Node { link: d, ..Node::on(directed.from, [TriangleId::NONE; 2], NO_EDGE) };
                 let start = self.push_node(w, start);
                 let end =
                     self.push_node(w, Node { at: directed.to, link_end: true, ..w.nodes[start as usize] });
@@ -474,7 +482,7 @@ impl DiscSearch<'_> {
         }
         w.opened.insert(t.index());
         let first_wall = w.walls.len() as u32;
-        let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
+        let blocked = |n: TriangleId| self.blocked(n);
         self.mesh.walls_near_triangle(t, self.outer, blocked, &mut w.clearance, &mut w.walls);
         let walls = (first_wall, w.walls.len() as u32);
         self.find_corners(w, t, walls);
@@ -484,32 +492,13 @@ impl DiscSearch<'_> {
         }
         // The corner polygons' vertices inside the triangle.
         let first = w.nodes.len() as u32;
-        let corners = self.mesh.triangle_points(t);
-        let (lo, hi) = corners.iter().fold(
-            (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
-            |(lo, hi), c| {
-                (Point::new(lo.x.min(c.x), lo.y.min(c.y)), Point::new(hi.x.max(c.x), hi.y.max(c.y)))
-            },
-        );
+        let bounds = Aabb::from_points(self.mesh.triangle_points(t));
         for c in 0..w.corners.len() {
             for j in 0..self.sides {
                 let q = polygon_vertex(&w.unit, w.corners[c], j);
-                let inside = q.x >= lo.x
-                    && q.x <= hi.x
-                    && q.y >= lo.y
-                    && q.y <= hi.y
-                    && (0..3).all(|k| orient(corners[k], corners[(k + 1) % 3], q) != Orientation::Clockwise);
+                let inside = bounds.contains(q) && self.mesh.triangle_contains(t, q);
                 if inside && self.point_clear(w, walls, q) {
-                    self.push_node(
-                        w,
-                        Node {
-                            at: q,
-                            homes: [t, TriangleId::NONE],
-                            edge: NO_EDGE,
-                            link: NO_LINK,
-                            link_end: false,
-                        },
-                    );
+                    self.push_node(w, Node::on(q, [t, TriangleId::NONE], NO_EDGE));
                 }
             }
         }
@@ -635,7 +624,7 @@ impl DiscSearch<'_> {
         for i in 0..w.along.len() {
             let s = w.along[i];
             let at = Point::new(p.x + s * (q.x - p.x), p.y + s * (q.y - p.y));
-            self.push_node(w, Node { at, homes: [t, n], edge: h, link: NO_LINK, link_end: false });
+            self.push_node(w, Node::on(at, [t, n], h));
         }
         let range = (first, w.nodes.len() as u32);
         w.edge_nodes[h as usize] = range;
@@ -681,7 +670,7 @@ impl DiscSearch<'_> {
     /// Drops path points while the straight segment past one keeps the radius and costs no
     /// more than the two steps it replaces.
     fn shortcut(&self, w: &mut DiscWeightedScratch, points: &mut Vec<Point>) {
-        let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
+        let blocked = |n: TriangleId| self.blocked(n);
         for _ in 0..SHORTCUT_SWEEPS {
             let mut changed = false;
             let mut i = 0;
@@ -720,7 +709,7 @@ impl DiscSearch<'_> {
     /// least (Snell's law between its neighbours), as far towards there as keeps both steps
     /// clear of the walls; sweeps until one gains nothing.
     fn refine(&self, w: &mut DiscWeightedScratch, points: &mut [Point]) {
-        let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
+        let blocked = |n: TriangleId| self.blocked(n);
         for _ in 0..REFINE_SWEEPS {
             let mut gained = 0.0;
             for i in 1..points.len().saturating_sub(1) {
@@ -767,16 +756,11 @@ impl DiscSearch<'_> {
     /// keeps clear of the walls and on ground it may enter (bisection: a part of a clear
     /// segment is clear).
     fn straight_on(&self, w: &mut DiscWeightedScratch, last_node: u32, points: &mut Vec<Point>) {
-        let blocked = |n: TriangleId| self.costs.is_excluded(self.mesh.area_id(n));
+        let blocked = |n: TriangleId| self.blocked(n);
         let Some(&last) = points.last() else { return };
         // The path's last point is still that node, in its first triangle.
         let node = w.nodes[last_node as usize];
-        let homes = match last_node {
-            START => self.starts,
-            _ if node.link_end => self.mesh.links.end_triangles(node.link),
-            _ => &w.nodes[last_node as usize].homes[..1],
-        };
-        let Some(&t) = homes.first() else { return };
+        let Some(&t) = self.homes(last_node, &node).first() else { return };
         let at = |s: f64| Point::new(last.x + s * (self.to.x - last.x), last.y + s * (self.to.y - last.y));
         let (mut lo, mut hi, mut cost) = (0.0, 1.0, None);
         for _ in 0..STRAIGHT_ON_HALVINGS {
@@ -818,7 +802,7 @@ impl DiscSearch<'_> {
                 .map(|k| mesh.neighbours(t)[k])
                 .filter(|&n| self.allowed(n))
                 .map_or(self.cost(t), |n| self.cost(t).min(self.cost(n)));
-            if (0..3).all(|k| orient(edge(k).0, edge(k).1, b) != Orientation::Clockwise) {
+            if mesh.triangle_contains(t, b) {
                 return Some(cost + x.distance(b) * factor);
             }
             let exit = (0..3).find(|&k| {

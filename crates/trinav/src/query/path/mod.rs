@@ -1346,28 +1346,26 @@ impl NavMesh {
         // Costs other than 1 take the weighted search; one cost on all the ground the agent
         // may enter is the plain search's, unless links are priced apart from walking.
         // Exclusions alone are walls to the plain searches (link ends on excluded ground too).
+        // A disc kept off excluded ground takes the weighted search's way too (the disc's
+        // Steiner-point search).
         let links = self.has_links();
-        if radius > 0.0 && !costs.is_uniform() {
-            // A disc under costs that differ, or kept off excluded ground: the disc's
-            // Steiner-point search (one cost everywhere it may go is the plain disc's).
+        if !costs.is_uniform() {
             let common = costs.common_cost(self.area_mask()).filter(|&c| !links || c == 1.0);
-            if costs.excludes_any_of(self.area_mask()) || common.is_none() {
-                if !starts.iter().any(|&s| goals.iter().any(|&g| self.island(s) == self.island(g))) && !links
-                {
-                    return Err(PathError::Unreachable);
+            let disc_excluded = radius > 0.0 && costs.excludes_any_of(self.area_mask());
+            match common {
+                Some(common) if costs.is_weighted() && !disc_excluded => {
+                    // One cost on all the ground the agent may enter: the shortest path is the
+                    // cheapest.
+                    let plain = PathOptions { area_costs: costs.unit(), ..*options };
+                    self.route((from, starts), (to, goals), &plain, scratch, out)?;
+                    out.cost *= common;
+                    return Ok(());
                 }
-                return self.route_disc_weighted((from, starts), (to, goals), options, scratch, out);
+                _ if costs.is_weighted() || disc_excluded => {
+                    return self.route_weighted((from, starts), (to, goals), options, scratch, out);
+                }
+                _ => {}
             }
-        }
-        if costs.is_weighted() {
-            let Some(common) = costs.common_cost(self.area_mask()).filter(|&c| !links || c == 1.0) else {
-                return self.route_weighted((from, starts), (to, goals), options, scratch, out);
-            };
-            // One cost on all the ground the agent may enter: the shortest path is the cheapest.
-            let plain = PathOptions { area_costs: costs.unit(), ..*options };
-            self.route((from, starts), (to, goals), &plain, scratch, out)?;
-            out.cost *= common;
-            return Ok(());
         }
         // Excluded types are walls: a straight segment in sight of the walls may still cross
         // one (the searches find it then).

@@ -225,15 +225,9 @@ impl Weighted<'_> {
         }
     }
 
-    /// The canonical half-edge of edge `k` of `t`: the one named by the lower triangle id (or
-    /// `t`'s own on the boundary).
+    /// The canonical half-edge of edge `k` of `t` (see [`canonical_edge`]).
     fn canonical(&self, t: TriangleId, k: usize) -> (TriangleId, usize) {
-        let n = self.mesh.neighbours(t)[k];
-        if n.is_none() || t.0 < n.0 {
-            return (t, k);
-        }
-        let j = self.mesh.neighbours(n).iter().position(|&x| x == t).expect("neighbours are symmetric");
-        (n, j)
+        canonical_edge(self.mesh, t, k)
     }
 
     /// The node of directed link `d`'s start (`end` 0) or end (1).
@@ -314,6 +308,17 @@ impl Weighted<'_> {
     }
 }
 
+/// The canonical half-edge of edge `k` of triangle `t` of `mesh`: the one named by the lower
+/// triangle id (or `t`'s own on the boundary).
+pub(crate) fn canonical_edge(mesh: &NavMesh, t: TriangleId, k: usize) -> (TriangleId, usize) {
+    let n = mesh.neighbours(t)[k];
+    if n.is_none() || t.0 < n.0 {
+        return (t, k);
+    }
+    let j = mesh.neighbours(n).iter().position(|&x| x == t).expect("neighbours are symmetric");
+    (n, j)
+}
+
 /// The ends of half-edge `h` (`3 t + k`) of `mesh`.
 pub(crate) fn edge_ends(mesh: &NavMesh, h: u32) -> (Point, Point) {
     let [a, b, c] = mesh.triangle_points(TriangleId(h / 3));
@@ -365,7 +370,8 @@ pub(crate) fn steiner_edges(mesh: &NavMesh) -> Box<[u32]> {
 
 impl NavMesh {
     /// The cheapest path (within the mode's bound) from `from` (in every triangle of
-    /// `starts`) to `to` (in every triangle of `goals`) under weighted area costs.
+    /// `starts`) to `to` (in every triangle of `goals`) under weighted area costs (or, for a
+    /// disc, exclusions: the disc's own search).
     pub(crate) fn route_weighted(
         &self,
         (from, starts): (Point, &[TriangleId]),
@@ -382,6 +388,9 @@ impl NavMesh {
         if !connected {
             return Err(PathError::Unreachable);
         }
+        if options.radius > 0.0 {
+            return self.route_disc_weighted((from, starts), (to, goals), options, scratch, out);
+        }
         scratch.pass.open(self, [starts, goals], &options.area_costs);
         // With links, both modes take the Steiner-point search (fast mode's corridor search
         // does not take links).
@@ -393,9 +402,7 @@ impl NavMesh {
         let goal_node = vertices + first[first.len() - 1];
         // The smallest cost of a type on this mesh the agent may enter (still admissible).
         let min_cost = options.area_costs.min_cost_of(self.area_mask());
-        let directed = &self.links.directed;
-        let link_bound =
-            directed.iter().map(|d| d.cost + min_cost * d.to.distance(to)).fold(f64::INFINITY, f64::min);
+        let link_bound = self.link_bound_walking(to, min_cost);
         let search = Weighted {
             mesh: self,
             options,
