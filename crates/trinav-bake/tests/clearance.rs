@@ -519,6 +519,16 @@ fn tally_random_queries(level: &Level, r: f64, seed: u64) -> Option<[Tally; 2]> 
     Some(compare_modes(level, (&base, &oracle), r, &pairs))
 }
 
+/// [`tally_random_queries`] with the disc on `level` in two chunks ([`in_two_chunks`]).
+fn tally_chunked_queries(level: &Level, r: f64, seed: u64) -> Option<[Tally; 2]> {
+    let (Some(base), Some(oracle)) = (bake_layers(&in_two_chunks(level)), bake_at(level, r)) else {
+        return None;
+    };
+    assert!(base.is_layered() && !base.layers_overlap() && base.link_count() == level.links.len());
+    let pairs = random_pairs(seed, 60, 20.0);
+    Some(compare_modes(level, (&base, &oracle), r, &pairs))
+}
+
 /// What a random level's tallies (fast mode, optimal mode) must hold: no path nearer a wall
 /// than the radius, reachability as the oracle's (knife edges apart), optimal lengths the
 /// oracle's within the arc errors, and no optimal path left unverified.
@@ -611,6 +621,80 @@ fn two_rooms(obstacles: &[(i32, i32, i32, i32)], (y0, y1): (i32, i32)) -> (Level
         ..Level::default()
     };
     (layered, flat)
+}
+
+/// The bounds `(x0, y0, x1, y1)` of a polygon's outer ring.
+fn ring_bounds(outer: &[[f64; 2]]) -> (f64, f64, f64, f64) {
+    let fold = |k: usize, pick: fn(f64, f64) -> f64, from: f64| outer.iter().map(|p| p[k]).fold(from, pick);
+    (
+        fold(0, f64::min, f64::INFINITY),
+        fold(1, f64::min, f64::INFINITY),
+        fold(0, f64::max, -f64::INFINITY),
+        fold(1, f64::max, -f64::INFINITY),
+    )
+}
+
+/// A level of [`rect_level`] (rectangle obstacles and area rectangles in a framed 20 x 20 room,
+/// links optional) cut along `x = 10` into two layers, "west" and "east", as the chunks of a
+/// world baked apart and joined: each rectangle crossing the cut is split into its two halves,
+/// and the parts of the cut between the obstacles are portals. The same floor as `level`, on
+/// two layers that do not overlap; each link names the layers of its ends.
+fn in_two_chunks(level: &Level) -> Level {
+    const CUT: f64 = 10.0;
+    let obstacles: Vec<_> =
+        level.obstacles.iter().filter(|o| o.holes.is_empty()).map(|o| ring_bounds(&o.outer)).collect();
+    let halves = |(x0, y0, x1, y1): (f64, f64, f64, f64), west: bool| {
+        let (x0, x1) = if west { (x0, x1.min(CUT)) } else { (x0.max(CUT), x1) };
+        (x0 < x1).then(|| PolygonInput::rect(x0, y0, x1, y1))
+    };
+    let chunk = |name: &str, west: bool| LayerInput {
+        name: name.into(),
+        walkable: vec![if west {
+            PolygonInput::rect(0.0, 0.0, CUT, 20.0)
+        } else {
+            PolygonInput::rect(CUT, 0.0, 20.0, 20.0)
+        }],
+        obstacles: obstacles.iter().filter_map(|&o| halves(o, west)).collect(),
+        areas: (level.areas.iter())
+            .filter_map(|a| halves(ring_bounds(&a.outer), west).map(|half| AreaInput::new(half, a.area)))
+            .collect(),
+    };
+    // The cut's stretches in [0, 20] that no obstacle touches.
+    let mut blocked: Vec<(f64, f64)> = (obstacles.iter())
+        .filter(|&&(x0, _, x1, _)| x0 <= CUT && CUT <= x1)
+        .map(|&(_, y0, _, y1)| (y0.clamp(0.0, 20.0), y1.clamp(0.0, 20.0)))
+        .collect();
+    blocked.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut portals = Vec::new();
+    let mut free_from = 0.0;
+    for (y0, y1) in blocked.into_iter().chain([(20.0, 20.0)]) {
+        if y0 > free_from {
+            portals.push(PortalInput {
+                layers: ["west".into(), "east".into()],
+                from: [CUT, free_from],
+                to: [CUT, y0],
+            });
+        }
+        free_from = f64::max(free_from, y1);
+    }
+    let side = |p: [f64; 2]| if p[0] < CUT { "west".to_string() } else { "east".to_string() };
+    Level {
+        layers: vec![chunk("west", true), chunk("east", false)],
+        portals,
+        links: (level.links.iter())
+            .map(|l| LinkInput { layers: Some([side(l.from), side(l.to)]), ..l.clone() })
+            .collect(),
+        ..Level::default()
+    }
+}
+
+/// `level` (layered, links included) baked without a radius, or `None` when nothing is walkable.
+fn bake_layers(level: &Level) -> Option<NavMesh> {
+    match bake(level, &BakeSettings::default()) {
+        Ok(baked) => Some(baked.mesh),
+        Err(trinav_bake::BakeError::NothingWalkable { .. }) => None,
+        Err(e) => panic!("{e}"),
+    }
 }
 
 /// Random cases of the layered test: 24, or `TRINAV_LAYER_CASES` (for long runs in release).
@@ -1026,6 +1110,20 @@ fn with_random_links(mut level: Level, seed: u64, count: usize) -> Option<Level>
 /// mode: a single level has too few queries to judge).
 #[test]
 fn random_levels_with_links_agree_with_a_bake_at_that_radius() {
+    links_against_the_oracle(false);
+}
+
+/// The same levels cut into two layers joined by portals (chunks of a world, see
+/// [`in_two_chunks`]), against the same oracle: the disc's searches take links and portals
+/// together.
+#[test]
+fn chunks_with_links_agree_with_the_floor_baked_at_that_radius() {
+    links_against_the_oracle(true);
+}
+
+/// Random levels with random links, over many levels (one mean for the fast mode: a single
+/// level has too few queries to judge); `chunked`: the disc's mesh is the level in two chunks.
+fn links_against_the_oracle(chunked: bool) {
     let mut rng = trinav_bake::generate::SplitMix64::new(15);
     let mut int = |lo: i32, hi: i32| lo + rng.below((hi - lo) as u64) as i32;
     let cases = std::env::var("TRINAV_LINK_RADIUS_CASES").map_or(32, |n| n.parse().unwrap());
@@ -1036,7 +1134,12 @@ fn random_levels_with_links_agree_with_a_bake_at_that_radius() {
             rect_level(&(0..n).map(|_| (int(0, 18), int(0, 18), int(1, 5), int(1, 5))).collect::<Vec<_>>());
         let Some(level) = with_random_links(level, case as u64, int(1, 9) as usize) else { continue };
         let r = [0.2, 0.35, 0.6, 1.0][case % 4];
-        let Some(tallies) = tally_random_queries(&level, r, case as u64) else { continue };
+        let tallies = if chunked {
+            tally_chunked_queries(&level, r, case as u64)
+        } else {
+            tally_random_queries(&level, r, case as u64)
+        };
+        let Some(tallies) = tallies else { continue };
         let optimal = add_agreeing_case(case, tallies, &mut total);
         optimal_paths += optimal.both;
         linked += optimal.linked;
@@ -1240,7 +1343,8 @@ mod costs_with_a_radius {
 
     /// Both modes' figures (fast, optimal) on `cases` random levels (or
     /// `TRINAV_DISC_COST_LEVELS`, for long runs).
-    fn run(cases: usize, seed: u64, links: usize) -> [Figures; 2] {
+    /// `chunked`: the disc's mesh is the level in two chunks ([`in_two_chunks`]).
+    fn run(cases: usize, seed: u64, links: usize, chunked: bool) -> [Figures; 2] {
         let cases =
             std::env::var("TRINAV_DISC_COST_LEVELS").ok().and_then(|v| v.parse().ok()).unwrap_or(cases);
         let mut rng = trinav_bake::generate::SplitMix64::new(seed);
@@ -1256,9 +1360,11 @@ mod costs_with_a_radius {
                 typed.links = random_links(&plain, rng.next_u64(), links, 20.0);
                 oracle_level.links = typed.links.clone();
             }
-            let (Some(base), Some(oracle)) = (bake_at(&typed, 0.0), bake_at(&oracle_level, r)) else {
+            let base = if chunked { bake_layers(&in_two_chunks(&typed)) } else { bake_at(&typed, 0.0) };
+            let (Some(base), Some(oracle)) = (base, bake_at(&oracle_level, r)) else {
                 continue;
             };
+            assert!(!base.layers_overlap());
             let mut walls = walls(&base);
             walls.extend(excluded_walls(&areas));
             let free = |p: Point| {
@@ -1400,7 +1506,7 @@ mod costs_with_a_radius {
     /// and every reported cost the measured one.
     #[test]
     fn disc_costs_agree_with_the_oracle() {
-        let [fast, optimal] = run(30, 1301, 0);
+        let [fast, optimal] = run(30, 1301, 0, false);
         check(&optimal, 1.01);
         check(&fast, 1.05);
     }
@@ -1410,7 +1516,18 @@ mod costs_with_a_radius {
     /// not taken.
     #[test]
     fn disc_costs_with_links_agree_with_the_oracle() {
-        let [fast, optimal] = run(20, 1303, 6);
+        let [fast, optimal] = run(20, 1303, 6, false);
+        check(&optimal, 1.01);
+        check(&fast, 1.05);
+        assert!(optimal.linked > 30, "{optimal:?}");
+    }
+
+    /// The same levels and links cut into two layers joined by portals (chunks of a world
+    /// baked apart, [`in_two_chunks`]), against the same oracle: costs, exclusions, links and
+    /// portals together.
+    #[test]
+    fn disc_costs_on_chunks_with_links_agree_with_the_oracle() {
+        let [fast, optimal] = run(20, 1303, 6, true);
         check(&optimal, 1.01);
         check(&fast, 1.05);
         assert!(optimal.linked > 30, "{optimal:?}");

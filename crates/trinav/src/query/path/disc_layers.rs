@@ -13,19 +13,13 @@ use crate::layers::LayerId;
 use crate::mesh::NavMesh;
 
 impl NavMesh {
-    /// The checks of an agent radius on a layered mesh: those of one layer (a bad radius, area
-    /// costs), links, and layers that overlap.
+    /// The checks of an agent radius on a layered mesh: a bad radius, and layers that overlap.
+    /// (Where they do not, links and area costs work as on one layer: the disc's searches
+    /// follow neighbours, across portals as across any edge.)
     pub(super) fn check_layered_radius(&self, options: &PathOptions) -> Result<(), PathError> {
         let radius = options.radius;
         if !(radius.is_finite() && radius >= 0.0) {
             return Err(PathError::BadRadius(radius));
-        }
-        if radius > 0.0 && self.has_links() {
-            // The disc's searches take links on one layer; across layers, not yet.
-            return Err(PathError::NotWithLayers("an agent radius together with off-mesh links"));
-        }
-        if radius > 0.0 && !options.area_costs.is_uniform() {
-            return Err(PathError::CostsWithRadius);
         }
         if radius > 0.0 && self.layers_overlap() {
             return Err(PathError::NotWithLayers("an agent radius where layers overlap in x, y"));

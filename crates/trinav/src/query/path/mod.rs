@@ -766,7 +766,7 @@ impl NavMesh {
     /// any layer otherwise); a partial path ends at the point nearest the goal in x, y of the
     /// islands the start reaches (through portals and links), on any layer. On a layered mesh,
     /// an agent radius is refused where layers overlap in x, y ([`PathError::NotWithLayers`],
-    /// see [`NavMesh::layers_overlap`]) and together with off-mesh links.
+    /// see [`NavMesh::layers_overlap`]); elsewhere it composes with links and area costs.
     ///
     /// ```
     /// # use trinav::{LayerId, NavMesh, PathOptions, PathScratch, Point};
