@@ -168,7 +168,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             Err(PathError::BudgetExhausted { .. }) => exhausted += 1,
             Err(PathError::NoClearance { .. }) => no_clearance += 1,
             Err(PathError::DiscPathUnverified) => unverified += 1,
-            Err(e @ (PathError::BadRadius(_) | PathError::CostsWithRadius | PathError::NotWithLayers(_))) => {
+            Err(e @ (PathError::BadRadius(_) | PathError::NotWithLayers(_))) => {
                 anyhow::bail!("{}: --radius {}: {e}", mesh_path.display(), args.radius)
             }
             Err(e) => {

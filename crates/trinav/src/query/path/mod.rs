@@ -242,10 +242,6 @@ pub enum PathError {
         /// Its area type.
         area: AreaId,
     },
-    /// Area costs other than 1, or exclusions, were asked together with an agent radius on a
-    /// layered mesh (the disc's search under costs does not take layers yet).
-    #[error("area costs and exclusions do not combine with an agent radius on a layered mesh yet")]
-    CostsWithRadius,
     /// The search expanded [`PathOptions::node_budget`] nodes without finishing (and partial
     /// paths are off).
     #[error("no path found within the search budget of {budget} nodes")]
