@@ -1533,3 +1533,408 @@ mod costs_with_a_radius {
         assert!(optimal.linked > 30, "{optimal:?}");
     }
 }
+
+/// A disc where layers overlap: a bridge over a road, against the two floors baked flat.
+///
+/// The level: on "ground", a road `[0, 20] × [ya, yb]` and two banks, `[4, 16] × [-5, 0]` and
+/// `[4, 16] × [10, 15]`; on "bridge", a deck `[bx0, bx1] × [0, 10]` over the road, joined to
+/// the banks by portals along `y = 0` and `y = 10`; random rectangle obstacles on the road,
+/// the banks and the deck, and (on some levels) ladders: links between the road and the deck
+/// at one place. The surface is two flat floors, the road and the banks with the deck, one
+/// over the other: the oracle bakes each flat at the radius and searches a point's way on it,
+/// joining them at the ladders (Dijkstra over the start, the goal and the ladders' ends). The
+/// road's walls lie under the deck, near its portals; a disc on the deck must not see them.
+mod overlapping_layers {
+    use super::*;
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    use trinav::LayerId;
+
+    /// A rectangle `(x0, y0, x1, y1)`.
+    type Area = (f64, f64, f64, f64);
+
+    struct Case {
+        road: (f64, f64),
+        deck: (f64, f64),
+        obstacles: [Vec<Area>; 2],
+        /// Ladders: a place on the road and the deck, and the cost of climbing.
+        ladders: Vec<(Point, f64)>,
+    }
+
+    fn poly((x0, y0, x1, y1): Area) -> PolygonInput {
+        PolygonInput::rect(x0, y0, x1, y1)
+    }
+
+    impl Case {
+        fn random(rng: &mut trinav_bake::generate::SplitMix64, ladders: bool) -> Case {
+            // On a quarter grid: the bake keeps such coordinates exact.
+            let mut draw = |low: f64, high: f64| ((low + (high - low) * rng.unit()) * 4.0).round() / 4.0;
+            let ya = (draw(0.3, 6.5) * 2.0).round() / 2.0;
+            let road = (ya, ya + [2.0, 2.5, 3.0][draw(0.0, 2.0) as usize]);
+            let bx0 = draw(6.0, 9.0).round();
+            let deck = (bx0, bx0 + draw(3.0, 5.0).round());
+            let mut rect = |(x0, y0, x1, y1): Area| {
+                let (w, h) = (draw(0.5, 2.0), draw(0.5, 1.5));
+                let (x, y) = (draw(x0 + 0.5, x1 - 0.5 - w), draw(y0 + 0.3, y1 - 0.3 - h));
+                (x, y, x + w, y + h)
+            };
+            let mut ground = Vec::new();
+            for _ in 0..3 {
+                ground.push(rect((0.0, road.0, 20.0, road.1)));
+                ground.push(rect((4.0, -5.0, 16.0, 0.0)));
+            }
+            ground.push(rect((4.0, 10.0, 16.0, 15.0)));
+            // Obstacles on the road keep out of the way of half of it (else few ways are open).
+            ground.retain(|o| o.1 > road.1 || o.3 < road.0 || o.3 - o.1 < 0.5 * (road.1 - road.0));
+            let deck_obstacles = (0..2).map(|_| rect((deck.0, 1.0, deck.1, 9.0))).collect();
+            let mut rungs = Vec::new();
+            if ladders {
+                for _ in 0..2 {
+                    let at = Point::new(draw(deck.0 + 0.8, deck.1 - 0.8), draw(road.0 + 0.8, road.1 - 0.8));
+                    rungs.push((at, draw(0.5, 4.0)));
+                }
+            }
+            Case { road, deck, obstacles: [ground, deck_obstacles], ladders: rungs }
+        }
+
+        fn banks() -> [Area; 2] {
+            [(4.0, -5.0, 16.0, 0.0), (4.0, 10.0, 16.0, 15.0)]
+        }
+
+        /// The level on two layers, baked without a radius for the disc's queries.
+        fn level(&self) -> Level {
+            let [south, north] = Case::banks();
+            let (road, (x0, x1)) = (self.road, self.deck);
+            Level {
+                layers: vec![
+                    LayerInput {
+                        name: "ground".into(),
+                        walkable: vec![poly((0.0, road.0, 20.0, road.1)), poly(south), poly(north)],
+                        obstacles: self.obstacles[0].iter().map(|&r| poly(r)).collect(),
+                        ..LayerInput::default()
+                    },
+                    LayerInput {
+                        name: "bridge".into(),
+                        walkable: vec![poly((x0, 0.0, x1, 10.0))],
+                        obstacles: self.obstacles[1].iter().map(|&r| poly(r)).collect(),
+                        ..LayerInput::default()
+                    },
+                ],
+                portals: vec![
+                    PortalInput {
+                        layers: ["bridge".into(), "ground".into()],
+                        from: [x0, 0.0],
+                        to: [x1, 0.0],
+                    },
+                    PortalInput {
+                        layers: ["ground".into(), "bridge".into()],
+                        from: [x1, 10.0],
+                        to: [x0, 10.0],
+                    },
+                ],
+                links: (self.ladders.iter())
+                    .map(|&(at, cost)| LinkInput {
+                        from: [at.x, at.y],
+                        to: [at.x, at.y],
+                        cost: Some(cost),
+                        bidirectional: true,
+                        layers: Some(["ground".into(), "bridge".into()]),
+                    })
+                    .collect(),
+                ..Level::default()
+            }
+        }
+
+        /// The outlines of the two floors: the road; the banks and the deck.
+        fn outlines(&self) -> [Vec<[f64; 2]>; 2] {
+            let (ya, yb) = self.road;
+            let (x0, x1) = self.deck;
+            [
+                vec![[0.0, ya], [20.0, ya], [20.0, yb], [0.0, yb]],
+                vec![
+                    [4.0, -5.0],
+                    [16.0, -5.0],
+                    [16.0, 0.0],
+                    [x1, 0.0],
+                    [x1, 10.0],
+                    [16.0, 10.0],
+                    [16.0, 15.0],
+                    [4.0, 15.0],
+                    [4.0, 10.0],
+                    [x0, 10.0],
+                    [x0, 0.0],
+                    [4.0, 0.0],
+                ],
+            ]
+        }
+
+        /// Floor `k` as a flat level, its outline framed (so that a radius shrinks it).
+        fn floor(&self, k: usize) -> Level {
+            let mut all = vec![PolygonInput {
+                outer: vec![[-1.0, -6.0], [21.0, -6.0], [21.0, 16.0], [-1.0, 16.0]],
+                holes: vec![self.outlines()[k].clone()],
+            }];
+            let obstacles: Vec<Area> = if k == 0 {
+                self.obstacles[0]
+                    .iter()
+                    .copied()
+                    .filter(|o| o.1 >= self.road.0 && o.3 <= self.road.1)
+                    .collect()
+            } else {
+                let on_road = |o: &&Area| o.1 >= self.road.0 && o.3 <= self.road.1;
+                self.obstacles[0].iter().filter(|o| !on_road(o)).chain(&self.obstacles[1]).copied().collect()
+            };
+            all.extend(obstacles.iter().map(|&r| poly(r)));
+            Level {
+                walkable: vec![PolygonInput::rect(-1.0, -6.0, 21.0, 16.0)],
+                obstacles: all,
+                ..Level::default()
+            }
+        }
+
+        /// The walls of floor `k`: its outline's edges and its obstacles'.
+        fn walls(&self, k: usize) -> Vec<(Point, Point)> {
+            let pt = |[x, y]: [f64; 2]| Point::new(x, y);
+            let outline = &self.outlines()[k];
+            let mut walls: Vec<_> =
+                (0..outline.len()).map(|i| (pt(outline[i]), pt(outline[(i + 1) % outline.len()]))).collect();
+            let floor = self.floor(k);
+            for o in floor.obstacles.iter().skip(1) {
+                let c: Vec<Point> = o.outer.iter().map(|&q| pt(q)).collect();
+                walls.extend((0..c.len()).map(|i| (c[i], c[(i + 1) % c.len()])));
+            }
+            walls
+        }
+
+        /// The floor a place is on: the road (0) or the banks and deck (1).
+        fn floor_of(&self, on_ground: bool, p: Point) -> usize {
+            usize::from(!(on_ground && p.y > self.road.0 - 1e-9 && p.y < self.road.1 + 1e-9))
+        }
+    }
+
+    /// The oracle's cost from `s` on floor `fs` to `g` on floor `fg`: Dijkstra over the two,
+    /// the ladders' ends and the ways between them on each floor baked at the radius.
+    fn oracle(
+        floors: &[NavMesh; 2],
+        case: &Case,
+        (s, fs): (Point, usize),
+        (g, fg): (Point, usize),
+    ) -> Option<f64> {
+        let optimal = PathOptions::default().with_mode(PathMode::Optimal);
+        let length = |k: usize, a: Point, b: Point| {
+            floors[k].find_path_with(a, b, &optimal, &mut PathScratch::new()).ok().map(|p| p.cost)
+        };
+        // Nodes: (place, floor); a ladder usable when the disc fits at both ends.
+        let mut nodes = vec![(s, fs), (g, fg)];
+        for &(at, _) in &case.ladders {
+            if floors[0].locate(at).is_some() && floors[1].locate(at).is_some() {
+                nodes.extend([(at, 0), (at, 1)]);
+            }
+        }
+        // The cheapest ladder at a place (two may stand at one).
+        let ladder_cost = |a: Point| case.ladders.iter().filter(|l| l.0 == a).map(|l| l.1).reduce(f64::min);
+        let mut dist = vec![f64::INFINITY; nodes.len()];
+        let mut done = vec![false; nodes.len()];
+        let mut heap = BinaryHeap::from([Reverse((0f64.to_bits(), 0usize))]);
+        dist[0] = 0.0;
+        while let Some(Reverse((bits, u))) = heap.pop() {
+            if std::mem::replace(&mut done[u], true) {
+                continue;
+            }
+            let d = f64::from_bits(bits);
+            if u == 1 {
+                return Some(d);
+            }
+            let (pu, ku) = nodes[u];
+            for (v, &(pv, kv)) in nodes.iter().enumerate() {
+                if done[v] {
+                    continue;
+                }
+                let step = if kv == ku {
+                    length(ku, pu, pv)
+                } else if pu == pv && u >= 2 && v >= 2 {
+                    ladder_cost(pu)
+                } else {
+                    None
+                };
+                if let Some(w) = step.filter(|&w| d + w < dist[v]) {
+                    dist[v] = d + w;
+                    heap.push(Reverse(((d + w).to_bits(), v)));
+                }
+            }
+        }
+        None
+    }
+
+    #[derive(Debug, Default)]
+    struct Figures {
+        queries: usize,
+        both: usize,
+        neither: usize,
+        knife_edges: usize,
+        disagree: usize,
+        violations: usize,
+        not_optimal: usize,
+        unverified: usize,
+        /// Paths that climb a ladder, and that go over the bridge (on the deck at some point).
+        laddered: usize,
+        bridged: usize,
+        ratio_sum: f64,
+        worst: f64,
+    }
+
+    /// The least distance of `path` from the walls of the floors it runs on (a segment on the
+    /// floor of its first point: the floors meet nowhere but at the ladders; a ladder climbed
+    /// is no segment).
+    fn path_clearance_on_floors(
+        mesh: &NavMesh,
+        case: &Case,
+        path: &Path,
+        walls: &[Vec<(Point, Point)>; 2],
+    ) -> f64 {
+        let ground = mesh.layer_by_name("ground").expect("a ground layer");
+        let mut least = f64::INFINITY;
+        for k in 0..path.points.len().saturating_sub(1) {
+            if path.is_link_step(k) {
+                continue;
+            }
+            let (u, v) = (path.points[k], path.points[k + 1]);
+            let floor = case.floor_of(path.layer(k) == ground, u);
+            for &(c, d) in &walls[floor] {
+                least = least.min(segments(u, v, c, d));
+            }
+        }
+        least
+    }
+
+    /// Both modes on `levels` random levels (or `TRINAV_OVERLAP_LEVELS`), half with ladders.
+    fn run(levels: usize, seed: u64) -> [Figures; 2] {
+        let levels =
+            std::env::var("TRINAV_OVERLAP_LEVELS").ok().and_then(|v| v.parse().ok()).unwrap_or(levels);
+        let mut rng = trinav_bake::generate::SplitMix64::new(seed);
+        let mut figures = [Figures::default(), Figures::default()];
+        for case_number in 0..levels {
+            let case = Case::random(&mut rng, case_number % 2 == 1);
+            let r = [0.3, 0.45, 0.7][case_number % 3];
+            let mesh = match bake(&case.level(), &BakeSettings::default()) {
+                Ok(baked) => baked.mesh,
+                // A ladder on an obstacle.
+                Err(_) => continue,
+            };
+            assert!(mesh.layers_overlap() && !mesh.layers_fold());
+            let (Some(road), Some(banks), Some(road0), Some(banks0)) = (
+                bake_at(&case.floor(0), r),
+                bake_at(&case.floor(1), r),
+                bake_at(&case.floor(0), 0.0),
+                bake_at(&case.floor(1), 0.0),
+            ) else {
+                continue;
+            };
+            let (floors, flat) = ([road, banks], [road0, banks0]);
+            let walls = [case.walls(0), case.walls(1)];
+            let (ground, bridge) =
+                (mesh.layer_by_name("ground").unwrap(), mesh.layer_by_name("bridge").unwrap());
+            // Random places with room for the disc: on the road, a bank or the deck.
+            let place = |rng: &mut trinav_bake::generate::SplitMix64| -> Option<(LayerId, Point, usize)> {
+                let (kind, bank) = (rng.below(3), [-5.0, 10.0][rng.below(2) as usize]);
+                let (layer, p) = match kind {
+                    0 => (
+                        ground,
+                        rng.point_in(Point::new(0.0, case.road.0), (20.0, case.road.1 - case.road.0)),
+                    ),
+                    1 => (ground, rng.point_in(Point::new(4.0, bank), (12.0, 5.0))),
+                    _ => (
+                        bridge,
+                        rng.point_in(Point::new(case.deck.0, 0.0), (case.deck.1 - case.deck.0, 10.0)),
+                    ),
+                };
+                mesh.locate_on(layer, p)?;
+                let floor = case.floor_of(layer == ground, p);
+                let room = flat[floor].clearance(p)?;
+                (room >= r * (1.0 + 4.0 * ORACLE_ARC_ERROR) && floors[floor].locate(p).is_some())
+                    .then_some((layer, p, floor))
+            };
+            for _ in 0..30 {
+                let (Some((la, s, fa)), Some((lb, g, fb))) = (place(&mut rng), place(&mut rng)) else {
+                    continue;
+                };
+                let reference = oracle(&floors, &case, (s, fa), (g, fb));
+                for (mode, f) in [PathMode::Fast, PathMode::Optimal].into_iter().zip(&mut figures) {
+                    let ours_with = |radius: f64| {
+                        let options = PathOptions::default().with_mode(mode).with_radius(radius);
+                        mesh.find_path_on((la, s), (lb, g), &options, &mut PathScratch::new())
+                    };
+                    let ours = ours_with(r);
+                    f.queries += 1;
+                    match (&ours, reference) {
+                        (Err(PathError::DiscPathUnverified), _) => {
+                            f.unverified += 1;
+                            eprintln!(
+                                "{mode:?} case {case_number} r {r}: {s:?} {fa} -> {g:?} {fb}: unverified"
+                            );
+                            continue;
+                        }
+                        (Ok(_), Some(_)) => f.both += 1,
+                        (Err(PathError::Unreachable), None) => f.neither += 1,
+                        _ => {
+                            let flips = |factor: f64| ours_with(r * factor).is_ok() != ours.is_ok();
+                            if flips(1.0 + 2.0 * ORACLE_ARC_ERROR) || flips(1.0 - 2.0 * ORACLE_ARC_ERROR) {
+                                f.knife_edges += 1;
+                            } else {
+                                f.disagree += 1;
+                                eprintln!(
+                                    "{mode:?} case {case_number} r {r}: {s:?} {fa} -> {g:?} {fb}: {ours:?} / {reference:?}"
+                                );
+                            }
+                        }
+                    }
+                    let Ok(path) = &ours else { continue };
+                    f.laddered += usize::from(!path.links.is_empty());
+                    f.bridged += usize::from((0..path.points.len()).any(|k| path.layer(k) == bridge));
+                    let clearance = path_clearance_on_floors(&mesh, &case, path, &walls);
+                    if clearance < r * (1.0 - 1e-9) - 1e-12 {
+                        f.violations += 1;
+                        eprintln!(
+                            "{mode:?} case {case_number} r {r}: {clearance} from a wall: {:?}",
+                            path.points
+                        );
+                    }
+                    let Some(reference) = reference else { continue };
+                    let ratio = path.cost / reference.max(1e-12);
+                    let slack = r * turning(path) * (ARC_TOLERANCE + ORACLE_ARC_ERROR) * 1.5;
+                    let rounding = 1e-9 * (1.0 + reference);
+                    if mode == PathMode::Optimal
+                        && (path.cost < reference - rounding || path.cost > reference + slack + rounding)
+                    {
+                        f.not_optimal += 1;
+                        eprintln!(
+                            "case {case_number} r {r}: {s:?} {fa} -> {g:?} {fb}: {} vs oracle {reference}: {:?}",
+                            path.cost, path.points
+                        );
+                    }
+                    f.ratio_sum += ratio;
+                    f.worst = f.worst.max(ratio);
+                }
+            }
+        }
+        for f in &figures {
+            eprintln!("{f:?}, mean {}", f.ratio_sum / f.both.max(1) as f64);
+        }
+        figures
+    }
+
+    /// Reachability as the oracle's, no path nearer than `r` to a wall of its floor (the road's
+    /// walls under the deck are none of the deck's), optimal costs the oracle's within the arc
+    /// errors, fast mode within 2% on average, few fast queries left unverified.
+    #[test]
+    fn a_disc_on_a_bridge_over_a_road_agrees_with_the_floors_baked_flat() {
+        let [fast, optimal] = run(60, 1401);
+        for f in [&fast, &optimal] {
+            assert!(f.both > 300 && f.neither > 50 && f.bridged > 150 && f.laddered > 40, "{f:?}");
+            assert_eq!(f.disagree + f.violations + f.not_optimal, 0, "{f:?}");
+        }
+        assert_eq!(optimal.unverified, 0, "{optimal:?}");
+        assert!(fast.unverified * 50 <= fast.queries, "{fast:?}");
+        assert!(fast.ratio_sum / fast.both as f64 <= 1.02, "{fast:?}");
+    }
+}

@@ -163,13 +163,18 @@ fn two_floors_joined_by_a_portal() {
         panic!("the upper floor ends at y = 2")
     };
     assert_eq!(point, p(5., 2.));
-    // An agent radius where layers overlap is refused by name.
-    assert!(mesh.layers_overlap());
-    let radius = options(PathMode::Fast).with_radius(0.5);
-    assert_eq!(
-        mesh.find_path_on((ground, p(5., 5.)), (upper, p(5., 5.)), &radius, &mut scratch).unwrap_err(),
-        PathError::NotWithLayers("an agent radius where layers overlap in x, y")
-    );
+    // The upper floor turns back over the ramp's foot: round the portal's end (10, 2) the
+    // floor sweeps 450 degrees. An agent radius is refused there by name, in both modes.
+    assert!(mesh.layers_overlap() && mesh.layers_fold());
+    for mode in MODES {
+        let radius = options(mode).with_radius(0.5);
+        assert_eq!(
+            mesh.find_path_on((ground, p(5., 5.)), (upper, p(5., 5.)), &radius, &mut scratch).unwrap_err(),
+            PathError::NotWithLayers(
+                "an agent radius where the floor turns more than a full turn round a portal's end"
+            )
+        );
+    }
 }
 
 /// West: [0, 10]². East: [10, 20] × [0, 10]. The portal: x = 10 for y in [4, 6]; elsewhere the
@@ -292,6 +297,54 @@ fn a_segment_along_a_portal_and_past_its_end_goes_on_in_the_layer_that_reaches()
     assert_eq!(point, p(10., 12.));
 }
 
+/// West [0, 10]²; east [10, 20] × [0, 10] plus a strip [7, 10] × [7, 10] over the west room,
+/// joined by a portal on x = 10 from y = 0 to 7 (as in the test above). The clearance of a
+/// point is measured along its own layer's floor: under the strip, near the portal's end
+/// (10, 7), the strip's edge y = 7 lies 0.1 away in x, y but is no wall of the west room (a
+/// search round the portal's end reaches it); on the strip, it is.
+#[test]
+fn clearance_on_a_layer_counts_its_own_walls() {
+    let level = Level {
+        layers: vec![
+            layer("west", vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)], vec![]),
+            layer(
+                "east",
+                vec![PolygonInput::new(vec![
+                    [10., 0.],
+                    [20., 0.],
+                    [20., 10.],
+                    [7., 10.],
+                    [7., 7.],
+                    [10., 7.],
+                ])],
+                vec![],
+            ),
+        ],
+        portals: vec![portal("west", "east", [10., 0.], [10., 7.])],
+        ..Level::default()
+    };
+    let mesh = bake_level(&level);
+    let (west, east) = (mesh.layer_by_name("west").unwrap(), mesh.layer_by_name("east").unwrap());
+    // Under the strip (and below it): the west room's walls and the portal's end (10, 7),
+    // whatever the search meets first (without the test of sight, some of these points got
+    // the distance to the strip's edge: 2.61 for 4.12).
+    for i in 0..=30 {
+        for j in 0..=12 {
+            let q = p(0.5 + 0.3 * f64::from(i), 3.5 + 0.3 * f64::from(j));
+            // The wall x = 10 above the portal: its end (10, 7), or straight across.
+            let side = if q.y >= 7.0 { 10.0 - q.x } else { q.distance(p(10., 7.)) };
+            let walls = [q.x, q.y, 10.0 - q.y, side];
+            let expected = walls.into_iter().fold(f64::INFINITY, f64::min);
+            assert_close(mesh.clearance_on(west, q).unwrap(), expected);
+        }
+    }
+    // On the strip just above: its edge y = 7.
+    assert_close(mesh.clearance_on(east, p(9.8, 7.1)).unwrap(), 0.1);
+    // Deep in the west room, far from everything of the east layer: its walls only.
+    assert_close(mesh.clearance_on(west, p(8.5, 8.5)).unwrap(), 1.5);
+    assert_eq!(mesh.clearance_on(east, p(5.0, 5.0)), None);
+}
+
 /// Ground: a road [0, 20] × [4, 6] and two banks, [6, 14] × [-4, 0] south and [6, 14] ×
 /// [10, 14] north. Bridge: [8, 12] × [0, 10], over the road, joined to both banks by portals.
 fn bridge_over_a_road() -> Level {
@@ -343,12 +396,57 @@ fn a_bridge_over_a_road() {
             mesh.find_path_on((ground, p(10., 5.)), (bridge, p(10., 5.)), &o, &mut scratch).unwrap_err();
         assert_eq!(err, PathError::Unreachable);
     }
-    // A disc where layers overlap: refused by name (a clearance search by position could
-    // measure the bridge's walls from the road).
-    assert!(mesh.layers_overlap());
-    let o = options(PathMode::Optimal).with_radius(0.5);
-    let err = mesh.find_path_on((ground, p(1., 5.)), (ground, p(19., 5.)), &o, &mut scratch).unwrap_err();
-    assert_eq!(err, PathError::NotWithLayers("an agent radius where layers overlap in x, y"));
+    assert!(mesh.layers_overlap() && !mesh.layers_fold());
+    for mode in MODES {
+        let disc = |r: f64| options(mode).with_radius(r);
+        // A disc under the bridge keeps to the road (2 wide), one on the bridge (4 wide) to the
+        // bridge: the other layer's walls over the same place are not its walls.
+        let path =
+            mesh.find_path_on((ground, p(1., 5.)), (ground, p(19., 5.)), &disc(0.9), &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(1., 5.), p(19., 5.)], "{mode:?}");
+        let path =
+            mesh.find_path_on((bridge, p(10., 1.)), (bridge, p(10., 9.)), &disc(1.9), &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(10., 1.), p(10., 9.)], "{mode:?}");
+        assert_eq!(named_layers(&mesh, &path), ["bridge", "bridge"]);
+        let err = mesh
+            .find_path_on((ground, p(1., 5.)), (ground, p(19., 5.)), &disc(1.1), &mut scratch)
+            .unwrap_err();
+        assert!(matches!(err, PathError::NoClearance { .. }), "{mode:?}: {err:?}");
+        // Bank to bank over the bridge, and from the south bank onto the bridge round its
+        // corner (8, 0) at the radius: the belt round one circle.
+        let path = mesh
+            .find_path_on((ground, p(10., -2.)), (ground, p(10., 12.)), &disc(0.5), &mut scratch)
+            .unwrap();
+        assert_eq!(path.points, vec![p(10., -2.), p(10., 12.)], "{mode:?}");
+        let (from, corner, to) = (p(7., -2.), p(8., 0.), p(10., 5.));
+        let path = mesh.find_path_on((ground, from), (bridge, to), &disc(0.5), &mut scratch).unwrap();
+        let belt = belt_round(from, corner, to, 0.5);
+        assert!(
+            path.length >= belt - 1e-9 && path.length <= belt * (1.0 + 1e-3),
+            "{mode:?}: {} / {belt}",
+            path.length
+        );
+        assert_eq!(named_layers(&mesh, &path).first().map(String::as_str), Some("ground"));
+        assert_eq!(named_layers(&mesh, &path).last().map(String::as_str), Some("bridge"));
+        // The road still does not lead onto the bridge.
+        let err = mesh
+            .find_path_on((ground, p(10., 5.)), (bridge, p(10., 7.)), &disc(0.5), &mut scratch)
+            .unwrap_err();
+        assert_eq!(err, PathError::Unreachable, "{mode:?}");
+    }
+}
+
+/// The length of the way from `a` to `b` that turns left round the circle of radius `r` about
+/// `c` (both ends outside it): the two tangents and the arc between their contacts.
+fn belt_round(a: Point, c: Point, b: Point, r: f64) -> f64 {
+    let (da, db) = (a.distance(c), b.distance(c));
+    let (ta, tb) = ((da * da - r * r).sqrt(), (db * db - r * r).sqrt());
+    let angle = |u: Point| (u.y - c.y).atan2(u.x - c.x);
+    // Counter-clockwise round `c` from `a` to `b`.
+    let between = (angle(b) - angle(a)).rem_euclid(std::f64::consts::TAU);
+    // The arc: the angle between the ends, less the two angles between each end and its contact.
+    let arc = between - (r / da).acos() - (r / db).acos();
+    ta + tb + r * arc
 }
 
 /// Partial paths on layers end at the point of the start's islands nearest the goal (in x, y,

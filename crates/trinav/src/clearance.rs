@@ -33,13 +33,17 @@ use crate::query::path::GenerationSet;
 /// is unbounded (infinite), and an open vertex elsewhere is not a wall point. A width is an
 /// upper bound on the discs that pass, so leaving a bound out is safe (a disc path is
 /// verified against the walls anyway).
+///
+/// `layers`: where layers overlap, the layer of each triangle; the searches then stay on the
+/// corner's own layer (beyond a portal they could meet walls of another layer over the same
+/// place), which again only leaves bounds out.
 pub(crate) fn traversal_widths(
     vertices: &[Point],
     triangles: &[[crate::ids::VertexId; 3]],
     neighbours: &[[TriangleId; 3]],
-    open: Option<&[bool]>,
+    (open, layers): (Option<&[bool]>, Option<&[crate::layers::LayerId]>),
 ) -> Vec<[f32; 3]> {
-    let mesh = Topology { vertices, triangles, neighbours, open };
+    let mesh = Topology { vertices, triangles, neighbours, open, layers };
     let mut search = WidthSearch::default();
     (0..triangles.len())
         .map(|t| {
@@ -57,6 +61,8 @@ struct Topology<'a> {
     neighbours: &'a [[TriangleId; 3]],
     /// Per vertex, whether it lies on no wall (layered meshes only).
     open: Option<&'a [bool]>,
+    /// Per triangle, its layer (only where layers overlap).
+    layers: Option<&'a [crate::layers::LayerId]>,
 }
 
 impl Topology<'_> {
@@ -122,7 +128,9 @@ impl WidthSearch {
                 }
                 continue;
             }
-            if self.visited.contains(next.index()) {
+            if self.visited.contains(next.index())
+                || mesh.layers.is_some_and(|layers| layers[next.index()] != layers[from.index()])
+            {
                 continue;
             }
             self.visited.insert(next.index());
@@ -339,6 +347,24 @@ impl NavMesh {
         self.clearance_with(p, &mut ClearanceScratch::default())
     }
 
+    /// [`NavMesh::clearance`] on layer `layer` (where layers overlap, a position may lie on
+    /// several): the distance from `p` to the nearest wall along that layer's floor (walls of
+    /// another layer over the same place do not count), `None` when `p` is off that layer.
+    ///
+    /// ```
+    /// # use trinav::{LayerId, NavMesh, Point};
+    /// # fn demo(mesh: &NavMesh, bridge: LayerId) {
+    /// let room = mesh.clearance_on(bridge, Point::new(10.0, 5.0));
+    /// # }
+    /// ```
+    pub fn clearance_on(&self, layer: crate::layers::LayerId, p: Point) -> Option<f64> {
+        if !p.in_range() {
+            return None;
+        }
+        let start = self.locate_on(layer, p)?;
+        Some(self.clearance_beside(p, start, |_| false, &mut ClearanceScratch::default()))
+    }
+
     /// [`NavMesh::clearance`] with reused memory.
     pub(crate) fn clearance_with(&self, p: Point, scratch: &mut ClearanceScratch) -> Option<f64> {
         if !p.in_range() {
@@ -360,6 +386,7 @@ impl NavMesh {
         let mut best = f64::INFINITY;
         self.walls_near_beside(
             start,
+            Some((p, p)),
             blocked,
             scratch,
             |a, b, best: f64| {
@@ -372,17 +399,17 @@ impl NavMesh {
         best
     }
 
-    /// Whether the segment `a -> b` keeps at least `r` from every wall (every point of it
-    /// farther than `r`, up to floating-point rounding of the distances). `a` must be on the
-    /// mesh.
+    /// Whether the segment `a -> b`, which starts in triangle `start`, keeps at least `r`
+    /// from every wall (every point of it farther than `r`, up to floating-point rounding of
+    /// the distances).
     pub(crate) fn segment_keeps_clear(
         &self,
-        a: Point,
-        b: Point,
+        start: TriangleId,
+        (a, b): (Point, Point),
         r: f64,
         scratch: &mut ClearanceScratch,
     ) -> bool {
-        self.locate(a).is_some() && self.nearest_wall_to_segment(a, b, r, scratch).is_none_or(|(d, _)| d >= r)
+        self.nearest_wall_to_segment_from(start, (a, b), r, scratch).is_none_or(|(d, _)| d >= r)
     }
 
     /// The wall nearest the segment `a -> b` among those closer than `reach`, with its
@@ -394,11 +421,22 @@ impl NavMesh {
         reach: f64,
         scratch: &mut ClearanceScratch,
     ) -> Option<(f64, (Point, Point))> {
-        let start = self.locate(a)?;
+        self.nearest_wall_to_segment_from(self.locate(a)?, (a, b), reach, scratch)
+    }
+
+    /// [`NavMesh::nearest_wall_to_segment`] for a segment that starts in triangle `start`.
+    pub(crate) fn nearest_wall_to_segment_from(
+        &self,
+        start: TriangleId,
+        (a, b): (Point, Point),
+        reach: f64,
+        scratch: &mut ClearanceScratch,
+    ) -> Option<(f64, (Point, Point))> {
         let mut nearest = reach;
         let mut wall = None;
         self.walls_near(
             start,
+            Some((a, b)),
             scratch,
             |p, q, best: f64| {
                 if boxes_apart([a, b], [p, q], best) {
@@ -442,6 +480,7 @@ impl NavMesh {
         let mut none = f64::INFINITY;
         self.walls_near(
             start,
+            Some((centre, centre)),
             scratch,
             |p, q, _| {
                 if segment_distance(centre, p, q) < reach {
@@ -472,6 +511,7 @@ impl NavMesh {
         let mut none = f64::INFINITY;
         self.walls_near(
             start,
+            None,
             scratch,
             |p, q, _| {
                 if segment_distance(centre, p, q) >= around {
@@ -518,6 +558,7 @@ impl NavMesh {
         let mut none = f64::INFINITY;
         self.walls_near(
             t,
+            Some((p, q)),
             scratch,
             |a, b, _| {
                 too_near.extend(line_near_segment(p, q, (a, b), near));
@@ -566,6 +607,7 @@ impl NavMesh {
         let mut none = f64::INFINITY;
         self.walls_near_beside(
             t,
+            None,
             blocked,
             scratch,
             |p, q, _| {
@@ -594,6 +636,7 @@ impl NavMesh {
         let mut met = f64::INFINITY;
         self.walls_near_beside(
             start,
+            Some((a, b)),
             blocked,
             scratch,
             |p, q, _| near(p, q).then_some(0.0),
@@ -609,23 +652,54 @@ impl NavMesh {
     /// Searching within a convex region (a disc, or the points within a distance of a
     /// segment) only needs the edges that meet it: the straight way from the query to a wall
     /// in the region crosses nothing but such edges, or meets a wall first.
+    ///
+    /// `core`: the query's segment (a point: both ends the same), which starts in `start`.
+    /// Where layers overlap, the search can reach walls of another layer that are near in x,
+    /// y but not on the surface; with a core given, a wall counts only when it is in plain
+    /// sight of the core (see [`NavMesh::wall_in_sight`]). Searches for a reach fixed in
+    /// advance (is any wall nearer than `r`?) decide right without it: they can only reach
+    /// another layer round a portal's end within the reach, itself a wall point.
     fn walls_near(
         &self,
         start: TriangleId,
+        core: Option<(Point, Point)>,
         scratch: &mut ClearanceScratch,
         measure: impl FnMut(Point, Point, f64) -> Option<f64>,
         best: &mut f64,
         enter: impl Fn(Point, Point, f64) -> bool,
     ) {
-        self.walls_near_beside(start, |_| false, scratch, measure, best, enter);
+        self.walls_near_beside(start, core, |_| false, scratch, measure, best, enter);
     }
 
     /// [`Self::walls_near`] where the edges into the triangles `blocked` accepts are walls too
     /// (ground excluded by a query's area costs).
+    #[allow(clippy::too_many_arguments)]
     fn walls_near_beside(
         &self,
         start: TriangleId,
+        core: Option<(Point, Point)>,
         blocked: impl Fn(TriangleId) -> bool,
+        scratch: &mut ClearanceScratch,
+        measure: impl FnMut(Point, Point, f64) -> Option<f64>,
+        best: &mut f64,
+        enter: impl Fn(Point, Point, f64) -> bool,
+    ) {
+        // Two copies of the search: one layer (or no core) keeps the plain loop.
+        match core.filter(|_| self.layers_overlap()) {
+            Some(core) => {
+                let in_sight = |owner, wall| self.wall_in_sight(start, core, owner, wall);
+                self.flood_walls(start, (blocked, in_sight), scratch, measure, best, enter);
+            }
+            None => self.flood_walls(start, (blocked, |_, _| true), scratch, measure, best, enter),
+        }
+    }
+
+    /// The search of [`Self::walls_near_beside`]: a wall (an edge of triangle `owner`) is
+    /// measured when `counts(owner, wall)`.
+    fn flood_walls(
+        &self,
+        start: TriangleId,
+        (blocked, counts): (impl Fn(TriangleId) -> bool, impl Fn(TriangleId, (Point, Point)) -> bool),
         scratch: &mut ClearanceScratch,
         mut measure: impl FnMut(Point, Point, f64) -> Option<f64>,
         best: &mut f64,
@@ -639,7 +713,11 @@ impl NavMesh {
             let corners = self.triangle_points(t);
             for (e, &next) in self.neighbours(t).iter().enumerate() {
                 if next.is_none() || blocked(next) {
-                    if let Some(d) = measure(corners[e], corners[(e + 1) % 3], *best) {
+                    let wall = (corners[e], corners[(e + 1) % 3]);
+                    if !counts(t, wall) {
+                        continue;
+                    }
+                    if let Some(d) = measure(wall.0, wall.1, *best) {
                         *best = d;
                     }
                 } else if !scratch.visited.contains(next.index())
@@ -651,6 +729,54 @@ impl NavMesh {
             }
         }
     }
+}
+
+impl NavMesh {
+    /// Where layers overlap: whether the wall `(a, b)`, an edge of triangle `owner`, is in
+    /// plain sight of the segment `core` (which starts in `start`): from the point of the core
+    /// nearest the wall (walked to along the core), the straight walk to the wall's nearest
+    /// point reaches it on `owner` (or at the same vertex or side), not on another layer over
+    /// the same place. A wall nearer the core than a reach is in sight of it, or another
+    /// wall is nearer still and in sight (the walk towards the first is stopped by one), so
+    /// leaving the others out decides "a wall within reach" exactly, and a point's distance
+    /// to the walls. A core whose own walk is stopped (it crosses a wall) counts every wall.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn wall_in_sight(
+        &self,
+        start: TriangleId,
+        core: (Point, Point),
+        owner: TriangleId,
+        wall: (Point, Point),
+    ) -> bool {
+        let (eye, target) = nearest_points(core, wall);
+        let mut tried = Vec::new();
+        let on_core = if eye == core.0 {
+            Some(start)
+        } else {
+            self.walk_segment(start, (core.0, eye), &mut tried, &mut |_, _| true)
+        };
+        let Some(at) = on_core else { return true };
+        let mut reaches = |t: TriangleId, _: &mut crate::query::raycast::Tried| {
+            t == owner || self.same_place(t, owner, target)
+        };
+        self.walk_segment(at, (eye, target), &mut tried, &mut reaches).is_some()
+    }
+}
+
+/// The nearest points of segments `p q` and `a b` (the first on `p q`): where they cross,
+/// that point twice; else an end of one and its nearest point on the other.
+fn nearest_points((p, q): (Point, Point), (a, b): (Point, Point)) -> (Point, Point) {
+    if let Some(x) = segment_crossing((p, q), (a, b)) {
+        return (x, x);
+    }
+    let pairs = [
+        (p, closest_point_on_segment(p, a, b)),
+        (q, closest_point_on_segment(q, a, b)),
+        (closest_point_on_segment(a, p, q), a),
+        (closest_point_on_segment(b, p, q), b),
+    ];
+    pairs.into_iter().min_by(|x, y| x.0.distance(x.1).total_cmp(&y.0.distance(y.1))).expect("four pairs")
 }
 
 /// The candidates for the nearest point of the free space of a disc (at least `r` from every
@@ -819,8 +945,10 @@ impl NavMesh {
         let nearest = loop {
             walls.clear();
             let mut none = f64::INFINITY;
+            // Walls of another layer only add candidates, each checked below.
             self.walls_near_beside(
                 t0,
+                None,
                 blocked,
                 scratch,
                 |a, b, _| {

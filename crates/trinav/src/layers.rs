@@ -185,6 +185,7 @@ impl NavMesh {
             mesh.layers = Some(Box::new(table));
             mesh.flag_portal_corners();
             mesh.layers_overlap = mesh.find_layer_overlap();
+            mesh.layers_fold = mesh.layers_overlap && mesh.find_fold();
         }
         mesh
     }
@@ -225,10 +226,49 @@ impl NavMesh {
         })
     }
 
+    /// Whether the triangles round some vertex used by two layers sweep more than a full turn
+    /// (their corners' angles add up to more than `2 pi`): the floor folds over itself at a
+    /// portal's end, as a ramp leaving the ground and turning back over its own foot does.
+    fn find_fold(&self) -> bool {
+        let Some(table) = &self.layers else { return false };
+        let parts = &self.parts;
+        let mut layer_of = vec![u32::MAX; parts.vertices.len()];
+        let mut shared = vec![false; parts.vertices.len()];
+        let mut turn = vec![0.0f64; parts.vertices.len()];
+        for (tri, &layer) in parts.triangles.iter().zip(&table.triangles) {
+            let corners = tri.map(|v| parts.vertices[v.index()]);
+            for (k, &v) in tri.iter().enumerate() {
+                let slot = &mut layer_of[v.index()];
+                if *slot == u32::MAX {
+                    *slot = u32::from(layer.0);
+                } else if *slot != u32::from(layer.0) {
+                    shared[v.index()] = true;
+                }
+                let (c, a, b) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+                let (u, w) = ((a.x - c.x, a.y - c.y), (b.x - c.x, b.y - c.y));
+                turn[v.index()] += (u.0 * w.1 - u.1 * w.0).abs().atan2(u.0 * w.0 + u.1 * w.1);
+            }
+        }
+        // A fold adds at least the angle of a corner; rounding adds a few ulps per triangle.
+        shared.iter().zip(&turn).any(|(&shared, &turn)| shared && turn > std::f64::consts::TAU * (1.0 + 1e-9))
+    }
+
     /// Whether triangles of two layers overlap in x, y (a bridge over a road): where they do
     /// not, the layers form one floor and a disc's clearance is measured as on one.
     pub fn layers_overlap(&self) -> bool {
         self.layers_overlap
+    }
+
+    /// Whether the floor turns more than a full turn round a portal's end somewhere (a ramp
+    /// that leaves the ground and turns back over its own foot): an agent radius is refused
+    /// on such a mesh ([`crate::PathError::NotWithLayers`]).
+    pub fn layers_fold(&self) -> bool {
+        self.layers_fold
+    }
+
+    /// The layer of each triangle where layers overlap (`None` elsewhere).
+    pub(crate) fn overlapping_layers(&self) -> Option<&[LayerId]> {
+        self.layers.as_ref().filter(|_| self.layers_overlap).map(|table| &table.triangles[..])
     }
 
     /// Every corner of a vertex shared by two layers that lies on a wall turns: such a vertex

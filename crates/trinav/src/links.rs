@@ -623,8 +623,20 @@ impl NavMesh {
     fn link_end_clearances(&self) -> &[(f64, f64)] {
         self.links.end_clearances.get_or_init(|| {
             let mut scratch = ClearanceScratch::default();
-            let mut clearance = |p| self.clearance_with(p, &mut scratch).unwrap_or(0.0);
-            self.links.directed.iter().map(|link| (clearance(link.from), clearance(link.to))).collect()
+            // From the ends' own triangles: where layers overlap, a position alone may name a
+            // triangle of another layer.
+            let mut clearance = |p, triangles: &[TriangleId]| {
+                triangles.first().map_or(0.0, |&t| self.clearance_beside(p, t, |_| false, &mut scratch))
+            };
+            (0..self.links.directed.len() as u32)
+                .map(|d| {
+                    let link = &self.links.directed[d as usize];
+                    (
+                        clearance(link.from, self.links.start_triangles(d)),
+                        clearance(link.to, self.links.end_triangles(d)),
+                    )
+                })
+                .collect()
         })
     }
 

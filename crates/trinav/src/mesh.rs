@@ -616,6 +616,9 @@ pub struct NavMesh {
     open_vertices: std::sync::OnceLock<Option<Box<[bool]>>>,
     /// Whether triangles of two layers overlap in x, y (a bridge over a road).
     pub(crate) layers_overlap: bool,
+    /// Whether the floor turns more than a full turn round a portal's end somewhere (a ramp
+    /// that folds back over its own foot).
+    pub(crate) layers_fold: bool,
 }
 
 /// Summary figures of a mesh.
@@ -722,6 +725,7 @@ impl NavMesh {
             layers: None,
             open_vertices: std::sync::OnceLock::new(),
             layers_overlap: false,
+            layers_fold: false,
         }
     }
 
@@ -786,7 +790,7 @@ impl NavMesh {
                 &self.parts.vertices,
                 &self.parts.triangles,
                 &self.parts.neighbours,
-                self.open_vertices(),
+                (self.open_vertices(), self.overlapping_layers()),
             )
         })
     }

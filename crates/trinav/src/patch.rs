@@ -1428,7 +1428,7 @@ pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
             &parts.vertices,
             &parts.triangles,
             &parts.neighbours,
-            fresh.open_vertices(),
+            (fresh.open_vertices(), fresh.overlapping_layers()),
         );
         if widths != fresh.as_slice() {
             wrong.push("traversal widths".to_string());

@@ -315,9 +315,55 @@ fn a_radius_on_layers_path_and_bench() {
         let report = json(&out);
         assert_eq!((report["queries"].as_u64(), report["found"].as_u64()), (Some(2), Some(2)), "{report}");
     }
-    // Where layers overlap (the upper floor over the ground), a radius is refused (exit 2).
+    // Where the floor folds round a portal's end (the ramp turns back over its own foot), a
+    // radius is refused (exit 2).
     let nav = bake_json("floors", LAYERED);
     let out = trinav(&["path", &nav, "--from", "ground:5,5", "--to", "upper:5,5", "--radius", "0.5"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("an agent radius where layers overlap in x, y"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("an agent radius where the floor turns more than a full turn"), "{stderr}");
+}
+
+/// A radius where layers overlap without folding: `data/levels/overpass.json`, a bridge over a
+/// road with a ladder between them. Along the road under the bridge, bank to bank over it,
+/// and down the ladder, in both modes: every point at least the radius from the walls of its
+/// own layer (the road's edges lie under the bridge).
+#[test]
+fn a_radius_on_a_bridge_over_a_road() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/levels/overpass.json");
+    let nav = dir.path().join("overpass.nav").to_str().unwrap().to_string();
+    let out = trinav(&["bake", level.to_str().unwrap(), "-o", &nav]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for mode in ["fast", "optimal"] {
+        let path = |from: &str, to: &str, radius: &str| {
+            let out = trinav(&[
+                "path", &nav, "--from", from, "--to", to, "--radius", radius, "--mode", mode, "--json",
+            ]);
+            assert!(out.status.success(), "{from} -> {to}: {}", String::from_utf8_lossy(&out.stderr));
+            json(&out)
+        };
+        // The road is 6 wide: a disc of radius 2.5 goes along it under the bridge, whose sides
+        // (x = 26 and 34) are not its walls.
+        let road = path("ground:3,23", "ground:57,23", "2.5");
+        assert_eq!(road["points"], serde_json::json!([[3.0, 23.0], [57.0, 23.0]]), "{mode}");
+        // The bridge is 8 wide with a block [29, 31] x [22, 24] on it: radius 1.2 passes.
+        let over = path("ground:30,8", "ground:27.5,40", "1.2");
+        let layers = over["layers"].as_array().unwrap();
+        assert!(layers.contains(&serde_json::json!("bridge")), "{over}");
+        for q in over["points"].as_array().unwrap() {
+            let x = q[0].as_f64().unwrap();
+            // Between the bridge's sides (26 and 34) by the radius while over the road.
+            let y = q[1].as_f64().unwrap();
+            if (14.0..=32.0).contains(&y) {
+                assert!((26.0 + 1.2 * (1.0 - 1e-9)..=34.0 - 1.2 * (1.0 - 1e-9)).contains(&x), "{over}");
+            }
+        }
+        // A disc wider than the road: not from the road (no clearance, exit 1).
+        let out = trinav(&["path", &nav, "--from", "ground:3,23", "--to", "ground:57,23", "--radius", "3.5"]);
+        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+        // From the road up the ladder (33, 21) onto the bridge.
+        let up = path("ground:45,23", "bridge:30,28", "0.5");
+        assert_eq!(up["links"].as_array().map(Vec::len), Some(1), "{up}");
+    }
 }

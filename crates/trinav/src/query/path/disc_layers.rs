@@ -3,8 +3,15 @@
 //! of all layers, and a disc's clearance, traversal widths and verification are measured as
 //! on one layer (the searches only follow neighbours). Vertices inside a portal lie on no
 //! wall; the traversal widths and the disc funnel leave them out (see
-//! [`crate::clearance::traversal_widths`]). Where layers overlap (a bridge over a road), a
-//! clearance search by position could measure the walls of the other layer: refused for now.
+//! [`crate::clearance::traversal_widths`]).
+//!
+//! Where layers overlap (a bridge over a road), a position may lie on several layers: every
+//! clearance search then starts from a triangle of the right layer (the path's end on its
+//! layer, a segment's first point walked to along the path), and counts only walls in plain
+//! sight ([`NavMesh::wall_in_sight`]), not those of another layer over the same place. Not
+//! yet there (refused by name): a radius with area costs, and a radius on a mesh whose floor
+//! turns more than a full turn round a portal's end ([`NavMesh::layers_fold`]: the disc's
+//! optimal search measures the turn round a corner by directions, one turn at most).
 
 use super::{Endpoint, PathError, PathOptions, PathScratch};
 use crate::geometry::Point;
@@ -13,16 +20,22 @@ use crate::layers::LayerId;
 use crate::mesh::NavMesh;
 
 impl NavMesh {
-    /// The checks of an agent radius on a layered mesh: a bad radius, and layers that overlap.
-    /// (Where they do not, links and area costs work as on one layer: the disc's searches
-    /// follow neighbours, across portals as across any edge.)
+    /// The checks of an agent radius on a layered mesh: a bad radius, a floor that folds round
+    /// a portal's end, and where layers overlap, area costs. (Where they do not overlap, links
+    /// and area costs work as on one layer: the disc's searches follow neighbours, across
+    /// portals as across any edge.)
     pub(super) fn check_layered_radius(&self, options: &PathOptions) -> Result<(), PathError> {
         let radius = options.radius;
         if !(radius.is_finite() && radius >= 0.0) {
             return Err(PathError::BadRadius(radius));
         }
-        if radius > 0.0 && self.layers_overlap() {
-            return Err(PathError::NotWithLayers("an agent radius where layers overlap in x, y"));
+        if radius > 0.0 && self.layers_fold() {
+            return Err(PathError::NotWithLayers(
+                "an agent radius where the floor turns more than a full turn round a portal's end",
+            ));
+        }
+        if radius > 0.0 && self.layers_overlap() && !options.area_costs.is_uniform() {
+            return Err(PathError::NotWithLayers("an agent radius with area costs where layers overlap"));
         }
         Ok(())
     }
@@ -38,12 +51,16 @@ impl NavMesh {
         options: &PathOptions,
         scratch: &mut PathScratch,
     ) -> Result<(Point, LayerId, Option<TriangleId>), PathError> {
-        let (point, layer, _) = end;
+        let (point, layer, snapped) = end;
         let radius = options.radius;
         if radius == 0.0 {
             return Ok(end);
         }
-        let clearance = self.clearance_with(point, &mut scratch.clearance).unwrap_or(0.0);
+        // Measured on the end's own layer: where layers overlap, the position alone may name
+        // a triangle of the other.
+        let on_layer = snapped.or_else(|| self.locate_on(layer, point));
+        let clearance =
+            on_layer.map_or(0.0, |t| self.clearance_beside(point, t, |_| false, &mut scratch.clearance));
         if clearance >= radius {
             return Ok(end);
         }

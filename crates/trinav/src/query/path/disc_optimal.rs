@@ -252,6 +252,11 @@ pub(crate) struct DiscScratch {
     /// query); per corner: the estimate from its centre (`NaN`: not computed yet).
     link_rest: Vec<f64>,
     corner_estimate: Vec<f64>,
+    /// A triangle holding the start (where layers overlap, tangents from the start are
+    /// checked from it), and the goal's triangles (a tangent to the goal must reach it on
+    /// them).
+    start_triangle: Option<TriangleId>,
+    goal_triangles: Vec<TriangleId>,
 }
 
 /// What the disc's search reads of the query: the goal, the radius, the length of a known
@@ -382,15 +387,11 @@ impl NavMesh {
         scratch.expanded = scratch.disc.expanded;
         let written = end == SearchEnd::Found || (end == SearchEnd::Exhausted && options.partial);
         if written
-            && self
-                .first_disturbance(
-                    &out.points,
-                    &scratch.disc.arcs,
-                    &out.links,
-                    radius,
-                    &mut scratch.clearance,
-                )
-                .is_some()
+            && starts.first().is_none_or(|&start| {
+                let (arcs, links) = (&scratch.disc.arcs, &out.links);
+                self.first_disturbance(&out.points, arcs, links, (radius, start), &mut scratch.clearance)
+                    .is_some()
+            })
         {
             out.points.clear();
             out.links.clear();
@@ -434,6 +435,8 @@ impl NavMesh {
             disc.link_rest
                 .extend(self.links.directed.iter().map(|link| link.cost + aim.estimate(self, link.to)));
         }
+        disc.goal_triangles.clear();
+        disc.goal_triangles.extend_from_slice(goals);
         let end = self.search_disc(from, starts, aim, budget, partial, (disc, clearance), (points, steps));
         disc.link_work.estimates = estimates;
         end
@@ -472,6 +475,7 @@ impl NavMesh {
             next_same: NONE,
         };
         disc.arrivals.push(start);
+        disc.start_triangle = starts.first().copied();
         self.expand_disc_point(0, starts, aim, disc);
         let mut nearest = 0u32;
         while let Some(next) = disc.open.pop() {
@@ -717,7 +721,44 @@ impl NavMesh {
         let inside = radius * (1.0 - super::DISTURBANCE_TOLERANCE);
         // The candidates' corners are in sight (see `expand_disc`): a wall crossing the
         // segment is among the walls near it.
-        step.leave == step.at || !self.segment_meets_wall(step.leave, step.at, inside, clearance)
+        if !self.layers_overlap() {
+            return step.leave == step.at || !self.segment_meets_wall(step.leave, step.at, inside, clearance);
+        }
+        // Where layers overlap, from the triangle holding the tangent's first point on its
+        // layer: walked to from the parent's corner (or the start's triangle).
+        let corners = self.disc_corners();
+        let n = corners.len() as u32;
+        let first = match corners.get(parent.corner as usize) {
+            Some(corner) => {
+                let mut any = |_: TriangleId, _: &mut crate::query::raycast::Tried| true;
+                self.walk_segment(corner.triangle, (corner.centre, step.leave), &mut Vec::new(), &mut any)
+            }
+            None if parent.corner == START => disc.start_triangle,
+            // A link's end (the arrival through directed link `corner - n`).
+            None => self.links.end_triangles(parent.corner - n).first().copied(),
+        };
+        let Some(first) = first else { return false };
+        if step.leave != step.at
+            && self.segment_meets_wall_beside(first, (step.leave, step.at), inside, |_| false, clearance)
+        {
+            return false;
+        }
+        // A clear way to the goal or a link's start ends where it aims only on the right layer
+        // (a goal on the road may lie inside the circle of a corner of the bridge above): the
+        // walk along it must arrive in one of the target's triangles.
+        let targets: &[TriangleId] = match step.target {
+            GOAL => &disc.goal_triangles,
+            t if t >= n && t < GOAL => self.links.start_triangles(t - n),
+            _ => return true,
+        };
+        let at = step.at;
+        let mut arrives = |t: TriangleId, _: &mut crate::query::raycast::Tried| {
+            targets.iter().any(|&u| u == t || self.same_place(t, u, at))
+        };
+        if step.leave == at {
+            return arrives(first, &mut Vec::new());
+        }
+        self.walk_segment(first, (step.leave, at), &mut Vec::new(), &mut arrives).is_some()
     }
 
     /// Whether the arc round `corner`'s circle on `side` from `from` to `to` (as circumscribed

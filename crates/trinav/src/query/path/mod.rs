@@ -993,7 +993,7 @@ impl NavMesh {
 
     /// Whether triangle `t`, which holds `point`, and `other` are at the same place there:
     /// they share `t`'s vertex at `point`, or the side of `t` through it (across a portal).
-    fn same_place(&self, t: TriangleId, other: TriangleId, point: Point) -> bool {
+    pub(crate) fn same_place(&self, t: TriangleId, other: TriangleId, point: Point) -> bool {
         let (ids, corners) = (self.triangles()[t.index()], self.triangle_points(t));
         let other = self.triangles()[other.index()];
         (0..3).any(|i| {
@@ -1080,14 +1080,7 @@ impl NavMesh {
         }
         let (p, q) = (out.points[k], out.points[k + 1]);
         if let Some(step) = out.links.iter().find(|step| step.point == k) {
-            let Some(link) = self.link(step.link) else { return false };
-            // Taken forwards unless it leaves from its `to` end (the ends may share a position
-            // on two layers: a ladder; the layer walked on then tells).
-            let forwards = link.from == p && self.triangle_layer(current) == link.from_layer;
-            let layer = if forwards || !link.bidirectional { link.to_layer } else { link.from_layer };
-            let Some(next) = self.locate_all(q).find(|&t| self.triangle_layer(t) == layer) else {
-                return false;
-            };
+            let Some(next) = self.link_arrival(step, current, (p, q)) else { return false };
             return self.trace_from(next, k + 1, goal, out, tried);
         }
         // Each layer the segment may start on (none opens towards q: `current` itself).
@@ -1101,6 +1094,21 @@ impl NavMesh {
             }
         }
         false
+    }
+
+    /// The triangle a path arrives in at `q` by the link of `step`, taken at `p` from triangle
+    /// `current`: forwards unless it leaves from its `to` end (the ends may share a position on
+    /// two layers: a ladder; the layer walked on then tells).
+    fn link_arrival(
+        &self,
+        step: &LinkStep,
+        current: TriangleId,
+        (p, q): (Point, Point),
+    ) -> Option<TriangleId> {
+        let link = self.link(step.link)?;
+        let forwards = link.from == p && self.triangle_layer(current) == link.from_layer;
+        let layer = if forwards || !link.bidirectional { link.to_layer } else { link.from_layer };
+        self.locate_all(q).find(|&t| self.triangle_layer(t) == layer)
     }
 
     /// The path from `from` to `to` with `options` on a mesh of one layer.
@@ -1366,11 +1374,28 @@ impl NavMesh {
         // Excluded types are walls: a straight segment in sight of the walls may still cross
         // one (the searches find it then).
         let excluding = costs.has_exclusions();
-        let in_sight = |scratch: &mut PathScratch| {
+        // From a start triangle: where layers overlap, the start's position alone may name a
+        // triangle of another layer.
+        let keeps_clear = |scratch: &mut PathScratch| {
+            starts
+                .first()
+                .is_some_and(|&t| self.segment_keeps_clear(t, (from, to), radius, &mut scratch.clearance))
+        };
+        // In plain sight (for a disc, the clearance is checked apart).
+        let in_sight = || {
+            if self.layers_overlap() {
+                // Walked from the start's triangle: the segment must arrive on the goal's layer.
+                let mut arrives = |t: TriangleId, _: &mut crate::query::raycast::Tried| {
+                    goals.iter().any(|&g| g == t || self.same_place(t, g, to))
+                };
+                let walked = starts
+                    .first()
+                    .and_then(|&t| self.walk_segment(t, (from, to), &mut Vec::new(), &mut arrives));
+                return walked.is_some();
+            }
             self.raycast(from, to).is_ok_and(|hit| hit.is_clear())
                 && self.locate_towards(from, to).is_some_and(|t| starts.contains(&t))
                 && self.locate_towards(to, from).is_some_and(|t| goals.contains(&t))
-                && (radius == 0.0 || self.segment_keeps_clear(from, to, radius, &mut scratch.clearance))
         };
         // With links, a way through them can still be cheaper, unless every such way costs
         // more than the straight segment.
@@ -1379,10 +1404,9 @@ impl NavMesh {
             false
         } else if radius == 0.0 {
             // On a layered mesh, sight is decided by the searches (a ray starts on one layer).
-            shared || (!excluding && !self.is_layered() && in_sight(scratch))
+            shared || (!excluding && !self.is_layered() && in_sight())
         } else {
-            (shared || in_sight(scratch))
-                && self.segment_keeps_clear(from, to, radius, &mut scratch.clearance)
+            (shared || in_sight()) && keeps_clear(scratch)
         };
         if straight {
             out.points.push(from);
@@ -1461,7 +1485,9 @@ impl NavMesh {
                 _ => None,
             };
             let Some(end_point) = end_point else { return Ok(end) };
-            if self.pull_corridor(from, end_point, radius, scratch, points) {
+            // The triangle the corridor leaves the start from (one holding it when empty).
+            let start = scratch.corridor.first().map_or(starts[0], |crossing| crossing.triangle());
+            if self.pull_corridor((from, start), end_point, radius, scratch, points) {
                 return Ok(end);
             }
             points.clear();
@@ -1609,7 +1635,7 @@ impl NavMesh {
     /// keep the radius from every wall (`false`: `points` must not be used).
     fn pull_corridor(
         &self,
-        from: Point,
+        (from, start): (Point, TriangleId),
         to: Point,
         radius: f64,
         scratch: &mut PathScratch,
@@ -1626,7 +1652,7 @@ impl NavMesh {
         // without the portals that have such an end: the path may leave the corridor there.
         for keep_open_portals in [true, false] {
             let open_ends = self.fill_portals(from, to, Some(keep_open_portals), scratch);
-            if self.pull_disc_verified(radius, scratch, points) {
+            if self.pull_disc_verified((radius, start), scratch, points) {
                 return true;
             }
             if !open_ends {
@@ -1684,7 +1710,12 @@ impl NavMesh {
     /// of the pulled path (Kallmann's "disturbances"): its ends join the funnel as extra
     /// portal ends, on their side, and the corridor is pulled again, until no wall is that
     /// close. Every path returned has passed this check.
-    fn pull_disc_verified(&self, radius: f64, scratch: &mut PathScratch, points: &mut Vec<Point>) -> bool {
+    fn pull_disc_verified(
+        &self,
+        (radius, start): (f64, TriangleId),
+        scratch: &mut PathScratch,
+        points: &mut Vec<Point>,
+    ) -> bool {
         for _ in 0..=MAX_DISTURBANCES {
             let shape = (radius, &scratch.open_ends[..]);
             let (funnel, bends, arcs) = (&mut scratch.funnel, &mut scratch.bends, &mut scratch.arcs);
@@ -1695,7 +1726,7 @@ impl NavMesh {
             if disc_funnel::drop_slack_bends(&mut scratch.bends) {
                 disc_funnel::write_path(&scratch.bends, &mut scratch.arcs, points);
                 if self
-                    .first_disturbance(points, &scratch.arcs, &[], radius, &mut scratch.clearance)
+                    .first_disturbance(points, &scratch.arcs, &[], (radius, start), &mut scratch.clearance)
                     .is_none()
                 {
                     return true;
@@ -1704,7 +1735,7 @@ impl NavMesh {
                 disc_funnel::pull_disc_between(&scratch.portals, shape, funnel, bends, arcs, points);
             }
             let Some((k, wall)) =
-                self.first_disturbance(points, &scratch.arcs, &[], radius, &mut scratch.clearance)
+                self.first_disturbance(points, &scratch.arcs, &[], (radius, start), &mut scratch.clearance)
             else {
                 return true;
             };
@@ -1735,15 +1766,22 @@ impl NavMesh {
     ///
     /// The segments of an arc (`arcs`) are checked together: the walls within reach of its
     /// circle are gathered by one search, then measured against each of its chords.
+    ///
+    /// `start`: a triangle holding the first point. Where layers overlap, each segment is
+    /// checked from the triangle the walk along the path reaches its first point in (a
+    /// position alone may name a triangle of another layer).
     fn first_disturbance(
         &self,
         points: &[Point],
         arcs: &[disc_funnel::ArcRun],
         steps: &[LinkStep],
-        radius: f64,
+        (radius, start): (f64, TriangleId),
         scratch: &mut ClearanceScratch,
     ) -> Option<(usize, (Point, Point))> {
         let inside = radius * (1.0 - DISTURBANCE_TOLERANCE);
+        if self.layers_overlap() {
+            return self.first_disturbance_walked(points, steps, inside, start, scratch);
+        }
         let mut arcs = arcs.iter().peekable();
         let mut k = 0;
         while k + 1 < points.len() {
@@ -1767,6 +1805,41 @@ impl NavMesh {
                 return Some((k, wall));
             }
             k += 1;
+        }
+        None
+    }
+
+    /// [`NavMesh::first_disturbance`] where layers overlap: segment by segment (arcs chord by
+    /// chord), each from the triangle the walk along the path from `start` reaches it in (a
+    /// link taken goes on from its end on the layer it arrives on).
+    #[cold]
+    #[inline(never)]
+    fn first_disturbance_walked(
+        &self,
+        points: &[Point],
+        steps: &[LinkStep],
+        inside: f64,
+        start: TriangleId,
+        scratch: &mut ClearanceScratch,
+    ) -> Option<(usize, (Point, Point))> {
+        let mut at = start;
+        let mut tried = Vec::new();
+        for (k, w) in points.windows(2).enumerate() {
+            if let Some(step) = steps.iter().find(|step| step.point == k) {
+                match self.link_arrival(step, at, (w[0], w[1])) {
+                    Some(next) => at = next,
+                    None => return Some((k, (w[1], w[1]))),
+                }
+                continue;
+            }
+            if let Some((_, wall)) = self.nearest_wall_to_segment_from(at, (w[0], w[1]), inside, scratch) {
+                return Some((k, wall));
+            }
+            // Clear, so the walk gets through; should rounding stop it, the path is not kept.
+            match self.walk_segment(at, (w[0], w[1]), &mut tried, &mut |_, _| true) {
+                Some(next) => at = next,
+                None => return Some((k, (w[1], w[1]))),
+            }
         }
         None
     }
