@@ -554,6 +554,33 @@ fn random_pairs(seed: u64, count: usize, size: f64) -> Vec<(Point, Point)> {
         .collect()
 }
 
+/// How a disc query's answer compares with the oracle's on reachability.
+#[derive(Debug, PartialEq)]
+enum Reach {
+    Both,
+    Neither,
+    /// A disagreement that flips within twice the oracle's arc error of the radius.
+    KnifeEdge,
+    Disagree,
+}
+
+/// `ours` (found or not) against the oracle (`found`); `found_at(factor)`: whether ours finds a
+/// path at the radius times `factor`.
+fn compare_reach<T>(ours: &Result<T, PathError>, found: bool, found_at: impl Fn(f64) -> bool) -> Reach {
+    match (ours, found) {
+        (Ok(_), true) => Reach::Both,
+        (Err(PathError::Unreachable), false) => Reach::Neither,
+        _ => {
+            let flips = |factor: f64| found_at(factor) != ours.is_ok();
+            if flips(1.0 + 2.0 * ORACLE_ARC_ERROR) || flips(1.0 - 2.0 * ORACLE_ARC_ERROR) {
+                Reach::KnifeEdge
+            } else {
+                Reach::Disagree
+            }
+        }
+    }
+}
+
 /// Two rooms on two layers that do not overlap in x, y: "west", `[0, 10]²`, and "east",
 /// `[10, 20] × [y0, y1]` (with a strip of another area type along the lower half of its
 /// west side, whose corner is a vertex inside the portal, on no wall), joined by the portal `x = 10` from `y0` to `y1`, with the
@@ -1385,19 +1412,14 @@ mod costs_with_a_radius {
                     };
                     f.queries += 1;
                     let ours = ours_with(r);
-                    match (&ours, &reference) {
-                        (Ok(_), Ok(_)) => f.both += 1,
-                        (Err(PathError::Unreachable), Err(PathError::Unreachable)) => f.neither += 1,
-                        _ => {
-                            let flips = |factor: f64| ours_with(r * factor).is_ok() != ours.is_ok();
-                            if flips(1.0 + 2.0 * ORACLE_ARC_ERROR) || flips(1.0 - 2.0 * ORACLE_ARC_ERROR) {
-                                f.knife_edges += 1;
-                            } else {
-                                f.disagree += 1;
-                                eprintln!(
-                                    "{mode:?} case {case} r {r}: {a:?} -> {b:?}: {ours:?} / {reference:?}"
-                                );
-                            }
+                    let found_at = |factor: f64| ours_with(r * factor).is_ok();
+                    match compare_reach(&ours, reference.is_ok(), found_at) {
+                        Reach::Both => f.both += 1,
+                        Reach::Neither => f.neither += 1,
+                        Reach::KnifeEdge => f.knife_edges += 1,
+                        Reach::Disagree => {
+                            f.disagree += 1;
+                            eprintln!("{mode:?} case {case} r {r}: {a:?} -> {b:?}: {ours:?} / {reference:?}");
                         }
                     }
                     let Ok(path) = &ours else { continue };
@@ -1866,26 +1888,20 @@ mod overlapping_layers {
                     };
                     let ours = ours_with(r);
                     f.queries += 1;
-                    match (&ours, reference) {
-                        (Err(PathError::DiscPathUnverified), _) => {
-                            f.unverified += 1;
+                    if matches!(ours, Err(PathError::DiscPathUnverified)) {
+                        f.unverified += 1;
+                        eprintln!("{mode:?} case {case_number} r {r}: {s:?} {fa} -> {g:?} {fb}: unverified");
+                        continue;
+                    }
+                    match compare_reach(&ours, reference.is_some(), |k| ours_with(r * k).is_ok()) {
+                        Reach::Both => f.both += 1,
+                        Reach::Neither => f.neither += 1,
+                        Reach::KnifeEdge => f.knife_edges += 1,
+                        Reach::Disagree => {
+                            f.disagree += 1;
                             eprintln!(
-                                "{mode:?} case {case_number} r {r}: {s:?} {fa} -> {g:?} {fb}: unverified"
+                                "{mode:?} case {case_number} r {r}: {s:?} {fa} -> {g:?} {fb}: {ours:?} / {reference:?}"
                             );
-                            continue;
-                        }
-                        (Ok(_), Some(_)) => f.both += 1,
-                        (Err(PathError::Unreachable), None) => f.neither += 1,
-                        _ => {
-                            let flips = |factor: f64| ours_with(r * factor).is_ok() != ours.is_ok();
-                            if flips(1.0 + 2.0 * ORACLE_ARC_ERROR) || flips(1.0 - 2.0 * ORACLE_ARC_ERROR) {
-                                f.knife_edges += 1;
-                            } else {
-                                f.disagree += 1;
-                                eprintln!(
-                                    "{mode:?} case {case_number} r {r}: {s:?} {fa} -> {g:?} {fb}: {ours:?} / {reference:?}"
-                                );
-                            }
                         }
                     }
                     let Ok(path) = &ours else { continue };

@@ -75,23 +75,27 @@ fn assert_close(found: f64, expected: f64) {
 }
 
 /// West [0, 10]²; east [10, 20] × [0, 10] plus a strip [7, 10] × [7, 10] over the west room,
-/// joined by a portal on x = 10 from y = 0 to 7. From under the strip to the strip above it,
-/// the way turns round the portal's upper end (10, 7) by more than a half turn: both modes
-/// take it (the optimal one answered "unreachable" before: its walk round a corner stopped a
-/// half turn past the line from the root, where a fan that spans two layers goes on over the
-/// root's own side in x, y).
-#[test]
-fn a_way_round_a_portals_end_onto_a_strip_over_the_start() {
+/// joined by a portal on x = 10 from y = 0 to 7.
+fn strip_over_the_west_room() -> Level {
     let east = vec![[10., 0.], [20., 0.], [20., 10.], [7., 10.], [7., 7.], [10., 7.]];
-    let level = Level {
+    Level {
         layers: vec![
             layer("west", vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)], vec![]),
             layer("east", vec![PolygonInput::new(east)], vec![]),
         ],
         portals: vec![portal("west", "east", [10., 0.], [10., 7.])],
         ..Level::default()
-    };
-    let mesh = bake_level(&level);
+    }
+}
+
+/// [`strip_over_the_west_room`]: from under the strip to the strip above it, the way turns
+/// round the portal's upper end (10, 7) by more than a half turn: both modes take it (the
+/// optimal one answered "unreachable" before: its walk round a corner stopped a half turn past
+/// the line from the root, where a fan that spans two layers goes on over the root's own side
+/// in x, y).
+#[test]
+fn a_way_round_a_portals_end_onto_a_strip_over_the_start() {
+    let mesh = bake_level(&strip_over_the_west_room());
     let (west, east) = (mesh.layer_by_name("west").unwrap(), mesh.layer_by_name("east").unwrap());
     let (under, corner, strip) = (p(8.75, 9.5), p(10., 7.), p(7.5, 7.5));
     let expected = under.distance(corner) + corner.distance(strip);
@@ -297,33 +301,13 @@ fn a_segment_along_a_portal_and_past_its_end_goes_on_in_the_layer_that_reaches()
     assert_eq!(point, p(10., 12.));
 }
 
-/// West [0, 10]²; east [10, 20] × [0, 10] plus a strip [7, 10] × [7, 10] over the west room,
-/// joined by a portal on x = 10 from y = 0 to 7 (as in the test above). The clearance of a
-/// point is measured along its own layer's floor: under the strip, near the portal's end
-/// (10, 7), the strip's edge y = 7 lies 0.1 away in x, y but is no wall of the west room (a
-/// search round the portal's end reaches it); on the strip, it is.
+/// [`strip_over_the_west_room`]: the clearance of a point is measured along its own layer's
+/// floor: under the strip, near the portal's end (10, 7), the strip's edge y = 7 lies 0.1 away
+/// in x, y but is no wall of the west room (a search round the portal's end reaches it); on the
+/// strip, it is.
 #[test]
 fn clearance_on_a_layer_counts_its_own_walls() {
-    let level = Level {
-        layers: vec![
-            layer("west", vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)], vec![]),
-            layer(
-                "east",
-                vec![PolygonInput::new(vec![
-                    [10., 0.],
-                    [20., 0.],
-                    [20., 10.],
-                    [7., 10.],
-                    [7., 7.],
-                    [10., 7.],
-                ])],
-                vec![],
-            ),
-        ],
-        portals: vec![portal("west", "east", [10., 0.], [10., 7.])],
-        ..Level::default()
-    };
-    let mesh = bake_level(&level);
+    let mesh = bake_level(&strip_over_the_west_room());
     let (west, east) = (mesh.layer_by_name("west").unwrap(), mesh.layer_by_name("east").unwrap());
     // Under the strip (and below it): the west room's walls and the portal's end (10, 7),
     // whatever the search meets first (without the test of sight, some of these points got
