@@ -433,6 +433,48 @@ fn belt_round(a: Point, c: Point, b: Point, r: f64) -> f64 {
     ta + tb + r * arc
 }
 
+/// Ground: [0, 10]². Upper: a ramp leaving the ground's east side (the portal x = 10 for y in
+/// [0, 2]) east to x = 16, turning north, and coming back west as a floor [2, 16] × [6, 8] over
+/// the ground. No fold (the portal's ends sweep 270 degrees), layers overlap. A disc under
+/// area costs from the ground to the floor above it goes round by the ramp in both modes: a
+/// shortcut straight up would arrive at the right place on the wrong layer.
+#[test]
+fn a_disc_under_costs_takes_the_ramp_round_to_the_floor_over_its_start() {
+    let upper = vec![[10., 0.], [16., 0.], [16., 8.], [2., 8.], [2., 6.], [14., 6.], [14., 2.], [10., 2.]];
+    let level = Level {
+        layers: vec![
+            LayerInput {
+                areas: vec![AreaInput::new(PolygonInput::rect(1.0, 8.5, 3.0, 9.5), 1)],
+                ..layer("ground", vec![PolygonInput::rect(0.0, 0.0, 10.0, 10.0)], vec![])
+            },
+            layer("upper", vec![PolygonInput::new(upper)], vec![]),
+        ],
+        portals: vec![portal("ground", "upper", [10., 0.], [10., 2.])],
+        ..Level::default()
+    };
+    let mesh = bake_level(&level);
+    assert!(mesh.layers_overlap() && !mesh.layers_fold());
+    let (ground, upper) = (mesh.layer_by_name("ground").unwrap(), mesh.layer_by_name("upper").unwrap());
+    let costs = AreaCosts::default().with_cost(AreaId(1), 3.0).expect("a valid cost");
+    let (from, to) = (p(5., 4.), p(5., 7.));
+    // At least: to the portal (x = 10, y <= 2 - r), along the ramp and back west on the floor.
+    let r = 0.4;
+    let least = from.distance(p(10., 2. - r)) + (14. + r - 10.) + (7. - (2. - r)) + (14. + r - 5.) - 2.0;
+    for mode in MODES {
+        let options = options(mode).with_radius(r).with_area_costs(costs);
+        let path = mesh.find_path_on((ground, from), (upper, to), &options, &mut PathScratch::new()).unwrap();
+        assert!(path.cost >= least, "{mode:?}: {} < {least}: {:?}", path.cost, path.points);
+        let names = named_layers(&mesh, &path);
+        assert_eq!(
+            (names.first().map(String::as_str), names.last().map(String::as_str)),
+            (Some("ground"), Some("upper"))
+        );
+        // And the other way.
+        let path = mesh.find_path_on((upper, to), (ground, from), &options, &mut PathScratch::new()).unwrap();
+        assert!(path.cost >= least, "{mode:?}: {} < {least}: {:?}", path.cost, path.points);
+    }
+}
+
 /// Partial paths on layers end at the point of the start's islands nearest the goal (in x, y,
 /// on any layer); snapping moves an end onto its layer (any layer when none is named).
 #[test]

@@ -8,10 +8,11 @@
 //! Where layers overlap (a bridge over a road), a position may lie on several layers: every
 //! clearance search then starts from a triangle of the right layer (the path's end on its
 //! layer, a segment's first point walked to along the path), and counts only walls in plain
-//! sight ([`NavMesh::wall_in_sight`]), not those of another layer over the same place. Not
-//! yet there (refused by name): a radius with area costs, and a radius on a mesh whose floor
-//! turns more than a full turn round a portal's end ([`NavMesh::layers_fold`]: the disc's
-//! optimal search measures the turn round a corner by directions, one turn at most).
+//! sight ([`NavMesh::wall_in_sight`]), not those of another layer over the same place; under
+//! area costs, the disc's shortcuts and slides keep the path on its layers. Not yet there
+//! (refused by name): a radius on a mesh whose floor turns more than a full turn round a
+//! portal's end ([`NavMesh::layers_fold`]: the disc's optimal search measures the turn round
+//! a corner by directions, one turn at most).
 
 use super::{Endpoint, PathError, PathOptions, PathScratch};
 use crate::geometry::Point;
@@ -20,10 +21,8 @@ use crate::layers::LayerId;
 use crate::mesh::NavMesh;
 
 impl NavMesh {
-    /// The checks of an agent radius on a layered mesh: a bad radius, a floor that folds round
-    /// a portal's end, and where layers overlap, area costs. (Where they do not overlap, links
-    /// and area costs work as on one layer: the disc's searches follow neighbours, across
-    /// portals as across any edge.)
+    /// The checks of an agent radius on a layered mesh: a bad radius, and a floor that folds
+    /// round a portal's end.
     pub(super) fn check_layered_radius(&self, options: &PathOptions) -> Result<(), PathError> {
         let radius = options.radius;
         if !(radius.is_finite() && radius >= 0.0) {
@@ -33,9 +32,6 @@ impl NavMesh {
             return Err(PathError::NotWithLayers(
                 "an agent radius where the floor turns more than a full turn round a portal's end",
             ));
-        }
-        if radius > 0.0 && self.layers_overlap() && !options.area_costs.is_uniform() {
-            return Err(PathError::NotWithLayers("an agent radius with area costs where layers overlap"));
         }
         Ok(())
     }

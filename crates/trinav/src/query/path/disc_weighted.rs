@@ -162,6 +162,9 @@ struct DiscSearch<'a> {
     starts: &'a [TriangleId],
     goals: &'a [TriangleId],
     min_cost: f64,
+    /// Whether layers overlap (a position may lie on several: shortcuts and slides must keep
+    /// the path on its layers).
+    overlap: bool,
     /// What the estimate is multiplied by: 1 in optimal mode (never overestimates),
     /// [`FAST_ESTIMATE_WEIGHT`] in fast mode.
     estimate_weight: f64,
@@ -202,11 +205,16 @@ impl NavMesh {
                 continue;
             }
             if options.snap {
+                // On the end's layer (where layers overlap, its position may lie on several).
+                let layer = list.first().filter(|_| self.is_layered()).map(|&t| self.triangle_layer(t));
                 let (c, t) = self
-                    .nearest_clear_point_beside(point, r, None, blocked, &mut w.clearance)
+                    .nearest_clear_point_beside(point, r, layer, blocked, &mut w.clearance)
                     .ok_or(PathError::Unreachable)?;
                 ends[k] = c;
-                for (slot, u) in snapped[k].iter_mut().zip(self.locate_all(c).filter(|&u| !blocked(u))) {
+                let on_layer = |u: &TriangleId| layer.is_none_or(|l| self.triangle_layer(*u) == l);
+                for (slot, u) in
+                    snapped[k].iter_mut().zip(self.locate_all(c).filter(|&u| !blocked(u) && on_layer(&u)))
+                {
                     *slot = u;
                     counts[k] += 1;
                 }
@@ -244,6 +252,7 @@ impl NavMesh {
             goals,
             min_cost,
             estimate_weight: if fast { FAST_ESTIMATE_WEIGHT } else { 1.0 },
+            overlap: self.layers_overlap(),
             link_bound,
         };
         w.unit.clear();
@@ -695,9 +704,17 @@ impl DiscSearch<'_> {
                     continue;
                 }
                 let before = w.step_cost[i] + w.step_cost[i + 1];
-                let better = self.segment_cost(t, a, b).filter(|&c| c <= before).filter(|_| {
-                    !self.mesh.segment_meets_wall_beside(t, (a, b), self.reach, blocked, &mut w.clearance)
-                });
+                // (Where layers overlap, the straight segment must arrive on the layer the two
+                // steps did.)
+                let was = || self.segment_walk(w.step_triangle[i + 1], points[i + 1], b).map(|(_, end)| end);
+                let better = (self.segment_walk(t, a, b))
+                    .filter(|&(c, end)| {
+                        c <= before && (!self.overlap || was().is_some_and(|e| self.same_arrival(end, e, b)))
+                    })
+                    .map(|(c, _)| c)
+                    .filter(|_| {
+                        !self.mesh.segment_meets_wall_beside(t, (a, b), self.reach, blocked, &mut w.clearance)
+                    });
                 match better {
                     Some(c) => {
                         points.remove(i + 1);
@@ -741,7 +758,16 @@ impl DiscSearch<'_> {
                     // The point stays on its edge, an edge of the triangle its next step
                     // starts in.
                     let (t0, t1) = (w.step_triangle[i - 1], w.step_triangle[i]);
-                    let costs = self.segment_cost(t0, prev, to).zip(self.segment_cost(t1, to, next));
+                    // (Where layers overlap, both steps must arrive on the layers they did.)
+                    let arrives = |(c0, end0): (f64, TriangleId), (c1, end1): (f64, TriangleId)| {
+                        let was = || self.segment_walk(t1, at, next).map(|(_, end)| end);
+                        let kept = !self.overlap
+                            || (self.same_arrival(end0, t1, to)
+                                && was().is_some_and(|e| self.same_arrival(end1, e, next)));
+                        kept.then_some((c0, c1))
+                    };
+                    let costs = (self.segment_walk(t0, prev, to).zip(self.segment_walk(t1, to, next)))
+                        .and_then(|(first, second)| arrives(first, second));
                     let mut clear = |t: TriangleId, a: Point, b: Point| {
                         !self.mesh.segment_meets_wall_beside(t, (a, b), self.reach, blocked, &mut w.clearance)
                     };
@@ -796,7 +822,18 @@ impl DiscSearch<'_> {
 
     /// The cost of the segment `a -> b` (`a` a point of triangle `t`), walked triangle by
     /// triangle; `None` when it leaves the ground the agent may enter.
-    fn segment_cost(&self, mut t: TriangleId, a: Point, b: Point) -> Option<f64> {
+    fn segment_cost(&self, t: TriangleId, a: Point, b: Point) -> Option<f64> {
+        self.segment_walk(t, a, b).map(|(cost, _)| cost)
+    }
+
+    /// Whether walks that reach `b` in triangles `x` and `y` reach it on the same layer: the
+    /// same triangle, or ones that share `b`'s vertex or side.
+    fn same_arrival(&self, x: TriangleId, y: TriangleId, b: Point) -> bool {
+        x == y || self.mesh.same_place(x, y, b)
+    }
+
+    /// [`Self::segment_cost`] and the triangle the walk reaches `b` in.
+    fn segment_walk(&self, mut t: TriangleId, a: Point, b: Point) -> Option<(f64, TriangleId)> {
         let mesh = self.mesh;
         let (mut x, mut cost) = (a, 0.0);
         for _ in 0..=mesh.triangle_count() {
@@ -815,7 +852,7 @@ impl DiscSearch<'_> {
                 .filter(|&n| self.allowed(n))
                 .map_or(self.cost(t), |n| self.cost(t).min(self.cost(n)));
             if mesh.triangle_contains(t, b) {
-                return Some(cost + x.distance(b) * factor);
+                return Some((cost + x.distance(b) * factor, t));
             }
             let exit = (0..3).find(|&k| {
                 let (p, q) = edge(k);
