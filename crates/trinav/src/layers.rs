@@ -182,10 +182,11 @@ impl NavMesh {
     pub(crate) fn derive_layered(parts: MeshParts, table: Option<LayerTable>) -> NavMesh {
         let mut mesh = NavMesh::derive(parts);
         if let Some(table) = table {
+            let shared = vertices_of_two_layers(&mesh.parts, &table);
             mesh.layers = Some(Box::new(table));
-            mesh.flag_portal_corners();
+            mesh.flag_portal_corners(&shared);
             mesh.layers_overlap = mesh.find_layer_overlap();
-            mesh.layers_fold = mesh.layers_overlap && mesh.find_fold();
+            mesh.layers_fold = mesh.layers_overlap && mesh.find_fold(&shared);
         }
         mesh
     }
@@ -228,22 +229,14 @@ impl NavMesh {
 
     /// Whether the triangles round some vertex used by two layers sweep more than a full turn
     /// (their corners' angles add up to more than `2 pi`): the floor folds over itself at a
-    /// portal's end, as a ramp leaving the ground and turning back over its own foot does.
-    fn find_fold(&self) -> bool {
-        let Some(table) = &self.layers else { return false };
+    /// portal's end, as a ramp leaving the ground and turning back over its own foot does
+    /// (`shared`: per vertex, whether two layers use it).
+    fn find_fold(&self, shared: &[bool]) -> bool {
         let parts = &self.parts;
-        let mut layer_of = vec![u32::MAX; parts.vertices.len()];
-        let mut shared = vec![false; parts.vertices.len()];
         let mut turn = vec![0.0f64; parts.vertices.len()];
-        for (tri, &layer) in parts.triangles.iter().zip(&table.triangles) {
+        for tri in &parts.triangles {
             let corners = tri.map(|v| parts.vertices[v.index()]);
             for (k, &v) in tri.iter().enumerate() {
-                let slot = &mut layer_of[v.index()];
-                if *slot == u32::MAX {
-                    *slot = u32::from(layer.0);
-                } else if *slot != u32::from(layer.0) {
-                    shared[v.index()] = true;
-                }
                 let (c, a, b) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
                 let (u, w) = ((a.x - c.x, a.y - c.y), (b.x - c.x, b.y - c.y));
                 turn[v.index()] += (u.0 * w.1 - u.1 * w.0).abs().atan2(u.0 * w.0 + u.1 * w.1);
@@ -274,21 +267,13 @@ impl NavMesh {
     /// Every corner of a vertex shared by two layers that lies on a wall turns: such a vertex
     /// is a portal's end, and its fan, joined across layers, may sweep more than a full turn,
     /// which the one-floor test for a reflex corner cannot see. A corner flagged turning that
-    /// does not need to is only a few more nodes for the optimal search, never a wrong answer.
-    fn flag_portal_corners(&mut self) {
-        let Some(table) = &self.layers else { return };
+    /// does not need to is only a few more nodes for the optimal search, never a wrong answer
+    /// (`shared`: per vertex, whether two layers use it).
+    fn flag_portal_corners(&mut self, shared: &[bool]) {
         let parts = &self.parts;
-        let mut layer_of = vec![u32::MAX; parts.vertices.len()];
-        let mut shared = vec![false; parts.vertices.len()];
         let mut on_wall = vec![false; parts.vertices.len()];
-        for (t, (tri, &layer)) in parts.triangles.iter().zip(&table.triangles).enumerate() {
+        for (t, tri) in parts.triangles.iter().enumerate() {
             for (k, &v) in tri.iter().enumerate() {
-                let slot = &mut layer_of[v.index()];
-                if *slot == u32::MAX {
-                    *slot = u32::from(layer.0);
-                } else if *slot != u32::from(layer.0) {
-                    shared[v.index()] = true;
-                }
                 if parts.neighbours[t][k].is_none() {
                     on_wall[v.index()] = true;
                     on_wall[tri[(k + 1) % 3].index()] = true;
@@ -398,4 +383,21 @@ impl NavMesh {
         }
         count
     }
+}
+
+/// Per vertex, whether triangles of two layers use it (a portal's vertex).
+fn vertices_of_two_layers(parts: &MeshParts, table: &LayerTable) -> Vec<bool> {
+    let mut layer_of = vec![u32::MAX; parts.vertices.len()];
+    let mut shared = vec![false; parts.vertices.len()];
+    for (tri, &layer) in parts.triangles.iter().zip(&table.triangles) {
+        for &v in tri {
+            let slot = &mut layer_of[v.index()];
+            if *slot == u32::MAX {
+                *slot = u32::from(layer.0);
+            } else if *slot != u32::from(layer.0) {
+                shared[v.index()] = true;
+            }
+        }
+    }
+    shared
 }
