@@ -752,18 +752,19 @@ impl DiscSearch<'_> {
                 let (f0, f1) = (w.step_cost[i - 1] / l0, w.step_cost[i] / l1);
                 let best = cheapest_on_edge(edge_ends(self.mesh, h), (prev, f0), (next, f1));
                 let before = w.step_cost[i - 1] + w.step_cost[i];
+                // The point stays on its edge, an edge of the triangle its next step starts in.
+                let (t0, t1) = (w.step_triangle[i - 1], w.step_triangle[i]);
+                // Where layers overlap, both steps must arrive on the layers they did: the
+                // triangle the next step reaches its end in now.
+                let next_end =
+                    if self.overlap { self.segment_walk(t1, at, next).map(|(_, end)| end) } else { None };
                 // Halfway back towards the point while the steps from the new place hit a wall.
                 let mut to = best;
                 for _ in 0..MOVE_HALVINGS {
-                    // The point stays on its edge, an edge of the triangle its next step
-                    // starts in.
-                    let (t0, t1) = (w.step_triangle[i - 1], w.step_triangle[i]);
-                    // (Where layers overlap, both steps must arrive on the layers they did.)
                     let arrives = |(c0, end0): (f64, TriangleId), (c1, end1): (f64, TriangleId)| {
-                        let was = || self.segment_walk(t1, at, next).map(|(_, end)| end);
                         let kept = !self.overlap
                             || (self.same_arrival(end0, t1, to)
-                                && was().is_some_and(|e| self.same_arrival(end1, e, next)));
+                                && next_end.is_some_and(|e| self.same_arrival(end1, e, next)));
                         kept.then_some((c0, c1))
                     };
                     let costs = (self.segment_walk(t0, prev, to).zip(self.segment_walk(t1, to, next)))
