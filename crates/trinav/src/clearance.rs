@@ -496,16 +496,15 @@ impl NavMesh {
     /// The first chord of the polyline `chords` (its index) that a wall comes closer to than
     /// `reach`, with that wall: `chords` stay within `outer` of `centre` (an arc round it), so
     /// every wall that close is within `outer + reach` of the centre, gathered by one search
-    /// from the triangle of the first point (which must be on the mesh).
+    /// from `start`, the triangle of the first point.
     pub(crate) fn nearest_wall_to_arc(
         &self,
-        chords: &[Point],
+        (start, chords): (TriangleId, &[Point]),
         centre: Point,
         outer: f64,
         reach: f64,
         scratch: &mut ClearanceScratch,
     ) -> Option<(usize, (Point, Point))> {
-        let start = self.locate(chords[0])?;
         let around = outer + reach;
         let mut found: Option<(usize, (Point, Point))> = None;
         let mut none = f64::INFINITY;

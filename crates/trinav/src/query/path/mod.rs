@@ -1787,11 +1787,14 @@ impl NavMesh {
         while k + 1 < points.len() {
             // (An arc whose first point is off the mesh, if rounding ever put one there, is
             // checked chord by chord, which then reports it.)
-            if let Some(arc) = arcs.next_if(|arc| arc.first == k && self.locate(points[k]).is_some()) {
+            if arcs.peek().is_some_and(|arc| arc.first == k)
+                && let Some(start) = self.locate(points[k])
+                && let Some(arc) = arcs.next()
+            {
                 let chords = &points[arc.first..=arc.last];
                 let outer = arc.radius * (1.0 + disc_funnel::ARC_TOLERANCE);
-                if let Some((j, wall)) = self.nearest_wall_to_arc(chords, arc.centre, outer, inside, scratch)
-                {
+                let nearest = self.nearest_wall_to_arc((start, chords), arc.centre, outer, inside, scratch);
+                if let Some((j, wall)) = nearest {
                     return Some((k + j, wall));
                 }
                 k = arc.last;
