@@ -327,6 +327,10 @@ fn clearance_on_a_layer_counts_its_own_walls() {
     // Deep in the west room, far from everything of the east layer: its walls only.
     assert_close(mesh.clearance_on(west, p(8.5, 8.5)).unwrap(), 1.5);
     assert_eq!(mesh.clearance_on(east, p(5.0, 5.0)), None);
+    // Bad input: a point that is not finite, a layer the mesh does not have.
+    assert_eq!(mesh.clearance_on(west, p(f64::NAN, 5.0)), None);
+    assert_eq!(mesh.clearance_on(west, p(f64::INFINITY, 5.0)), None);
+    assert_eq!(mesh.clearance_on(LayerId(7), p(5.0, 5.0)), None);
 }
 
 /// Ground: a road [0, 20] × [4, 6] and two banks, [6, 14] × [-4, 0] south and [6, 14] ×
