@@ -121,7 +121,9 @@ pub fn arc_step(arc_error: f64) -> f64 {
 pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> Result<MergedRegion, MergeError> {
     let walkable = union_of(&level.walkable);
     let inflated = if settings.agent_radius > 0.0 && !level.obstacles.is_empty() {
-        inflated(&level.obstacles, settings)
+        let mut inflated = inflated(&level.obstacles, settings);
+        keep_integers_exact(&walkable, &mut inflated);
+        inflated
     } else {
         // No inflation: the difference below takes the overlapping obstacles as they are (the
         // non-zero rule makes it subtract their union), saving a separate union pass.
@@ -387,6 +389,46 @@ pub fn blocked_region(
         to_merged(inflated(obstacles, settings))
     } else {
         to_merged(union_of(obstacles))
+    }
+}
+
+/// The part of the level's obstacles that stands on its walkable region: their union clipped
+/// to the walkable polygons' union (layers joined by portals inflate each other's obstacles
+/// where they stand on their own layer).
+pub(crate) fn obstacles_on_walkable(level: &ValidatedLevel) -> Result<Vec<MergedPolygon>, MergeError> {
+    if level.obstacles.is_empty() {
+        return Ok(Vec::new());
+    }
+    to_merged(union_of(&level.walkable).intersection(&union_of(&level.obstacles)))
+}
+
+/// Polygons as the boolean engine's multipolygon.
+pub(crate) fn to_geo(polygons: &[MergedPolygon]) -> MultiPolygon<f64> {
+    MultiPolygon(
+        (polygons.iter())
+            .map(|p| Polygon::new(line_string(&p.outer), p.holes.iter().map(|h| line_string(h)).collect()))
+            .collect(),
+    )
+}
+
+/// Adds two polygons of one point each (no area: the engine and [`to_merged`] drop them) at
+/// integer corners just outside the bounds of `walkable` and `inflated`. The engine's grid is
+/// centred on the bounds of an operation's points: inflated arcs sticking out of the walkable
+/// area would move that centre off the half-integers, and integer points of the walkable outline
+/// would then be rounded (by up to a grid step). With integer bounds they stay exact, as a
+/// portal's ends must for two layers' edges along it to meet.
+fn keep_integers_exact(walkable: &MultiPolygon<f64>, inflated: &mut MultiPolygon<f64>) {
+    let bounds = (walkable.0.iter().chain(&inflated.0))
+        .flat_map(|p| p.exterior().0.iter())
+        .fold(Aabb::EMPTY, |b, c| b.grown(Point::new(c.x, c.y)));
+    if bounds.is_empty() {
+        return;
+    }
+    for corner in [
+        geo::Coord { x: bounds.min.x.floor() - 1.0, y: bounds.min.y.floor() - 1.0 },
+        geo::Coord { x: bounds.max.x.ceil() + 1.0, y: bounds.max.y.ceil() + 1.0 },
+    ] {
+        inflated.0.push(Polygon::new(LineString(vec![corner, corner]), Vec::new()));
     }
 }
 
