@@ -8,6 +8,8 @@
 //! boundary edge at a point exactly on it (exact predicate) replaces its triangle by two; no
 //! point moves.
 
+mod radius;
+
 use std::collections::HashMap;
 
 use trinav::build::{MeshParts, build_adjacency, find_islands};
@@ -60,6 +62,18 @@ pub enum LayerError {
     LinkWithoutLayers {
         /// Its place in `links`.
         index: usize,
+    },
+    /// Two layers joined by portals overlap, and the bake has an agent radius.
+    #[error(
+        "layers {a:?} and {b:?} overlap and are joined by portals: a bake radius ({radius}) cannot inflate the obstacles of one without wrongly cutting the other's ground under it; bake at radius 0 and give the radius to queries (--radius)"
+    )]
+    OverlapAtRadius {
+        /// One layer.
+        a: String,
+        /// The other.
+        b: String,
+        /// The radius.
+        radius: f64,
     },
     /// A portal is refused.
     #[error("portal {index} (layers {a:?} and {b:?}, from [{}, {}] to [{}, {}]): {why}", .from[0], .from[1], .to[0], .to[1])]
@@ -265,13 +279,19 @@ fn split_along(layer: &mut LayerMesh, segment: Segment, points: &[Point]) {
 /// The side of the segment's line the layer lies on along the portal, after checking that its
 /// boundary edges along the portal cover it exactly: `Ok(true)` on the left of `from -> to`.
 fn portal_side(layer: &LayerMesh, segment: Segment) -> Result<bool, String> {
+    portal_side_of(layer.boundary().into_iter().map(|(t, k)| layer.edge(t, k)), segment)
+}
+
+/// [`portal_side`] of a region given by its boundary edges, each directed with the region on
+/// its left.
+fn portal_side_of(edges: impl Iterator<Item = (Point, Point)>, segment: Segment) -> Result<bool, String> {
     let mut pieces: Vec<(f64, f64, bool)> = Vec::new();
-    for (t, k) in layer.boundary() {
-        let (u, v) = layer.edge(t, k);
+    for (u, v) in edges {
         if segment.overlaps(u, v) {
             let (a, b) = (segment.param(u), segment.param(v));
-            // A counter-clockwise triangle lies on the left of its edges.
-            pieces.push((a.min(b), a.max(b), a < b));
+            // A counter-clockwise triangle lies on the left of its edges. A ring edge may run
+            // on past the portal's ends: its part along the portal counts.
+            pieces.push((a.min(b).max(0.0), a.max(b).min(1.0), a < b));
         }
     }
     pieces.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -298,31 +318,38 @@ fn portal_side(layer: &LayerMesh, segment: Segment) -> Result<bool, String> {
 /// portals into one mesh, then the links (their ends on the layers they name).
 pub(crate) fn bake_layered(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> {
     check_layers(level)?;
-    if settings.agent_radius > 0.0 && !level.portals.is_empty() {
-        return Err(BakeError::Layer(LayerError::Portal {
-            index: 0,
-            a: level.portals[0].layers[0].clone(),
-            b: level.portals[0].layers[1].clone(),
-            from: level.portals[0].from,
-            to: level.portals[0].to,
-            why: format!(
-                "portals with an agent radius ({}) are not supported yet: the radius would pull the walls off the portal; bake with radius 0",
-                settings.agent_radius
-            ),
-        }));
-    }
+    // With a radius, portals are checked at radius 0 first (see `radius`), and each layer
+    // also takes the obstacles of the layers joined to it.
+    let joined = if settings.agent_radius > 0.0 && !level.portals.is_empty() {
+        Some(radius::JoinedWorlds::prepare(level, settings)?)
+    } else {
+        None
+    };
     let mut report: Option<BakeReport> = None;
     let mut layers = Vec::with_capacity(level.layers.len());
-    for layer in &level.layers {
+    for (index, layer) in level.layers.iter().enumerate() {
+        let mut obstacles = layer.obstacles.clone();
+        if let Some(joined) = &joined {
+            obstacles.extend(joined.obstacles_from_beyond(LayerId(index as u16)));
+        }
         let own = Level {
             walkable: layer.walkable.clone(),
-            obstacles: layer.obstacles.clone(),
+            obstacles,
             areas: layer.areas.clone(),
             area_names: level.area_names.clone(),
             ..Level::default()
         };
-        let baked = crate::bake(&own, settings)
-            .map_err(|error| BakeError::InLayer { name: layer.name.clone(), error: Box::new(error) })?;
+        let baked = match crate::bake(&own, settings) {
+            Ok(baked) => baked,
+            // Inflated obstacles may cover a small layer: it has no ground at this radius.
+            Err(BakeError::NothingWalkable { .. }) if settings.agent_radius > 0.0 => {
+                layers.push(LayerMesh { vertices: Vec::new(), triangles: Vec::new(), areas: Vec::new() });
+                continue;
+            }
+            Err(error) => {
+                return Err(BakeError::InLayer { name: layer.name.clone(), error: Box::new(error) });
+            }
+        };
         report = Some(match report {
             None => baked.report,
             Some(mut total) => {
@@ -362,6 +389,11 @@ pub(crate) fn bake_layered(level: &Level, settings: &BakeSettings) -> Result<Bak
         }
         for layer in [a, b] {
             split_along(&mut layers[layer.index()], segment, &points);
+        }
+        if joined.is_some() {
+            // Checked at radius 0; at the radius, inflated obstacles may cover parts of it.
+            segments.push((a, b, segment));
+            continue;
         }
         let mut sides = [false; 2];
         for (side, layer) in sides.iter_mut().zip([a, b]) {
@@ -444,7 +476,9 @@ pub(crate) fn bake_layered(level: &Level, settings: &BakeSettings) -> Result<Bak
     let parts = MeshParts { settings: *settings, vertices: kept, triangles, neighbours, areas, islands };
     let names = level.layers.iter().map(|l| l.name.clone()).collect();
     let mesh = NavMesh::from_layered_parts(parts, LayerTable { names, triangles: triangle_layers })?;
-    let mut report = report.expect("a layered level has a layer");
+    let Some(mut report) = report else {
+        return Err(BakeError::NothingWalkable { agent_radius: settings.agent_radius });
+    };
     report.times.derive += start.elapsed();
     Ok(Baked { mesh, report })
 }

@@ -1148,6 +1148,66 @@ fn chunks_with_links_agree_with_the_floor_baked_at_that_radius() {
     links_against_the_oracle(true);
 }
 
+/// A radius at bake on a world in chunks joined by portals (issue 15): an obstacle of one chunk
+/// keeps the disc off the other's ground across the portal, so the chunks baked at the radius
+/// are the floor baked flat at it (outline not shrunk, obstacles inflated, as on one layer): the
+/// same area, the same islands, the same optimal lengths. Before, the bake refused portals with
+/// a radius; baking each chunk with only its own obstacles leaves a sliver of ground next to
+/// the cut where an obstacle on the other side reaches over it (the areas differ).
+#[test]
+fn chunks_baked_at_a_radius_are_the_floor_baked_flat_at_it() {
+    let mut rng = trinav_bake::generate::SplitMix64::new(23);
+    let mut int = |lo: i32, hi: i32| lo + rng.below((hi - lo) as u64) as i32;
+    let cases = std::env::var("TRINAV_BAKE_RADIUS_CASES").map_or(24, |n| n.parse().unwrap());
+    let (mut baked, mut paths, mut across) = (0, 0, 0);
+    for case in 0..cases {
+        let n = int(1, 16);
+        let framed =
+            rect_level(&(0..n).map(|_| (int(0, 18), int(0, 18), int(1, 5), int(1, 5))).collect::<Vec<_>>());
+        let chunks = in_two_chunks(&framed);
+        let floor = Level {
+            walkable: vec![PolygonInput::rect(0.0, 0.0, 20.0, 20.0)],
+            obstacles: framed.obstacles.iter().filter(|o| o.holes.is_empty()).cloned().collect(),
+            ..Level::default()
+        };
+        let r = [0.3, 0.5, 0.8, 1.2][case % 4];
+        let settings = BakeSettings::default().with_agent_radius(r);
+        let (flat, layered) = match (bake(&floor, &settings), bake(&chunks, &settings)) {
+            (Ok(flat), Ok(layered)) => (flat.mesh, layered.mesh),
+            (
+                Err(trinav_bake::BakeError::NothingWalkable { .. }),
+                Err(trinav_bake::BakeError::NothingWalkable { .. }),
+            ) => {
+                continue;
+            }
+            (flat, layered) => panic!("case {case}: flat {:?}, layered {:?}", flat.err(), layered.err()),
+        };
+        baked += 1;
+        let (a, b) = (flat.stats().area, layered.stats().area);
+        assert!((a - b).abs() <= 1e-7 * a, "case {case}, r {r}: area {b} in chunks, {a} flat");
+        assert_eq!(layered.stats().islands, flat.stats().islands, "case {case}, r {r}");
+        let options = PathOptions::default().with_mode(PathMode::Optimal);
+        let mut scratch = PathScratch::new();
+        for (from, to) in random_pairs(case as u64, 40, 20.0) {
+            if [from, to].iter().any(|&p| flat.locate(p).is_none() || layered.locate(p).is_none()) {
+                continue;
+            }
+            let ours = layered.find_path_with(from, to, &options, &mut scratch).map(|p| p.length);
+            let oracle = flat.find_path_with(from, to, &options, &mut scratch).map(|p| p.length);
+            match (ours, oracle) {
+                (Ok(x), Ok(y)) => {
+                    assert!((x - y).abs() <= 1e-6 * y, "case {case}: {from:?} -> {to:?}: {x} vs {y}")
+                }
+                (x, y) => assert_eq!(x, y, "case {case}: {from:?} -> {to:?}"),
+            }
+            paths += 1;
+            across += usize::from((from.x < 10.0) != (to.x < 10.0));
+        }
+    }
+    eprintln!("chunks at a bake radius: {baked} levels, {paths} paths ({across} from chunk to chunk)");
+    assert!(baked >= cases * 3 / 4 && across >= paths / 4, "{baked} levels, {paths} paths, {across} across");
+}
+
 /// Random levels with random links, over many levels (one mean for the fast mode: a single
 /// level has too few queries to judge); `chunked`: the disc's mesh is the level in two chunks.
 fn links_against_the_oracle(chunked: bool) {

@@ -1121,3 +1121,76 @@ fn version_3_files_load_as_one_layer() {
         assert_eq!(err, PathError::OffLayer { which: trinav::Endpoint::Start, point: a, layer: LayerId(1) });
     }
 }
+
+/// A bake radius on layers joined by portals (issue 15): the portals are checked as at radius
+/// 0, so a bad portal is still refused by name; layers of one world that overlap (a bridge over
+/// a road, a ramp over its floor) are refused with a message that names them and says what to
+/// do instead.
+#[test]
+fn a_bake_radius_with_portals_checks_them_and_refuses_overlapping_layers() {
+    let at = |level: &Level, r: f64| bake(level, &BakeSettings::default().with_agent_radius(r));
+    let mut level = two_floors();
+    level.portals[0].to = [10., 4.];
+    let message = at(&level, 0.5).map(|_| ()).unwrap_err().to_string();
+    assert!(message.starts_with("portal 0 (layers \"ground\" and \"upper\", from [10, 0] to [10, 4]): not on the boundary of layer \"upper\""), "{message}");
+    for (level, names) in [(bridge_over_a_road(), ["ground", "bridge"]), (two_floors(), ["ground", "upper"])]
+    {
+        let message = at(&level, 0.5).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(
+            message,
+            format!(
+                "layers {:?} and {:?} overlap and are joined by portals: a bake radius (0.5) cannot inflate the obstacles of one without wrongly cutting the other's ground under it; bake at radius 0 and give the radius to queries (--radius)",
+                names[0], names[1]
+            )
+        );
+    }
+}
+
+/// Side by side at a bake radius: a pillar on the west floor half a unit from the portal keeps
+/// the disc off the east floor across it (its side and round corners reach over), and a small east room that the
+/// inflation covers has no ground at the radius (an empty layer, not an error).
+#[test]
+fn a_bake_radius_reaches_across_a_portal() {
+    let mut level = side_by_side();
+    level.portals[0] = portal("west", "east", [10., 0.], [10., 10.]);
+    level.layers[0].obstacles = vec![PolygonInput::rect(8.0, 5.0, 9.5, 6.0)];
+    level.layers.push(layer("closet", vec![PolygonInput::rect(20.0, 0.0, 20.5, 1.0)], vec![]));
+    level.layers[1].obstacles = vec![PolygonInput::rect(18.0, 0.0, 19.75, 2.0)];
+    level.portals.push(portal("east", "closet", [20., 0.], [20., 1.]));
+    let r = 1.0;
+    let mesh = bake(&level, &BakeSettings::default().with_agent_radius(r)).unwrap().mesh;
+    let east = mesh.layer_by_name("east").unwrap();
+    let closet = mesh.layer_by_name("closet").unwrap();
+    // Within r of the pillar's corner (9.5, 5), on the east side: no ground.
+    assert!(mesh.locate_on(east, p(10.3, 4.7)).is_none());
+    assert!(mesh.locate_on(east, p(10.8, 4.3)).is_some());
+    // The east floor lost the band beside the pillar (0.5 wide) and, at each corner, half of
+    // the circular segment of its circle beyond the cut (at 0.5 from the centre): exact within
+    // the arc error.
+    let east_area: f64 = (0..mesh.triangle_count())
+        .map(trinav::TriangleId::from_index)
+        .filter(|&t| mesh.triangle_layer(t) == east)
+        .map(|t| {
+            let [a, b, c] = mesh.triangle_points(t);
+            trinav::geometry::doubled_signed_area(a, b, c) * 0.5
+        })
+        .sum();
+    // The area of the circle of radius r beyond a line at distance d from its centre.
+    let segment = |d: f64| r * r * (d / r).acos() - d * (r * r - d * d).sqrt();
+    let lost = 0.5 * 1.0 + segment(0.5);
+    // The east pillar, 0.25 from the east wall: itself, its bands (the one on the wall side
+    // cut by the wall), its free upper corner's quarter disc and the wall side corner's quarter
+    // disc less the half segment beyond the wall.
+    let corner_cut = 1.75 * 2.0 + 2.0 * r + 1.75 * r + 2.0 * 0.25 + std::f64::consts::FRAC_PI_2 * r * r
+        - segment(0.25) / 2.0;
+    let expected = 100.0 - lost - corner_cut;
+    // Chords inside the arcs leave a little more ground (under 0.05 r² for these three quarters).
+    assert!(east_area >= expected && east_area - expected < 0.05 * r * r, "{east_area} vs {expected}");
+    assert!(
+        (0..mesh.triangle_count()).all(|t| mesh.triangle_layer(trinav::TriangleId::from_index(t)) != closet)
+    );
+    // The portal still joins what is left of it: a path crosses it below the pillar.
+    let options = options(PathMode::Optimal);
+    let path = mesh.find_path_with(p(5.0, 2.0), p(15.0, 2.0), &options, &mut PathScratch::new()).unwrap();
+    assert_close(path.length, 10.0);
+}

@@ -485,6 +485,15 @@ fn cases(f: &Fixture) -> Vec<Case> {
         Out::File("out.nav"),
         &[&town_json, "arc error must be in"],
     ));
+    // Layers that overlap (a bridge over a road) joined by portals: no bake radius.
+    let overpass_json = data("levels/overpass.json");
+    let overlap = ["bake", &overpass_json, "-o", "{OUT}", "--agent-radius", "0.5"];
+    cases.push(case(
+        "bake overlapping layers with a radius",
+        &overlap,
+        Out::File("out.nav"),
+        &[&overpass_json, "overlap and are joined by portals", "give the radius to queries"],
+    ));
     let mesh_radius = ["bake", &data("meshes/tiny.mesh"), "-o", "{OUT}", "--agent-radius", "1"];
     cases.push(case(
         "bake a .mesh with a radius",

@@ -1,0 +1,162 @@
+//! An agent radius at bake on layers joined by portals.
+//!
+//! A bake radius inflates obstacles (the walkable outline is not shrunk, as on one layer). At a
+//! portal the disc reaches across: an obstacle standing on one layer next to the portal keeps the
+//! disc off the other layer's ground there too. Layers joined by portals (directly or through
+//! other layers: one *world*) are therefore baked as one flat level would be: each layer's
+//! ground minus the inflated obstacles of every layer of its world, each obstacle counted where
+//! it stands on its own layer (its part on its layer's walkable area). That is exact when no
+//! two layers of a world overlap in x, y (chunks of a world); where they do (a bridge over a
+//! road) the flat picture is wrong (the road would lose the ground under the bridge's
+//! obstacles), and the bake is refused: bake at radius 0 and give the radius to queries.
+//!
+//! Before baking at the radius, each portal is checked on the layers' ground at radius 0 (the
+//! same rules as a bake at radius 0: the boundary of both layers runs along all of it, their
+//! ground on its two sides), so a portal off the boundary is still refused by name. At the
+//! radius an inflated obstacle may cover part of a portal; the rest joins the layers.
+
+use geo::{Area, BooleanOps};
+use trinav::{Aabb, BakeSettings, LayerId, Point};
+
+use super::{LayerError, Segment, portal_error, portal_layers, portal_side_of};
+use crate::BakeError;
+use crate::level::{Level, PolygonInput};
+use crate::merge::{MergedPolygon, merge, obstacles_on_walkable, to_geo};
+use crate::validate::validate;
+
+/// What a bake at a radius needs from the layers at radius 0.
+pub(super) struct JoinedWorlds {
+    /// For each layer, its world (layers joined by portals share one).
+    world: Vec<usize>,
+    /// For each layer, its obstacles' part on its walkable area, with their bounds.
+    standing: Vec<Vec<(MergedPolygon, Aabb)>>,
+    /// For each layer, the bounds of its walkable area.
+    bounds: Vec<Aabb>,
+    /// The agent radius.
+    radius: f64,
+}
+
+impl JoinedWorlds {
+    /// Checks the portals at radius 0 and that no two layers of a world overlap; collects each
+    /// layer's standing obstacles.
+    pub(super) fn prepare(level: &Level, settings: &BakeSettings) -> Result<JoinedWorlds, BakeError> {
+        let flat = settings.with_agent_radius(0.0);
+        let mut ground = Vec::with_capacity(level.layers.len());
+        let mut standing = Vec::with_capacity(level.layers.len());
+        let mut bounds = Vec::with_capacity(level.layers.len());
+        for layer in &level.layers {
+            let in_layer =
+                |error: BakeError| BakeError::InLayer { name: layer.name.clone(), error: Box::new(error) };
+            let own = Level {
+                walkable: layer.walkable.clone(),
+                obstacles: layer.obstacles.clone(),
+                ..Level::default()
+            };
+            let validated = validate(&own).map_err(|e| in_layer(BakeError::Validation(e)))?;
+            let region = merge(&validated, &flat).map_err(|e| in_layer(BakeError::Merge(e)))?;
+            let parts = obstacles_on_walkable(&validated).map_err(|e| in_layer(BakeError::Merge(e)))?;
+            standing.push(
+                parts
+                    .into_iter()
+                    .map(|p| (Aabb::from_points(p.outer.iter().copied()), p))
+                    .map(|(b, p)| (p, b))
+                    .collect(),
+            );
+            bounds.push(Aabb::from_points(region.polygons.iter().flat_map(|p| p.outer.iter().copied())));
+            ground.push(region.polygons);
+        }
+        // Worlds: layers joined by portals.
+        let mut world: Vec<usize> = (0..level.layers.len()).collect();
+        fn root(world: &mut [usize], mut l: usize) -> usize {
+            while world[l] != l {
+                world[l] = world[world[l]];
+                l = world[l];
+            }
+            l
+        }
+        for (index, portal) in level.portals.iter().enumerate() {
+            let [a, b] = portal_layers(level, index, portal)?;
+            let segment = Segment {
+                from: Point::new(portal.from[0], portal.from[1]),
+                to: Point::new(portal.to[0], portal.to[1]),
+            };
+            let mut sides = [false; 2];
+            for (side, layer) in sides.iter_mut().zip([a, b]) {
+                let edges = ground[layer.index()]
+                    .iter()
+                    .flat_map(MergedPolygon::rings)
+                    .flat_map(|ring| (0..ring.len()).map(move |k| (ring[k], ring[(k + 1) % ring.len()])));
+                *side = portal_side_of(edges, segment).map_err(|why| {
+                    let name = &level.layers[layer.index()].name;
+                    portal_error(
+                        index,
+                        portal,
+                        format!("not on the boundary of layer {name:?}'s walkable area: {why}"),
+                    )
+                })?;
+            }
+            if sides[0] == sides[1] {
+                let why = "both layers' walkable areas lie on the same side of it (a portal joins areas on its two sides)";
+                return Err(BakeError::Layer(portal_error(index, portal, why.to_string())));
+            }
+            let (ra, rb) = (root(&mut world, a.index()), root(&mut world, b.index()));
+            world[ra.max(rb)] = ra.min(rb);
+        }
+        let world: Vec<usize> = (0..world.len()).map(|l| root(&mut world, l)).collect();
+        // No two layers of a world may overlap.
+        for a in 0..ground.len() {
+            for b in a + 1..ground.len() {
+                if world[a] != world[b] || !overlap_with_area(bounds[a], bounds[b]) {
+                    continue;
+                }
+                let common = to_geo(&ground[a]).intersection(&to_geo(&ground[b])).unsigned_area();
+                let smaller = to_geo(&ground[a]).unsigned_area().min(to_geo(&ground[b]).unsigned_area());
+                if common > 1e-9 * smaller {
+                    return Err(BakeError::Layer(LayerError::OverlapAtRadius {
+                        a: level.layers[a].name.clone(),
+                        b: level.layers[b].name.clone(),
+                        radius: settings.agent_radius,
+                    }));
+                }
+            }
+        }
+        Ok(JoinedWorlds { world, standing, bounds, radius: settings.agent_radius })
+    }
+
+    /// The obstacles of the other layers of `layer`'s world that its inflation can reach: those
+    /// within the radius of its walkable area's bounds, as they stand on their own layers.
+    pub(super) fn obstacles_from_beyond(&self, layer: LayerId) -> Vec<PolygonInput> {
+        let l = layer.index();
+        // The inflated chords lie within the radius; a little more for rounding.
+        let reach = self.radius * (1.0 + 1e-6);
+        let near = Aabb {
+            min: Point::new(self.bounds[l].min.x - reach, self.bounds[l].min.y - reach),
+            max: Point::new(self.bounds[l].max.x + reach, self.bounds[l].max.y + reach),
+        };
+        let meets = |b: &Aabb| {
+            b.min.x <= near.max.x && b.max.x >= near.min.x && b.min.y <= near.max.y && b.max.y >= near.min.y
+        };
+        let mut obstacles = Vec::new();
+        for (m, standing) in self.standing.iter().enumerate() {
+            if m == l || self.world[m] != self.world[l] {
+                continue;
+            }
+            for (polygon, bounds) in standing {
+                if meets(bounds) {
+                    let ring = |r: &Vec<Point>| r.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>();
+                    obstacles.push(PolygonInput {
+                        outer: ring(&polygon.outer),
+                        holes: polygon.holes.iter().map(ring).collect(),
+                    });
+                }
+            }
+        }
+        obstacles
+    }
+}
+
+/// Whether two boxes overlap with a positive area (boxes of layers that only touch along a
+/// portal do not).
+fn overlap_with_area(a: Aabb, b: Aabb) -> bool {
+    a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y
+}
