@@ -288,7 +288,9 @@ impl EditableMesh {
     /// Adds an obstacle on `layer`: it blocks that layer's walkable area only (a cart parked on
     /// a bridge leaves the road below free), and closes the part of a portal it covers (the
     /// rest of the portal still joins the layers). Moving or replacing it keeps its layer.
-    /// A layer the mesh does not have is an [`EditError::NoSuchLayer`].
+    /// A layer the mesh does not have is an [`EditError::NoSuchLayer`]. On a mesh baked with an
+    /// agent radius whose layers are joined by portals, an obstacle whose inflation reaches
+    /// another layer is an [`EditError::ReachesAnotherLayer`].
     pub fn add_obstacle_on(
         &mut self,
         layer: LayerId,
@@ -299,6 +301,7 @@ impl EditableMesh {
         }
         let id = ObstacleId(self.next_obstacle);
         let obstacle = Obstacle { layer, ..Obstacle::new(polygon, id, &self.settings)? };
+        self.check_reach(&obstacle)?;
         self.change(&[], vec![(id, obstacle)], None)?;
         self.next_obstacle += 1;
         Ok(id)
@@ -320,7 +323,31 @@ impl EditableMesh {
     pub fn replace_obstacle(&mut self, id: ObstacleId, polygon: &PolygonInput) -> Result<(), EditError> {
         let layer = self.obstacles.get(&id).ok_or(EditError::UnknownObstacle(id))?.layer;
         let obstacle = Obstacle { layer, ..Obstacle::new(polygon, id, &self.settings)? };
+        self.check_reach(&obstacle)?;
         self.change(&[id], vec![(id, obstacle)], None)
+    }
+
+    /// Refuses an obstacle whose inflation reaches another layer's ground (now or under
+    /// another obstacle) on a mesh baked with a radius whose layers are joined by portals
+    /// ([`EditError::ReachesAnotherLayer`]): a bake inflates obstacles across portals, which a
+    /// cut of the obstacle's own layer cannot do. Bounds decide (conservative).
+    fn check_reach(&self, obstacle: &Obstacle) -> Result<(), EditError> {
+        let mesh = self.mesh();
+        if self.settings.agent_radius == 0.0 || mesh.portal_edge_count() == 0 || obstacle.bounds.is_empty() {
+            return Ok(());
+        }
+        let reached = self.base.overlapping(mesh, &self.owners, obstacle.bounds);
+        let other_layer = (reached.into_iter())
+            .filter(|&b| self.base.layer(b) != obstacle.layer)
+            .find(|&b| overlap(&Aabb::from_points(self.base.points(mesh, b)), &obstacle.bounds));
+        match other_layer.map(|b| self.base.layer(b)) {
+            Some(other) => Err(EditError::ReachesAnotherLayer {
+                layer: obstacle.layer,
+                other,
+                agent_radius: self.settings.agent_radius,
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Removes obstacle `id`.

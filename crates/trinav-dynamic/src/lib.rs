@@ -86,6 +86,20 @@ pub enum EditError {
         /// The mesh's layer count.
         layers: usize,
     },
+    /// On a mesh baked with an agent radius whose layers are joined by portals, an obstacle
+    /// whose inflation reaches another layer's ground: a bake would cut that layer too (its
+    /// inflated obstacles reach across portals), a local cut of one layer would not.
+    #[error(
+        "an obstacle on layer {layer} whose inflation by the agent radius ({agent_radius}) reaches layer {other}: on a mesh baked with a radius whose layers are joined by portals, obstacles must stay clear of the other layers (or bake at radius 0 and give the radius to queries)"
+    )]
+    ReachesAnotherLayer {
+        /// The obstacle's layer.
+        layer: trinav::LayerId,
+        /// A layer its inflation reaches.
+        other: trinav::LayerId,
+        /// The mesh's agent radius.
+        agent_radius: f64,
+    },
     /// An obstacle on a layer the mesh does not have.
     #[error("the mesh has no layer {0}")]
     NoSuchLayer(trinav::LayerId),

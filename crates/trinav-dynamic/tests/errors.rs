@@ -185,3 +185,57 @@ fn an_agent_under_a_new_obstacle_is_off_the_mesh_or_snapped() {
     assert!((start.distance(agent) - 2.5).abs() < 0.01, "snapped to {start:?}");
     assert!(mesh.locate(start).is_some());
 }
+
+/// Two rooms side by side joined by a portal along all of x = 10, baked at radius 0.5 (the bake
+/// inflates each room's obstacles into the other across the portal). An obstacle whose
+/// inflation would reach the other room is refused by name, the mesh unchanged; one that stays
+/// clear of it gives the full bake's answer.
+#[test]
+fn an_obstacle_reaching_across_a_portal_at_a_bake_radius_is_refused() {
+    use trinav::{LayerId, PathMode};
+    use trinav_bake::{LayerInput, PortalInput};
+    let room = |name: &str, x0: f64, obstacles: Vec<PolygonInput>| LayerInput {
+        name: name.into(),
+        walkable: vec![PolygonInput::rect(x0, 0.0, x0 + 10.0, 10.0)],
+        obstacles,
+        ..LayerInput::default()
+    };
+    let level = |west: Vec<PolygonInput>| Level {
+        layers: vec![room("west", 0.0, west), room("east", 10.0, vec![])],
+        portals: vec![PortalInput {
+            layers: ["west".into(), "east".into()],
+            from: [10., 0.],
+            to: [10., 10.],
+        }],
+        ..Level::default()
+    };
+    let settings = BakeSettings::default().with_agent_radius(0.5);
+    let mut editable = EditableMesh::new(bake(&level(vec![]), &settings).unwrap().mesh);
+    let west = LayerId(0);
+    // Refused, and nothing changes.
+    let unchanged = |editable: &EditableMesh, bytes: &[u8], snapshot: &Arc<trinav::NavMesh>| {
+        assert_eq!(editable.mesh().to_bytes().unwrap(), bytes);
+        assert!(Arc::ptr_eq(snapshot, &editable.snapshot()));
+    };
+    let (bytes, snapshot) = (editable.mesh().to_bytes().unwrap(), editable.snapshot());
+    let near = PolygonInput::rect(8.0, 4.0, 9.75, 5.0); // inflated to 10.25
+    let err = editable.add_obstacle_on(west, &near).unwrap_err();
+    assert_eq!(err, EditError::ReachesAnotherLayer { layer: west, other: LayerId(1), agent_radius: 0.5 });
+    assert!(err.to_string().contains("bake at radius 0 and give the radius to queries"), "{err}");
+    unchanged(&editable, &bytes, &snapshot);
+    let clear = PolygonInput::rect(3.0, 3.0, 4.0, 4.0);
+    let id = editable.add_obstacle_on(west, &clear).unwrap();
+    let (bytes, snapshot) = (editable.mesh().to_bytes().unwrap(), editable.snapshot());
+    let err = editable.move_obstacle(id, [5.5, 0.0]).unwrap_err();
+    assert!(matches!(err, EditError::ReachesAnotherLayer { other: LayerId(1), .. }), "{err}");
+    unchanged(&editable, &bytes, &snapshot);
+    let rebaked = bake(&level(vec![clear]), &settings).unwrap().mesh;
+    let (ours, theirs) = (editable.mesh().stats(), rebaked.stats());
+    assert!((ours.area - theirs.area).abs() < 1e-9 * theirs.area && ours.islands == theirs.islands);
+    let options = PathOptions::default().with_mode(PathMode::Optimal);
+    let (from, to) = (Point::new(1.0, 3.5), Point::new(19.0, 3.5));
+    let mut scratch = PathScratch::new();
+    let ours = editable.mesh().find_path_with(from, to, &options, &mut scratch).unwrap().length;
+    let theirs = rebaked.find_path_with(from, to, &options, &mut scratch).unwrap().length;
+    assert!((ours - theirs).abs() < 1e-9 * theirs && ours > 18.0, "{ours} vs {theirs}");
+}

@@ -282,6 +282,13 @@ impl Fixture {
             ("obstacle_nan.json", br#"{"outer": [[1,1],[NaN,1],[2,2]]}"#.to_vec()),
             ("obstacle_roof.json", br#"{"layer": "roof", "outer": [[29,16],[31,16],[31,18],[29,18]]}"#.to_vec()),
             ("obstacle_layer_number.json", br#"{"layer": 1, "outer": [[29,16],[31,16],[31,18],[29,18]]}"#.to_vec()),
+            (
+                "chunks.json",
+                br#"{"layers": [{"name": "west", "walkable": [{"outer": [[0,0],[10,0],[10,10],[0,10]]}]},
+                               {"name": "east", "walkable": [{"outer": [[10,0],[20,0],[20,10],[10,10]]}]}],
+                    "portals": [{"layers": ["west", "east"], "from": [10,0], "to": [10,10]}]}"#.to_vec(),
+            ),
+            ("obstacle_by_portal.json", br#"{"layer": "west", "outer": [[8,4],[9.75,4],[9.75,5],[8,5]]}"#.to_vec()),
             ("changes_no_layer.json", br#"[{"add": {"layer": "bridge", "outer": [[29,16],[31,16],[31,18]]}}, {"add": {"outer": [[29,26],[31,26],[31,28]]}}]"#.to_vec()),
             ("changes_unknown.json", br#"[{"rotate": {"id": 0, "by": 90}}]"#.to_vec()),
             ("changes_remove.json", br#"[{"add": {"outer": [[40,40],[50,40],[50,50]]}}, {"remove": 7}]"#.to_vec()),
@@ -310,6 +317,16 @@ impl Fixture {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, content).unwrap();
         }
+        // Two rooms joined by a portal, baked at a radius (the bake inflates across portals).
+        let out = trinav(&[
+            "bake",
+            &fixture.path("chunks.json"),
+            "-o",
+            &fixture.path("chunks_r.nav"),
+            "--agent-radius",
+            "0.5",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
         fixture
     }
 
@@ -816,6 +833,7 @@ fn cases(f: &Fixture) -> Vec<Case> {
     }
     // edit on layers: an obstacle naming no layer on a mesh of several, or one it lacks.
     let overpass = p("overpass.nav");
+    let chunks_r = p("chunks_r.nav");
     let layered: Vec<(&str, &str, Vec<String>, Vec<String>)> = vec![
         (
             "an obstacle without a layer on a layered mesh",
@@ -840,6 +858,12 @@ fn cases(f: &Fixture) -> Vec<Case> {
             town.as_str(),
             vec!["--add".into(), p("obstacle_roof.json")],
             vec![p("obstacle_roof.json"), "no layer \"roof\" (its layers: [\"default\"])".into()],
+        ),
+        (
+            "an obstacle reaching across a portal at a bake radius",
+            chunks_r.as_str(),
+            vec!["--add".into(), p("obstacle_by_portal.json")],
+            vec![p("obstacle_by_portal.json"), "reaches layer 1".into(), "give the radius to queries".into()],
         ),
         (
             "a layer that is not a name",
