@@ -29,7 +29,7 @@ pub(super) struct JoinedWorlds {
     /// For each layer, its world (layers joined by portals share one).
     world: Vec<usize>,
     /// For each layer, its obstacles' part on its walkable area, with their bounds.
-    standing: Vec<Vec<(MergedPolygon, Aabb)>>,
+    standing: Vec<Vec<(Aabb, MergedPolygon)>>,
     /// For each layer, the bounds of its walkable area.
     bounds: Vec<Aabb>,
     /// The agent radius.
@@ -55,13 +55,8 @@ impl JoinedWorlds {
             let validated = validate(&own).map_err(|e| in_layer(BakeError::Validation(e)))?;
             let region = merge(&validated, &flat).map_err(|e| in_layer(BakeError::Merge(e)))?;
             let parts = obstacles_on_walkable(&validated).map_err(|e| in_layer(BakeError::Merge(e)))?;
-            standing.push(
-                parts
-                    .into_iter()
-                    .map(|p| (Aabb::from_points(p.outer.iter().copied()), p))
-                    .map(|(b, p)| (p, b))
-                    .collect(),
-            );
+            standing
+                .push(parts.into_iter().map(|p| (Aabb::from_points(p.outer.iter().copied()), p)).collect());
             bounds.push(Aabb::from_points(region.polygons.iter().flat_map(|p| p.outer.iter().copied())));
             ground.push(region.polygons);
         }
@@ -103,14 +98,15 @@ impl JoinedWorlds {
             world[ra.max(rb)] = ra.min(rb);
         }
         let world: Vec<usize> = (0..world.len()).map(|l| root(&mut world, l)).collect();
-        // No two layers of a world may overlap.
+        // No two layers of a world may overlap (an intersection of more than rounding).
+        let shapes: Vec<_> = ground.iter().map(|g| to_geo(g)).collect();
         for a in 0..ground.len() {
             for b in a + 1..ground.len() {
                 if world[a] != world[b] || !overlap_with_area(bounds[a], bounds[b]) {
                     continue;
                 }
-                let common = to_geo(&ground[a]).intersection(&to_geo(&ground[b])).unsigned_area();
-                let smaller = to_geo(&ground[a]).unsigned_area().min(to_geo(&ground[b]).unsigned_area());
+                let common = shapes[a].intersection(&shapes[b]).unsigned_area();
+                let smaller = shapes[a].unsigned_area().min(shapes[b].unsigned_area());
                 if common > 1e-9 * smaller {
                     return Err(BakeError::Layer(LayerError::OverlapAtRadius {
                         a: level.layers[a].name.clone(),
@@ -141,7 +137,7 @@ impl JoinedWorlds {
             if m == l || self.world[m] != self.world[l] {
                 continue;
             }
-            for (polygon, bounds) in standing {
+            for (bounds, polygon) in standing {
                 if meets(bounds) {
                     let ring = |r: &Vec<Point>| r.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>();
                     obstacles.push(PolygonInput {
