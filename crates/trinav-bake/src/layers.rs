@@ -14,9 +14,10 @@ use std::collections::HashMap;
 
 use trinav::build::{MeshParts, build_adjacency, find_islands};
 use trinav::geometry::{Orientation, orient};
-use trinav::{AreaId, BakeSettings, LayerId, LayerTable, NavMesh, Point, TriangleId, VertexId};
+use trinav::{Aabb, AreaId, BakeSettings, LayerId, LayerTable, NavMesh, Point, TriangleId, VertexId};
 
 use crate::level::{Level, PortalInput};
+use crate::merge::EngineGrid;
 use crate::{BakeError, BakeReport, Baked};
 
 /// What is wrong with a layer or portal of a level.
@@ -314,14 +315,42 @@ fn portal_side_of(edges: impl Iterator<Item = (Point, Point)>, segment: Segment)
     Ok(left)
 }
 
+/// Integer bounds holding every point of every layer and the inflation round it: the boolean
+/// engine's grid for all the layers' merges.
+fn shared_grid(level: &Level, settings: &BakeSettings) -> Aabb {
+    let points = (level.layers.iter())
+        .flat_map(|l| l.walkable.iter().chain(&l.obstacles))
+        .flat_map(|p| p.outer.iter().chain(p.holes.iter().flatten()))
+        .filter(|p| p.iter().all(|c| c.is_finite()))
+        .map(|&[x, y]| Point::new(x, y));
+    let bounds = Aabb::from_points(points);
+    if bounds.is_empty() {
+        return bounds;
+    }
+    let margin = settings.agent_radius + 1.0;
+    Aabb {
+        min: Point::new((bounds.min.x - margin).floor(), (bounds.min.y - margin).floor()),
+        max: Point::new((bounds.max.x + margin).ceil(), (bounds.max.y + margin).ceil()),
+    }
+}
+
 /// Bakes a layered level: each layer as a level of its own, then the layers joined at the
 /// portals into one mesh, then the links (their ends on the layers they name).
 pub(crate) fn bake_layered(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> {
     check_layers(level)?;
+    // Every layer is merged on one grid of the boolean engine, so that a point two layers
+    // share (a portal's end, decimal or not) is rounded the same way in both; the portals'
+    // ends go where the engine puts them.
+    let grid = shared_grid(level, settings);
+    let engine = EngineGrid::new(grid);
+    let portal_segment = |portal: &PortalInput| Segment {
+        from: engine.snap(Point::new(portal.from[0], portal.from[1])),
+        to: engine.snap(Point::new(portal.to[0], portal.to[1])),
+    };
     // With a radius, portals are checked at radius 0 first (see `radius`), and each layer
     // also takes the obstacles of the layers joined to it.
     let joined = if settings.agent_radius > 0.0 && !level.portals.is_empty() {
-        Some(radius::JoinedWorlds::prepare(level, settings)?)
+        Some(radius::JoinedWorlds::prepare(level, settings, grid, &portal_segment)?)
     } else {
         None
     };
@@ -339,7 +368,7 @@ pub(crate) fn bake_layered(level: &Level, settings: &BakeSettings) -> Result<Bak
             area_names: level.area_names.clone(),
             ..Level::default()
         };
-        let baked = match crate::bake(&own, settings) {
+        let baked = match crate::bake_on_grid(&own, settings, (!grid.is_empty()).then_some(grid)) {
             Ok(baked) => baked,
             // Inflated obstacles may cover a small layer: it has no ground at this radius.
             Err(BakeError::NothingWalkable { .. }) if settings.agent_radius > 0.0 => {
@@ -375,9 +404,8 @@ pub(crate) fn bake_layered(level: &Level, settings: &BakeSettings) -> Result<Bak
     let mut segments = Vec::new();
     for (index, portal) in level.portals.iter().enumerate() {
         let [a, b] = portal_layers(level, index, portal)?;
-        let [from, to] = [portal.from, portal.to].map(|[x, y]| Point::new(x, y));
-        let segment = Segment { from, to };
-        let mut points = vec![from, to];
+        let segment = portal_segment(portal);
+        let mut points = vec![segment.from, segment.to];
         for layer in [a, b] {
             let mesh = &layers[layer.index()];
             for (t, k) in mesh.boundary() {

@@ -208,9 +208,19 @@ pub fn bake(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> 
         let name = level.links[index].layers.as_ref().expect("found")[0].clone();
         return Err(LayerError::UnknownLayer { element: format!("link {index}"), name }.into());
     }
+    bake_on_grid(level, settings, None)
+}
+
+/// [`bake`] of a level without layers, with the boolean engine's grid fixed by `grid` (see
+/// [`merge::merge_on_grid`]): the layers of a layered level are baked on one grid.
+pub(crate) fn bake_on_grid(
+    level: &Level,
+    settings: &BakeSettings,
+    grid: Option<trinav::Aabb>,
+) -> Result<Baked, BakeError> {
     let mut times = StageTimes::default();
     let validated = timed(&mut times.validate, || validate::validate(level))?;
-    let region = timed(&mut times.merge, || merge::merge(&validated, settings))?;
+    let region = timed(&mut times.merge, || merge::merge_on_grid(&validated, settings, grid))?;
     if region.polygons.is_empty() {
         return Err(BakeError::NothingWalkable { agent_radius: settings.agent_radius });
     }

@@ -119,16 +119,41 @@ pub fn arc_step(arc_error: f64) -> f64 {
 
 /// Runs stage 2.
 pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> Result<MergedRegion, MergeError> {
-    let walkable = union_of(&level.walkable);
-    let inflated = if settings.agent_radius > 0.0 && !level.obstacles.is_empty() {
+    merge_on_grid(level, settings, None)
+}
+
+/// Runs stage 2 with the boolean engine's grid fixed by `grid`, integer bounds holding every
+/// point of the level and of its inflation: the walkable union and the difference then round
+/// each input point the same way whatever else the level holds, so that the layers of a
+/// layered level, merged apart, meet point for point along their portals (decimal coordinates
+/// included). `None`: each operation's own bounds (integer ones for the difference when
+/// inflated obstacles stick out, see [`keep_integers_exact`]).
+pub(crate) fn merge_on_grid(
+    level: &ValidatedLevel,
+    settings: &BakeSettings,
+    grid: Option<Aabb>,
+) -> Result<MergedRegion, MergeError> {
+    let mut walkable_regions: Vec<MultiPolygon<f64>> = level.walkable.iter().map(polygon_region).collect();
+    if let Some(bounds) = grid {
+        walkable_regions.push(MultiPolygon(grid_markers(bounds).to_vec()));
+    }
+    let walkable = unary_union(&walkable_regions).orient(Direction::Default);
+    let mut inflated = if settings.agent_radius > 0.0 && !level.obstacles.is_empty() {
         let mut inflated = inflated(&level.obstacles, settings);
-        keep_integers_exact(&walkable, &mut inflated);
+        if grid.is_none() {
+            keep_integers_exact(&walkable, &mut inflated);
+        }
         inflated
     } else {
         // No inflation: the difference below takes the overlapping obstacles as they are (the
         // non-zero rule makes it subtract their union), saving a separate union pass.
         MultiPolygon(level.obstacles.iter().flat_map(|p| polygon_region(p).0).collect())
     };
+    if let Some(bounds) = grid
+        && !inflated.0.is_empty()
+    {
+        inflated.0.extend(grid_markers(bounds));
+    }
     let region = if inflated.0.is_empty() {
         walkable
     } else {
@@ -424,12 +449,59 @@ fn keep_integers_exact(walkable: &MultiPolygon<f64>, inflated: &mut MultiPolygon
     if bounds.is_empty() {
         return;
     }
-    for corner in [
-        geo::Coord { x: bounds.min.x.floor() - 1.0, y: bounds.min.y.floor() - 1.0 },
-        geo::Coord { x: bounds.max.x.ceil() + 1.0, y: bounds.max.y.ceil() + 1.0 },
-    ] {
-        inflated.0.push(Polygon::new(LineString(vec![corner, corner]), Vec::new()));
+    let integer = Aabb {
+        min: Point::new(bounds.min.x.floor() - 1.0, bounds.min.y.floor() - 1.0),
+        max: Point::new(bounds.max.x.ceil() + 1.0, bounds.max.y.ceil() + 1.0),
+    };
+    inflated.0.extend(grid_markers(integer));
+}
+
+/// Two polygons of one point each at the corners of `bounds`: no area (the engine and
+/// [`to_merged`] drop them), but the engine's grid follows them.
+fn grid_markers(bounds: Aabb) -> [Polygon<f64>; 2] {
+    [bounds.min, bounds.max].map(|p| {
+        let corner = geo::Coord { x: p.x, y: p.y };
+        Polygon::new(LineString(vec![corner, corner]), Vec::new())
+    })
+}
+
+/// The boolean engine's grid over `bounds` (i_overlay 4, through geo's `BooleanOps`; mirrors
+/// `i_float` 1.16's `FloatPointAdapter::new`): centred on the bounds, spacing `2^-e` with
+/// `e = 29 - round(log2(half the larger side))`. [`EngineGrid::snap`] gives the point the
+/// engine puts `p` at. (Tested: a decimal point snapped here equals the engine's output for it.)
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EngineGrid {
+    centre: Point,
+    scale: f64,
+    step: f64,
+}
+
+impl EngineGrid {
+    /// The grid of an operation whose points have these bounds.
+    pub(crate) fn new(bounds: Aabb) -> EngineGrid {
+        let (width, height) = bounds.size();
+        let (half_width, half_height) = (width * 0.5, height * 0.5);
+        let centre = Point::new(bounds.min.x + half_width, bounds.min.y + half_height);
+        let half = half_width.max(half_height);
+        if half == 0.0 || !half.is_finite() {
+            let centre =
+                if centre.x.is_finite() && centre.y.is_finite() { centre } else { Point::new(0.0, 0.0) };
+            return EngineGrid { centre, scale: 1.0, step: 1.0 };
+        }
+        let exponent = 29 - round_half_away(half.log2());
+        EngineGrid { centre, scale: 2f64.powi(exponent), step: 2f64.powi(-exponent) }
     }
+
+    /// Where the engine puts `p`.
+    pub(crate) fn snap(&self, p: Point) -> Point {
+        let back = |v: f64, c: f64| f64::from(round_half_away((v - c) * self.scale)) * self.step + c;
+        Point::new(back(p.x, self.centre.x), back(p.y, self.centre.y))
+    }
+}
+
+/// Rounds half away from zero to an `i32`, saturating, as the engine converts.
+fn round_half_away(v: f64) -> i32 {
+    (v + 0.5f64.copysign(v)) as i32
 }
 
 /// The union of the obstacles, inflated by the agent radius (> 0).
@@ -817,6 +889,30 @@ mod tests {
         let (area, error) = ring_area_with_error(&ring);
         assert!((area - exact).abs() <= error, "{area} vs {exact}");
         assert!((area - exact).abs() < 1e-20 && error < 1e-18, "{area} vs {exact}, bound {error}");
+    }
+
+    #[test]
+    fn the_engine_grid_puts_points_where_the_engine_does() {
+        // Decimal corners, on a grid fixed by the bounds (as every layer of a layered level is
+        // merged): each output point is the snapped input point.
+        let bounds = Aabb { min: Point::new(-3.0, -2.0), max: Point::new(31.0, 17.0) };
+        let grid = EngineGrid::new(bounds);
+        let corners = [(0.1, 0.3), (10.3, 0.3), (10.3, 9.7), (0.1, 9.7)];
+        let level = Level {
+            walkable: vec![PolygonInput::new(corners.iter().map(|&(x, y)| [x, y]).collect())],
+            obstacles: vec![PolygonInput::rect(2.2, 2.2, 3.3, 3.3)],
+            ..Level::default()
+        };
+        for radius in [0.0, 0.5] {
+            let settings = BakeSettings::default().with_agent_radius(radius);
+            let region = merge_on_grid(&validate(&level).unwrap(), &settings, Some(bounds)).unwrap();
+            let outer = &region.polygons[0].outer;
+            for &(x, y) in &corners {
+                let snapped = grid.snap(Point::new(x, y));
+                assert!(outer.contains(&snapped), "{snapped:?} is not in {outer:?}");
+                assert_ne!(snapped, Point::new(x, y), "{x} and {y} are off the grid");
+            }
+        }
     }
 
     #[test]

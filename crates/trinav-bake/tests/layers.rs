@@ -1194,3 +1194,47 @@ fn a_bake_radius_reaches_across_a_portal() {
     let path = mesh.find_path_with(p(5.0, 2.0), p(15.0, 2.0), &options, &mut PathScratch::new()).unwrap();
     assert_close(path.length, 10.0);
 }
+
+/// Two rooms cut at a decimal x (10.3, not on the boolean engine's grid) and joined by a
+/// portal there, with obstacles near the cut: every layer is merged on one grid, so both round
+/// the cut alike and the portal joins them (before, each layer's merge rounded 10.3 its own way
+/// and the portal was refused as off the boundary). At radius 0 and at a bake radius, the same
+/// area and optimal lengths as the level baked flat.
+#[test]
+fn a_portal_at_a_decimal_coordinate_joins_its_layers() {
+    let cut = 10.3;
+    let west = PolygonInput::rect(7.0, 3.0, 9.0, 5.0);
+    let east = PolygonInput::rect(10.5, 6.0, 12.0, 8.0);
+    let chunks = Level {
+        layers: vec![
+            layer("west", vec![PolygonInput::rect(0.0, 0.0, cut, 10.0)], vec![west.clone()]),
+            layer("east", vec![PolygonInput::rect(cut, 0.0, 20.0, 10.0)], vec![east.clone()]),
+        ],
+        portals: vec![portal("west", "east", [cut, 0.], [cut, 10.])],
+        ..Level::default()
+    };
+    let flat = Level {
+        walkable: vec![PolygonInput::rect(0.0, 0.0, 20.0, 10.0)],
+        obstacles: vec![west, east],
+        ..Level::default()
+    };
+    for r in [0.0, 0.5] {
+        let settings = BakeSettings::default().with_agent_radius(r);
+        let (ours, oracle) = (bake(&chunks, &settings).unwrap().mesh, bake(&flat, &settings).unwrap().mesh);
+        assert!(ours.portal_edge_count() > 0 && ours.stats().islands == 1, "r {r}");
+        let (a, b) = (ours.stats().area, oracle.stats().area);
+        assert!((a - b).abs() <= 1e-9 * b, "r {r}: {a} vs {b}");
+        let mut scratch = PathScratch::new();
+        for (from, to) in
+            [(p(1.0, 9.0), p(19.0, 1.0)), (p(8.0, 8.0), p(13.0, 4.0)), (p(10.2, 5.5), p(10.4, 9.5))]
+        {
+            let mut length = |mesh: &NavMesh, mode| {
+                mesh.find_path_with(from, to, &options(mode), &mut scratch).unwrap().length
+            };
+            let best = length(&oracle, PathMode::Optimal);
+            let (fast, optimal) = (length(&ours, PathMode::Fast), length(&ours, PathMode::Optimal));
+            assert!((optimal - best).abs() <= 1e-6 * best, "r {r}: {from:?} -> {to:?}: {optimal} vs {best}");
+            assert!(fast >= best * (1.0 - 1e-6), "r {r}: {from:?} -> {to:?}: fast {fast} vs {best}");
+        }
+    }
+}

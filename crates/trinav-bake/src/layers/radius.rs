@@ -20,8 +20,8 @@ use trinav::{Aabb, BakeSettings, LayerId, Point};
 
 use super::{LayerError, Segment, portal_error, portal_layers, portal_side_of};
 use crate::BakeError;
-use crate::level::{Level, PolygonInput};
-use crate::merge::{MergedPolygon, merge, obstacles_on_walkable, to_geo};
+use crate::level::{Level, PolygonInput, PortalInput};
+use crate::merge::{MergedPolygon, merge_on_grid, obstacles_on_walkable, to_geo};
 use crate::validate::validate;
 
 /// What a bake at a radius needs from the layers at radius 0.
@@ -39,7 +39,14 @@ pub(super) struct JoinedWorlds {
 impl JoinedWorlds {
     /// Checks the portals at radius 0 and that no two layers of a world overlap; collects each
     /// layer's standing obstacles.
-    pub(super) fn prepare(level: &Level, settings: &BakeSettings) -> Result<JoinedWorlds, BakeError> {
+    /// `grid`: the engine's grid of every layer's merge; `portal_segment`: a portal's segment
+    /// (its ends where that grid puts them).
+    pub(super) fn prepare(
+        level: &Level,
+        settings: &BakeSettings,
+        grid: Aabb,
+        portal_segment: &dyn Fn(&PortalInput) -> Segment,
+    ) -> Result<JoinedWorlds, BakeError> {
         let flat = settings.with_agent_radius(0.0);
         let mut ground = Vec::with_capacity(level.layers.len());
         let mut standing = Vec::with_capacity(level.layers.len());
@@ -53,7 +60,8 @@ impl JoinedWorlds {
                 ..Level::default()
             };
             let validated = validate(&own).map_err(|e| in_layer(BakeError::Validation(e)))?;
-            let region = merge(&validated, &flat).map_err(|e| in_layer(BakeError::Merge(e)))?;
+            let region = merge_on_grid(&validated, &flat, (!grid.is_empty()).then_some(grid))
+                .map_err(|e| in_layer(BakeError::Merge(e)))?;
             let parts = obstacles_on_walkable(&validated).map_err(|e| in_layer(BakeError::Merge(e)))?;
             standing
                 .push(parts.into_iter().map(|p| (Aabb::from_points(p.outer.iter().copied()), p)).collect());
@@ -71,10 +79,7 @@ impl JoinedWorlds {
         }
         for (index, portal) in level.portals.iter().enumerate() {
             let [a, b] = portal_layers(level, index, portal)?;
-            let segment = Segment {
-                from: Point::new(portal.from[0], portal.from[1]),
-                to: Point::new(portal.to[0], portal.to[1]),
-            };
+            let segment = portal_segment(portal);
             let mut sides = [false; 2];
             for (side, layer) in sides.iter_mut().zip([a, b]) {
                 let edges = ground[layer.index()]
