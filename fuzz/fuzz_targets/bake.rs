@@ -6,6 +6,11 @@
 //! and run collinear, the cases the boolean operations and welding must get right) with
 //! arbitrary f64 values (NaN, infinities, huge, subnormal) and large integers.
 //!
+//! One input in three is a layered level instead: 2 or 3 layers of such polygons, and up to 3
+//! portals between them, each along an edge of one of its layers' walkable rings or anywhere
+//! (then usually refused by name), baked at the radius like the rest (a bake radius with
+//! portals inflates obstacles across them; overlapping layers are refused).
+//!
 //! An input starting with `{` is read as level JSON instead (`Level::from_json`, its own agent
 //! radius), so that the bundled levels seed the corpus; JSON levels with more than 128 points in
 //! all are skipped to keep runs short.
@@ -20,7 +25,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use trinav::{BakeSettings, NavMesh, Triangulation};
-use trinav_bake::{Level, PolygonInput};
+use trinav_bake::{LayerInput, Level, PolygonInput, PortalInput};
 
 const MAX_POINTS: usize = 8;
 const MAX_WALKABLE: usize = 3;
@@ -71,6 +76,39 @@ fn polygon(u: &mut Unstructured) -> arbitrary::Result<PolygonInput> {
     Ok(polygon)
 }
 
+/// A level of one layer.
+fn flat(u: &mut Unstructured) -> arbitrary::Result<Level> {
+    let walkable = (0..u.int_in_range(1..=MAX_WALKABLE)?).map(|_| polygon(u)).collect::<Result<_, _>>()?;
+    let obstacles = (0..u.int_in_range(0..=MAX_OBSTACLES)?).map(|_| polygon(u)).collect::<Result<_, _>>()?;
+    Ok(Level { walkable, obstacles, agent_radius: None, ..Level::default() })
+}
+
+/// A level of 2 or 3 layers joined by up to 3 portals.
+fn layered(u: &mut Unstructured) -> arbitrary::Result<Level> {
+    let count = u.int_in_range(2..=3usize)?;
+    let mut layers = Vec::with_capacity(count);
+    for i in 0..count {
+        let Level { walkable, obstacles, .. } = flat(u)?;
+        layers.push(LayerInput { name: format!("l{i}"), walkable, obstacles, ..LayerInput::default() });
+    }
+    let mut portals = Vec::new();
+    for _ in 0..u.int_in_range(0..=3)? {
+        let (a, b) = (u.int_in_range(0..=count - 1)?, u.int_in_range(0..=count - 1)?);
+        let ring = &layers[a].walkable[0].outer;
+        let (from, to) = if !ring.is_empty() && u.ratio(3u8, 4u8)? {
+            let k = u.choose_index(ring.len())?;
+            (ring[k], ring[(k + 1) % ring.len()])
+        } else {
+            (
+                [Coord::arbitrary(u)?.value(), Coord::arbitrary(u)?.value()],
+                [Coord::arbitrary(u)?.value(), Coord::arbitrary(u)?.value()],
+            )
+        };
+        portals.push(PortalInput { layers: [format!("l{a}"), format!("l{b}")], from, to });
+    }
+    Ok(Level { layers, portals, ..Level::default() })
+}
+
 /// Points in all rings of a level.
 fn point_count(level: &Level) -> usize {
     level
@@ -99,16 +137,13 @@ impl<'a> Arbitrary<'a> for Input {
             let radius = level.agent_radius.unwrap_or(0.0);
             return Ok(Input { level, radius });
         }
-        let walkable =
-            (0..u.int_in_range(1..=MAX_WALKABLE)?).map(|_| polygon(u)).collect::<Result<_, _>>()?;
-        let obstacles =
-            (0..u.int_in_range(0..=MAX_OBSTACLES)?).map(|_| polygon(u)).collect::<Result<_, _>>()?;
+        let level = if u.ratio(1u8, 3u8)? { layered(u)? } else { flat(u)? };
         let radius = match Radius::arbitrary(u)? {
             Radius::Zero => 0.0,
             Radius::Small(v) => f64::from(v) / 64.0,
             Radius::Raw(v) => v,
         };
-        Ok(Input { level: Level { walkable, obstacles, agent_radius: None, ..Level::default() }, radius })
+        Ok(Input { level, radius })
     }
 }
 
@@ -138,8 +173,12 @@ fuzz_target!(|input: Input| {
             BakeSettings::default().with_triangulation(triangulation).with_agent_radius(input.radius);
         match trinav_bake::bake(&input.level, &settings) {
             Ok(baked) => {
-                let problems = baked.mesh.parts().find_problems();
-                assert!(problems.is_empty(), "{triangulation:?}: baked mesh is invalid: {problems:?}");
+                // A layered mesh's vertices need only be distinct within each layer: its own
+                // rules are checked by the load below.
+                if !baked.mesh.is_layered() {
+                    let problems = baked.mesh.parts().find_problems();
+                    assert!(problems.is_empty(), "{triangulation:?}: baked mesh is invalid: {problems:?}");
+                }
                 let error = baked.report.verification.relative_area_error;
                 assert!(error <= 1e-9, "{triangulation:?}: relative area error {error:e}");
                 let bytes = baked.mesh.to_bytes().expect("a baked mesh saves");
