@@ -315,23 +315,55 @@ fn portal_side_of(edges: impl Iterator<Item = (Point, Point)>, segment: Segment)
     Ok(left)
 }
 
+/// Checks that portal `index` runs along both its layers' boundaries with their walkable areas
+/// on its two sides; `side(layer)`: [`portal_side`] on that layer's boundary.
+fn check_portal_sides(
+    level: &Level,
+    index: usize,
+    portal: &PortalInput,
+    layers: [LayerId; 2],
+    mut side: impl FnMut(LayerId) -> Result<bool, String>,
+) -> Result<(), BakeError> {
+    let mut sides = [false; 2];
+    for (found, layer) in sides.iter_mut().zip(layers) {
+        *found = side(layer).map_err(|why| {
+            let name = &level.layers[layer.index()].name;
+            let why = format!("not on the boundary of layer {name:?}'s walkable area: {why}");
+            BakeError::Layer(portal_error(index, portal, why))
+        })?;
+    }
+    if sides[0] == sides[1] {
+        let why =
+            "both layers' walkable areas lie on the same side of it (a portal joins areas on its two sides)";
+        return Err(BakeError::Layer(portal_error(index, portal, why.to_string())));
+    }
+    Ok(())
+}
+
+/// Union-find: the root of `v` in `parent`, halving the path on the way.
+fn root(parent: &mut [u32], mut v: u32) -> u32 {
+    while parent[v as usize] != v {
+        parent[v as usize] = parent[parent[v as usize] as usize];
+        v = parent[v as usize];
+    }
+    v
+}
+
 /// Integer bounds holding every point of every layer and the inflation round it: the boolean
-/// engine's grid for all the layers' merges.
-fn shared_grid(level: &Level, settings: &BakeSettings) -> Aabb {
+/// engine's grid for all the layers' merges (`None` when no point is finite: validation
+/// refuses such a level).
+fn shared_grid(level: &Level, settings: &BakeSettings) -> Option<Aabb> {
     let points = (level.layers.iter())
         .flat_map(|l| l.walkable.iter().chain(&l.obstacles))
         .flat_map(|p| p.outer.iter().chain(p.holes.iter().flatten()))
         .filter(|p| p.iter().all(|c| c.is_finite()))
         .map(|&[x, y]| Point::new(x, y));
     let bounds = Aabb::from_points(points);
-    if bounds.is_empty() {
-        return bounds;
-    }
     let margin = settings.agent_radius + 1.0;
-    Aabb {
+    (!bounds.is_empty()).then(|| Aabb {
         min: Point::new((bounds.min.x - margin).floor(), (bounds.min.y - margin).floor()),
         max: Point::new((bounds.max.x + margin).ceil(), (bounds.max.y + margin).ceil()),
-    }
+    })
 }
 
 /// Bakes a layered level: each layer as a level of its own, then the layers joined at the
@@ -342,10 +374,11 @@ pub(crate) fn bake_layered(level: &Level, settings: &BakeSettings) -> Result<Bak
     // share (a portal's end, decimal or not) is rounded the same way in both; the portals'
     // ends go where the engine puts them.
     let grid = shared_grid(level, settings);
-    let engine = EngineGrid::new(grid);
-    let portal_segment = |portal: &PortalInput| Segment {
-        from: engine.snap(Point::new(portal.from[0], portal.from[1])),
-        to: engine.snap(Point::new(portal.to[0], portal.to[1])),
+    let engine = grid.map(EngineGrid::new);
+    let portal_segment = |portal: &PortalInput| {
+        let [from, to] = [portal.from, portal.to].map(|[x, y]| Point::new(x, y));
+        let snap = |p: Point| engine.map_or(p, |e| e.snap(p));
+        Segment { from: snap(from), to: snap(to) }
     };
     // With a radius, portals are checked at radius 0 first (see `radius`), and each layer
     // also takes the obstacles of the layers joined to it.
@@ -368,7 +401,7 @@ pub(crate) fn bake_layered(level: &Level, settings: &BakeSettings) -> Result<Bak
             area_names: level.area_names.clone(),
             ..Level::default()
         };
-        let baked = match crate::bake_on_grid(&own, settings, (!grid.is_empty()).then_some(grid)) {
+        let baked = match crate::bake_on_grid(&own, settings, grid) {
             Ok(baked) => baked,
             // Inflated obstacles may cover a small layer: it has no ground at this radius.
             Err(BakeError::NothingWalkable { .. }) if settings.agent_radius > 0.0 => {
@@ -418,22 +451,11 @@ pub(crate) fn bake_layered(level: &Level, settings: &BakeSettings) -> Result<Bak
         for layer in [a, b] {
             split_along(&mut layers[layer.index()], segment, &points);
         }
-        if joined.is_some() {
-            // Checked at radius 0; at the radius, inflated obstacles may cover parts of it.
-            segments.push((a, b, segment));
-            continue;
-        }
-        let mut sides = [false; 2];
-        for (side, layer) in sides.iter_mut().zip([a, b]) {
-            *side = portal_side(&layers[layer.index()], segment).map_err(|why| {
-                let name = &level.layers[layer.index()].name;
-                let why = format!("not on the boundary of layer {name:?}'s walkable area: {why}");
-                BakeError::Layer(portal_error(index, portal, why))
+        // With a radius, checked at radius 0 (inflated obstacles may cover parts of it now).
+        if joined.is_none() {
+            check_portal_sides(level, index, portal, [a, b], |layer| {
+                portal_side(&layers[layer.index()], segment)
             })?;
-        }
-        if sides[0] == sides[1] {
-            let why = "both layers' walkable areas lie on the same side of it (a portal joins areas on its two sides)";
-            return Err(BakeError::Layer(portal_error(index, portal, why.to_string())));
         }
         segments.push((a, b, segment));
     }
@@ -445,13 +467,6 @@ pub(crate) fn bake_layered(level: &Level, settings: &BakeSettings) -> Result<Bak
         vertices.extend_from_slice(&layer.vertices);
     }
     let mut same: Vec<u32> = (0..vertices.len() as u32).collect();
-    fn root(same: &mut [u32], mut v: u32) -> u32 {
-        while same[v as usize] != v {
-            same[v as usize] = same[same[v as usize] as usize];
-            v = same[v as usize];
-        }
-        v
-    }
     for &(a, b, segment) in &segments {
         let on = |layer: LayerId| -> HashMap<(u64, u64), u32> {
             let mesh = &layers[layer.index()];

@@ -483,9 +483,7 @@ impl EngineGrid {
         let (half_width, half_height) = (width * 0.5, height * 0.5);
         let centre = Point::new(bounds.min.x + half_width, bounds.min.y + half_height);
         let half = half_width.max(half_height);
-        if half == 0.0 || !half.is_finite() {
-            let centre =
-                if centre.x.is_finite() && centre.y.is_finite() { centre } else { Point::new(0.0, 0.0) };
+        if half == 0.0 {
             return EngineGrid { centre, scale: 1.0, step: 1.0 };
         }
         let exponent = 29 - round_half_away(half.log2());

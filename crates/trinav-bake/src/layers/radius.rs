@@ -18,7 +18,7 @@
 use geo::{Area, BooleanOps};
 use trinav::{Aabb, BakeSettings, LayerId, Point};
 
-use super::{LayerError, Segment, portal_error, portal_layers, portal_side_of};
+use super::{LayerError, Segment, check_portal_sides, portal_layers, portal_side_of, root};
 use crate::BakeError;
 use crate::level::{Level, PolygonInput, PortalInput};
 use crate::merge::{MergedPolygon, merge_on_grid, obstacles_on_walkable, to_geo};
@@ -27,7 +27,7 @@ use crate::validate::validate;
 /// What a bake at a radius needs from the layers at radius 0.
 pub(super) struct JoinedWorlds {
     /// For each layer, its world (layers joined by portals share one).
-    world: Vec<usize>,
+    world: Vec<u32>,
     /// For each layer, its obstacles' part on its walkable area, with their bounds.
     standing: Vec<Vec<(Aabb, MergedPolygon)>>,
     /// For each layer, the bounds of its walkable area.
@@ -44,7 +44,7 @@ impl JoinedWorlds {
     pub(super) fn prepare(
         level: &Level,
         settings: &BakeSettings,
-        grid: Aabb,
+        grid: Option<Aabb>,
         portal_segment: &dyn Fn(&PortalInput) -> Segment,
     ) -> Result<JoinedWorlds, BakeError> {
         let flat = settings.with_agent_radius(0.0);
@@ -60,8 +60,7 @@ impl JoinedWorlds {
                 ..Level::default()
             };
             let validated = validate(&own).map_err(|e| in_layer(BakeError::Validation(e)))?;
-            let region = merge_on_grid(&validated, &flat, (!grid.is_empty()).then_some(grid))
-                .map_err(|e| in_layer(BakeError::Merge(e)))?;
+            let region = merge_on_grid(&validated, &flat, grid).map_err(|e| in_layer(BakeError::Merge(e)))?;
             let parts = obstacles_on_walkable(&validated).map_err(|e| in_layer(BakeError::Merge(e)))?;
             standing
                 .push(parts.into_iter().map(|p| (Aabb::from_points(p.outer.iter().copied()), p)).collect());
@@ -69,40 +68,21 @@ impl JoinedWorlds {
             ground.push(region.polygons);
         }
         // Worlds: layers joined by portals.
-        let mut world: Vec<usize> = (0..level.layers.len()).collect();
-        fn root(world: &mut [usize], mut l: usize) -> usize {
-            while world[l] != l {
-                world[l] = world[world[l]];
-                l = world[l];
-            }
-            l
-        }
+        let mut world: Vec<u32> = (0..level.layers.len() as u32).collect();
         for (index, portal) in level.portals.iter().enumerate() {
             let [a, b] = portal_layers(level, index, portal)?;
             let segment = portal_segment(portal);
-            let mut sides = [false; 2];
-            for (side, layer) in sides.iter_mut().zip([a, b]) {
+            check_portal_sides(level, index, portal, [a, b], |layer| {
                 let edges = ground[layer.index()]
                     .iter()
                     .flat_map(MergedPolygon::rings)
                     .flat_map(|ring| (0..ring.len()).map(move |k| (ring[k], ring[(k + 1) % ring.len()])));
-                *side = portal_side_of(edges, segment).map_err(|why| {
-                    let name = &level.layers[layer.index()].name;
-                    portal_error(
-                        index,
-                        portal,
-                        format!("not on the boundary of layer {name:?}'s walkable area: {why}"),
-                    )
-                })?;
-            }
-            if sides[0] == sides[1] {
-                let why = "both layers' walkable areas lie on the same side of it (a portal joins areas on its two sides)";
-                return Err(BakeError::Layer(portal_error(index, portal, why.to_string())));
-            }
-            let (ra, rb) = (root(&mut world, a.index()), root(&mut world, b.index()));
-            world[ra.max(rb)] = ra.min(rb);
+                portal_side_of(edges, segment)
+            })?;
+            let (ra, rb) = (root(&mut world, u32::from(a.0)), root(&mut world, u32::from(b.0)));
+            world[ra.max(rb) as usize] = ra.min(rb);
         }
-        let world: Vec<usize> = (0..world.len()).map(|l| root(&mut world, l)).collect();
+        let world: Vec<u32> = (0..world.len() as u32).map(|l| root(&mut world, l)).collect();
         // No two layers of a world may overlap (an intersection of more than rounding).
         let shapes: Vec<_> = ground.iter().map(|g| to_geo(g)).collect();
         for a in 0..ground.len() {
