@@ -339,7 +339,7 @@ impl EditableMesh {
         let reached = self.base.overlapping(mesh, &self.owners, obstacle.bounds);
         let other_layer = (reached.into_iter())
             .filter(|&b| self.base.layer(b) != obstacle.layer)
-            .find(|&b| overlap(&Aabb::from_points(self.base.points(mesh, b)), &obstacle.bounds));
+            .find(|&b| Aabb::from_points(self.base.points(mesh, b)).meets(&obstacle.bounds));
         match other_layer.map(|b| self.base.layer(b)) {
             Some(other) => Err(EditError::ReachesAnotherLayer {
                 layer: obstacle.layer,
@@ -454,9 +454,7 @@ impl EditableMesh {
             let mut ids = self.base.overlapping(mesh, &self.owners, o.bounds);
             ids.retain(|b| !dead.contains(b));
             ids.extend(
-                (0..born.len() as u32)
-                    .filter(|&k| overlap(&born_boxes[k as usize], &o.bounds))
-                    .map(|k| BORN + k),
+                (0..born.len() as u32).filter(|&k| born_boxes[k as usize].meets(&o.bounds)).map(|k| BORN + k),
             );
             if self.base.layers.is_empty() {
                 ids.retain(|&b| o.meets(&corners(b)));
@@ -494,7 +492,7 @@ impl EditableMesh {
                     continue;
                 }
                 let touched = o.footprint.iter().any(|b| dead.contains(b))
-                    || born_boxes.iter().any(|b| overlap(b, &o.bounds));
+                    || born_boxes.iter().any(|b| b.meets(&o.bounds));
                 if touched {
                     footprints.insert(*id, footprint(o));
                 }
@@ -809,11 +807,6 @@ fn triangle_key(t: &[Point; 3]) -> [u64; 6] {
     let first = (0..3).min_by_key(|&i| bits[i]).expect("three corners");
     let [a, b, c] = [0, 1, 2].map(|i| bits[(first + i) % 3]);
     [a.0, a.1, b.0, b.1, c.0, c.1]
-}
-
-/// Whether two closed boxes meet.
-fn overlap(a: &Aabb, b: &Aabb) -> bool {
-    a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y
 }
 
 /// Union-find: the root of `i`.

@@ -54,13 +54,13 @@ impl Obstacle {
     /// an edge of the region meets an edge of the triangle, or else one lies inside the other.
     pub(crate) fn meets(&self, tri: &[Point; 3]) -> bool {
         let b = Aabb::from_points(*tri);
-        if !boxes_meet(&b, &self.bounds) {
+        if !b.meets(&self.bounds) {
             return false;
         }
         for ring in self.blocked.iter().flat_map(MergedPolygon::rings) {
             for (i, &p) in ring.iter().enumerate() {
                 let q = ring[(i + 1) % ring.len()];
-                if boxes_meet(&b, &Aabb::from_points([p, q]))
+                if b.meets(&Aabb::from_points([p, q]))
                     && (0..3).any(|k| segments_meet(p, q, tri[k], tri[(k + 1) % 3]))
                 {
                     return true;
@@ -82,11 +82,6 @@ impl Obstacle {
     }
 }
 
-/// Whether two closed boxes meet.
-fn boxes_meet(a: &Aabb, b: &Aabb) -> bool {
-    a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y
-}
-
 /// The sign of an orientation: 1 counter-clockwise, -1 clockwise, 0 collinear.
 fn sign(o: Orientation) -> i8 {
     match o {
@@ -102,7 +97,7 @@ fn segments_meet(a: Point, b: Point, c: Point, d: Point) -> bool {
     let (o3, o4) = (sign(orient(c, d, a)), sign(orient(c, d, b)));
     if o1 == 0 && o2 == 0 {
         // On one line: they meet where their boxes do.
-        return boxes_meet(&Aabb::from_points([a, b]), &Aabb::from_points([c, d]));
+        return Aabb::from_points([a, b]).meets(&Aabb::from_points([c, d]));
     }
     o1 * o2 <= 0 && o3 * o4 <= 0
 }

@@ -103,6 +103,15 @@ impl Aabb {
         p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
     }
 
+    /// Whether the closed boxes share a point (touching counts).
+    #[inline]
+    pub fn meets(&self, other: &Aabb) -> bool {
+        self.min.x <= other.max.x
+            && other.min.x <= self.max.x
+            && self.min.y <= other.max.y
+            && other.min.y <= self.max.y
+    }
+
     /// Width and height.
     pub fn size(&self) -> (f64, f64) {
         (self.max.x - self.min.x, self.max.y - self.min.y)
@@ -122,5 +131,10 @@ mod tests {
         assert!(!b.contains(Point::new(0.0, 5.5)));
         assert!(Aabb::EMPTY.is_empty());
         assert!(Aabb::from_points([]).is_empty());
+        let touching = Aabb::from_points([Point::new(1.0, 5.0), Point::new(3.0, 6.0)]);
+        assert!(b.meets(&touching) && touching.meets(&b));
+        let apart = Aabb::from_points([Point::new(1.5, 5.0), Point::new(3.0, 6.0)]);
+        assert!(!b.meets(&apart) && !apart.meets(&b));
+        assert!(!b.meets(&Aabb::EMPTY));
     }
 }

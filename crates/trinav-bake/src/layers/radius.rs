@@ -114,16 +114,13 @@ impl JoinedWorlds {
             min: Point::new(self.bounds[l].min.x - reach, self.bounds[l].min.y - reach),
             max: Point::new(self.bounds[l].max.x + reach, self.bounds[l].max.y + reach),
         };
-        let meets = |b: &Aabb| {
-            b.min.x <= near.max.x && b.max.x >= near.min.x && b.min.y <= near.max.y && b.max.y >= near.min.y
-        };
         let mut obstacles = Vec::new();
         for (m, standing) in self.standing.iter().enumerate() {
             if m == l || self.world[m] != self.world[l] {
                 continue;
             }
             for (bounds, polygon) in standing {
-                if meets(bounds) {
+                if bounds.meets(&near) {
                     let ring = |r: &Vec<Point>| r.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>();
                     obstacles.push(PolygonInput {
                         outer: ring(&polygon.outer),

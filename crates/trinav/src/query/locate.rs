@@ -48,18 +48,15 @@ impl NavMesh {
     /// ```
     pub fn triangles_overlapping(&self, area: Aabb) -> impl Iterator<Item = TriangleId> + '_ {
         let bounds = self.bounds();
-        let overlaps = move |b: &Aabb| {
-            b.min.x <= area.max.x && area.min.x <= b.max.x && b.min.y <= area.max.y && area.min.y <= b.max.y
-        };
         let cells =
-            if overlaps(&bounds) && !area.is_empty() { Some(self.grid.cells_of_box(area)) } else { None };
+            if bounds.meets(&area) && !area.is_empty() { Some(self.grid.cells_of_box(area)) } else { None };
         cells.into_iter().flatten().flat_map(move |cell| {
             self.grid.cell_items_at(cell).iter().copied().filter(move |&t| {
                 let b = Aabb::from_points(self.triangle_points(t));
                 // Listed in every cell its box meets: report it from the first of those that
                 // lies in `area`'s cells.
                 let first = Point::new(b.min.x.max(area.min.x), b.min.y.max(area.min.y));
-                overlaps(&b) && self.grid.cell_index(first) == cell
+                b.meets(&area) && self.grid.cell_index(first) == cell
             })
         })
     }
