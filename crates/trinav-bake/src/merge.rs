@@ -127,29 +127,24 @@ pub fn merge(level: &ValidatedLevel, settings: &BakeSettings) -> Result<MergedRe
 /// each input point the same way whatever else the level holds, so that the layers of a
 /// layered level, merged apart, meet point for point along their portals (decimal coordinates
 /// included). `None`: each operation's own bounds (integer ones for the difference when
-/// inflated obstacles stick out, see [`keep_integers_exact`]).
+/// inflating, see [`integer_bounds`]).
 pub(crate) fn merge_on_grid(
     level: &ValidatedLevel,
     settings: &BakeSettings,
     grid: Option<Aabb>,
 ) -> Result<MergedRegion, MergeError> {
-    let mut walkable_regions: Vec<MultiPolygon<f64>> = level.walkable.iter().map(polygon_region).collect();
-    if let Some(bounds) = grid {
-        walkable_regions.push(MultiPolygon(grid_markers(bounds).to_vec()));
-    }
-    let walkable = unary_union(&walkable_regions).orient(Direction::Default);
-    let mut inflated = if settings.agent_radius > 0.0 && !level.obstacles.is_empty() {
-        let mut inflated = inflated(&level.obstacles, settings);
-        if grid.is_none() {
-            keep_integers_exact(&walkable, &mut inflated);
-        }
-        inflated
+    let walkable = union_on_grid(&level.walkable, grid);
+    let inflate = settings.agent_radius > 0.0 && !level.obstacles.is_empty();
+    let mut inflated = if inflate {
+        inflated(&level.obstacles, settings)
     } else {
         // No inflation: the difference below takes the overlapping obstacles as they are (the
         // non-zero rule makes it subtract their union), saving a separate union pass.
         MultiPolygon(level.obstacles.iter().flat_map(|p| polygon_region(p).0).collect())
     };
-    if let Some(bounds) = grid
+    // The difference's grid: the one given, else integer bounds when inflating.
+    let difference_grid = grid.or_else(|| inflate.then(|| integer_bounds(&walkable, &inflated)).flatten());
+    if let Some(bounds) = difference_grid
         && !inflated.0.is_empty()
     {
         inflated.0.extend(grid_markers(bounds));
@@ -436,24 +431,20 @@ pub(crate) fn to_geo(polygons: &[MergedPolygon]) -> MultiPolygon<f64> {
     )
 }
 
-/// Adds two polygons of one point each (no area: the engine and [`to_merged`] drop them) at
-/// integer corners just outside the bounds of `walkable` and `inflated`. The engine's grid is
-/// centred on the bounds of an operation's points: inflated arcs sticking out of the walkable
-/// area would move that centre off the half-integers, and integer points of the walkable outline
-/// would then be rounded (by up to a grid step). With integer bounds they stay exact, as a
-/// portal's ends must for two layers' edges along it to meet.
-fn keep_integers_exact(walkable: &MultiPolygon<f64>, inflated: &mut MultiPolygon<f64>) {
+/// Integer corners just outside the bounds of `walkable` and `inflated` (`None` when both are
+/// empty), for the difference's grid markers. The engine's grid is centred on the bounds of an
+/// operation's points: inflated arcs sticking out of the walkable area would move that centre
+/// off the half-integers, and integer points of the walkable outline would then be rounded (by
+/// up to a grid step). With integer bounds they stay exact, as a portal's ends must for two
+/// layers' edges along it to meet.
+fn integer_bounds(walkable: &MultiPolygon<f64>, inflated: &MultiPolygon<f64>) -> Option<Aabb> {
     let bounds = (walkable.0.iter().chain(&inflated.0))
         .flat_map(|p| p.exterior().0.iter())
         .fold(Aabb::EMPTY, |b, c| b.grown(Point::new(c.x, c.y)));
-    if bounds.is_empty() {
-        return;
-    }
-    let integer = Aabb {
+    (!bounds.is_empty()).then(|| Aabb {
         min: Point::new(bounds.min.x.floor() - 1.0, bounds.min.y.floor() - 1.0),
         max: Point::new(bounds.max.x.ceil() + 1.0, bounds.max.y.ceil() + 1.0),
-    };
-    inflated.0.extend(grid_markers(integer));
+    })
 }
 
 /// Two polygons of one point each at the corners of `bounds`: no area (the engine and
@@ -586,9 +577,17 @@ fn node_with(polygons: &mut [MergedPolygon], points: &SegmentPoints<Point>) {
 
 /// The union of the regions of `polygons` (each its outer ring minus its holes).
 fn union_of(polygons: &[CleanPolygon]) -> MultiPolygon<f64> {
-    let regions: Vec<MultiPolygon<f64>> = polygons.iter().map(polygon_region).collect();
+    union_on_grid(polygons, None)
+}
+
+/// [`union_of`], on the engine's grid over `grid` when given (see [`merge_on_grid`]).
+fn union_on_grid(polygons: &[CleanPolygon], grid: Option<Aabb>) -> MultiPolygon<f64> {
+    let mut regions: Vec<MultiPolygon<f64>> = polygons.iter().map(polygon_region).collect();
     if regions.is_empty() {
         return MultiPolygon(Vec::new());
+    }
+    if let Some(bounds) = grid {
+        regions.push(MultiPolygon(grid_markers(bounds).to_vec()));
     }
     unary_union(&regions).orient(Direction::Default)
 }
