@@ -1,8 +1,9 @@
 //! Exact geometric predicates, the coordinate limits, and measurements of triangles.
 //!
 //! Every sidedness decision in trinav goes through [`orient`], which is exact for all finite
-//! `f64` inputs (Shewchuk's adaptive predicate from the `robust` crate). Nothing else compares a
-//! determinant to zero.
+//! `f64` inputs (Shewchuk's adaptive predicate from the `robust` crate, after a check that the
+//! plain determinant came out exact, as it does for collinear points on a grid). Nothing else
+//! compares a determinant to zero.
 
 pub(crate) use crate::point::{Aabb, Point};
 
@@ -17,13 +18,14 @@ pub const MIN_COORDINATE: f64 = 1.793662034335766e-43;
 
 /// Which side of a directed line a point lies on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(i8)]
 pub enum Orientation {
     /// Left of the line (counter-clockwise turn).
-    CounterClockwise,
+    CounterClockwise = 1,
     /// Right of the line (clockwise turn).
-    Clockwise,
+    Clockwise = -1,
     /// Exactly on the line.
-    Collinear,
+    Collinear = 0,
 }
 
 /// The exact orientation of `c` relative to the directed line `a -> b`.
@@ -37,18 +39,69 @@ pub enum Orientation {
 /// ```
 #[inline]
 pub fn orient(a: Point, b: Point, c: Point) -> Orientation {
-    let det = robust::orient2d(
+    // Shewchuk's filter, as `robust::orient2d` computes it: when it passes, the sign of the
+    // plain determinant is exact. The rest stays out of line, so that loops over many
+    // orientations keep the filter alone inside them.
+    let (left, right) = ((a.x - c.x) * (b.y - c.y), (a.y - c.y) * (b.x - c.x));
+    let det = left - right;
+    let error_bound = 3.3306690621773722e-16 * (left + right).abs();
+    // One comparison (`det >= bound || -det >= bound` would branch on the sign).
+    if det.abs() >= error_bound { sign_of(det) } else { orient_near_collinear(a, b, c) }
+}
+
+/// The orientation of `c` relative to `a -> b` where [`orient`]'s filter could not decide: the
+/// plain determinant when it came out exact (collinear points with short coordinates, as on
+/// grid levels), else the adaptive predicate.
+#[inline(never)]
+fn orient_near_collinear(a: Point, b: Point, c: Point) -> Orientation {
+    let (acx, bcy, acy, bcx) = (a.x - c.x, b.y - c.y, a.y - c.y, b.x - c.x);
+    if plain_determinant_is_exact([a.x, c.x, acx], [b.y, c.y, bcy], [a.y, c.y, acy], [b.x, c.x, bcx]) {
+        return sign_of(acx * bcy - acy * bcx);
+    }
+    sign_of(robust::orient2d(
         robust::Coord { x: a.x, y: a.y },
         robust::Coord { x: b.x, y: b.y },
         robust::Coord { x: c.x, y: c.y },
-    );
-    if det > 0.0 {
-        Orientation::CounterClockwise
-    } else if det < 0.0 {
-        Orientation::Clockwise
-    } else {
-        Orientation::Collinear
+    ))
+}
+
+/// The orientation a determinant's sign stands for (no branch: the sign is as often one way as
+/// the other in many loops).
+#[inline]
+fn sign_of(det: f64) -> Orientation {
+    match i8::from(det > 0.0) - i8::from(det < 0.0) {
+        1 => Orientation::CounterClockwise,
+        -1 => Orientation::Clockwise,
+        _ => Orientation::Collinear,
     }
+}
+
+/// Whether the plain determinant `det` of [`orient`] is exact, given that the filter failed:
+/// each of the four differences `[p, q, p - q]` and the two products were computed without
+/// rounding (then `det`, the difference of two products of the same sign within a factor of
+/// two, is exact too, by Sterbenz's lemma; a filter that fails means they are that close, or
+/// both zero). A difference is exact when Knuth's two-diff error term is zero; a product of
+/// normal numbers is exact when their significant bits add up to at most 53 and it stays far
+/// from underflow and overflow.
+#[inline]
+fn plain_determinant_is_exact(ac_x: [f64; 3], bc_y: [f64; 3], ac_y: [f64; 3], bc_x: [f64; 3]) -> bool {
+    let difference_is_exact = |[p, q, d]: [f64; 3]| {
+        let q_virtual = p - d;
+        let p_virtual = d + q_virtual;
+        (p - p_virtual) + (q_virtual - q) == 0.0
+    };
+    let significant_bits = |v: f64| 53 - ((v.to_bits() & ((1 << 52) - 1)) | (1 << 52)).trailing_zeros();
+    let product_is_exact = |u: f64, v: f64| {
+        let product = u * v;
+        (u == 0.0 || v == 0.0)
+            || (u.is_normal()
+                && v.is_normal()
+                && (2f64.powi(-1000)..=f64::MAX).contains(&product.abs())
+                && significant_bits(u) + significant_bits(v) <= 53)
+    };
+    [ac_x, bc_y, ac_y, bc_x].into_iter().all(difference_is_exact)
+        && product_is_exact(ac_x[2], bc_y[2])
+        && product_is_exact(ac_y[2], bc_x[2])
 }
 
 /// Twice the signed area of triangle `a b c` (positive when counter-clockwise), computed in
@@ -174,6 +227,72 @@ mod tests {
         assert_eq!(orient(a, b, c), Orientation::Collinear);
         let nudged = Point::new(24.0, f64::from_bits(24.0f64.to_bits() + 1));
         assert_eq!(orient(a, b, nudged), Orientation::CounterClockwise);
+    }
+
+    /// The orientation the adaptive predicate alone gives.
+    fn adaptive(a: Point, b: Point, c: Point) -> Orientation {
+        let det = robust::orient2d(
+            robust::Coord { x: a.x, y: a.y },
+            robust::Coord { x: b.x, y: b.y },
+            robust::Coord { x: c.x, y: c.y },
+        );
+        if det > 0.0 {
+            Orientation::CounterClockwise
+        } else if det < 0.0 {
+            Orientation::Clockwise
+        } else {
+            Orientation::Collinear
+        }
+    }
+
+    #[test]
+    fn the_exact_plain_determinant_agrees_with_the_adaptive_predicate() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(61);
+        let (mut collinear, mut shortcut) = (0, 0);
+        for round in 0..400_000 {
+            // Grid points (many collinear), half and quarter steps, long fractions, points nudged
+            // by one unit in the last place off a line, at scales from tiny to huge; and powers of
+            // two plus small integers (differences that round to short numbers).
+            let scale = [1.0, 0.5, 1e-3, 3.0, 1e12, 1e-140, 1e150, 2f64.powi(-1030)][round % 8];
+            let kind = (round / 8) % 5;
+            let coordinate = |rng: &mut rand_pcg::Pcg64| match kind {
+                0 | 4 => rng.random_range(-8..8) as f64 * scale,
+                1 => rng.random_range(-4096..4096) as f64 / 4.0 * scale,
+                _ => rng.random_range(-3.0..3.0) * scale,
+            };
+            let mut a = Point::new(coordinate(&mut rng), coordinate(&mut rng));
+            if kind == 4 {
+                // Far out on the diagonal: a - c rounds whenever b - c lies on it too.
+                let power = 2f64.powi(rng.random_range(54..70)) * scale;
+                a = Point::new(a.x + power, a.y + power);
+            }
+            let b = Point::new(coordinate(&mut rng), coordinate(&mut rng));
+            let mut c = Point::new(coordinate(&mut rng), coordinate(&mut rng));
+            if kind == 2 || kind == 3 {
+                // On the line through a and b as nearly as floating point allows, then nudged.
+                let t = rng.random_range(-2.0..3.0);
+                c = Point::new(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y));
+                let step = rng.random_range(-2i64..=2);
+                if kind == 3 && c.y.is_finite() && c.y != 0.0 {
+                    c.y = f64::from_bits((c.y.to_bits() as i64 + step) as u64);
+                }
+            }
+            let expected = adaptive(a, b, c);
+            collinear += usize::from(expected == Orientation::Collinear);
+            let (acx, bcy, acy, bcx) = (a.x - c.x, b.y - c.y, a.y - c.y, b.x - c.x);
+            shortcut += usize::from(plain_determinant_is_exact(
+                [a.x, c.x, acx],
+                [b.y, c.y, bcy],
+                [a.y, c.y, acy],
+                [b.x, c.x, bcx],
+            ));
+            for (p, q, r) in [(a, b, c), (b, c, a), (c, a, b), (b, a, c)] {
+                assert_eq!(orient(p, q, r), adaptive(p, q, r), "round {round}: {p:?} {q:?} {r:?}");
+            }
+        }
+        // The cases the shortcut exists for were drawn, and it took many of them.
+        assert!(collinear > 50_000 && shortcut > 50_000, "collinear {collinear}, shortcut {shortcut}");
     }
 
     #[test]
