@@ -878,67 +878,71 @@ pub(crate) fn search_flags(
     neighbours: &[[TriangleId; 3]],
 ) -> Vec<u8> {
     const NONE: u32 = u32::MAX;
-    // Per vertex: where its boundary edge leaves to (`PINCH` when several leave it) and where
-    // the last one entering it comes from, side by side in one array with a spare slot at the
-    // end that interior edges write to, so that the pass has no data-dependent branch.
     const PINCH: u32 = u32::MAX - 1;
-    let spare = vertices.len();
-    let mut ends = vec![[NONE; 2]; vertices.len() + 1];
+    // Per vertex: where its boundary edge leaves to (`PINCH` when several leave it), and where
+    // the last one entering it comes from.
+    let mut leaves_to = vec![NONE; vertices.len()];
+    let mut enters_from = vec![NONE; vertices.len()];
     for (tri, links) in triangles.iter().zip(neighbours) {
         for e in 0..3 {
-            let boundary = links[e].is_none();
-            let (a, b) = (tri[e].index(), tri[(e + 1) % 3].index());
-            let (a, b_slot) = if boundary { (a, b) } else { (spare, spare) };
-            let out = ends[a][0];
-            ends[a][0] = if out == NONE { b as u32 } else { PINCH };
-            ends[b_slot][1] = a as u32;
+            if links[e].is_none() {
+                let (a, b) = (tri[e].index(), tri[(e + 1) % 3].index());
+                leaves_to[a] = if leaves_to[a] == NONE { b as u32 } else { PINCH };
+                enters_from[b] = a as u32;
+            }
         }
     }
-    // A vertex with one boundary edge leaving it turns when its fan spans more than a half
-    // turn; the first slot of each vertex now holds the flag (`PINCH` also marks the pinch
-    // points for below), in place: fresh memory is slow to fault in.
-    for (v, slot) in ends[..spare].iter_mut().enumerate() {
-        let [out, last] = *slot;
-        if out != NONE && out != PINCH {
-            let [pa, pf, pl] = [v, out as usize, last as usize].map(|i| vertices[i]);
-            slot[0] = u32::from(orient(pa, pf, pl) == Orientation::Clockwise);
-        }
-    }
-    let turning = |v: crate::ids::VertexId| ends[v.index()][0];
-    let mut flags: Vec<u8> = triangles
-        .iter()
-        .map(|tri| {
-            let bit = |k: usize| u8::from(turning(tri[k]) == 1) << k;
-            bit(0) | bit(1) | bit(2)
+    // Per vertex: whether its one fan turns (a vertex with one boundary edge leaving it turns
+    // when the fan spans more than a half turn), or `AT_PINCH`.
+    const AT_PINCH: u8 = 2;
+    let turning: Vec<u8> = (leaves_to.iter().zip(&enters_from).zip(vertices))
+        .map(|((&out, &last), &pa)| match out {
+            NONE => 0,
+            PINCH => AT_PINCH,
+            _ => u8::from(
+                orient(pa, vertices[out as usize], vertices[last as usize]) == Orientation::Clockwise,
+            ),
+        })
+        .collect();
+    drop((leaves_to, enters_from));
+    // The flags of one-fan vertices; the boundary edges leaving pinch points, for below.
+    let mut pinch_edges: Vec<(u32, u8)> = Vec::new();
+    let mut flags: Vec<u8> = (triangles.iter().zip(neighbours).enumerate())
+        .map(|(t, (tri, links))| {
+            let [a, b, c] = tri.map(|v| turning[v.index()]);
+            if (a | b | c) & AT_PINCH != 0 {
+                for (k, code) in [a, b, c].into_iter().enumerate() {
+                    if code == AT_PINCH && links[k].is_none() {
+                        pinch_edges.push((t as u32, k as u8));
+                    }
+                }
+            }
+            (a & 1) | (b & 1) << 1 | (c & 1) << 2
         })
         .collect();
     let mut fan: Vec<(u32, u8)> = Vec::new();
-    for (t, (tri, links)) in triangles.iter().zip(neighbours).enumerate() {
-        for e in 0..3 {
-            if !(links[e].is_none() & (turning(tri[e]) == PINCH)) {
-                continue;
+    for (t, e) in pinch_edges {
+        // Boundary edge a -> b leaving a pinch point: triangle t is the clockwise-most of one
+        // of a's fans. Walk it counter-clockwise to its other boundary edge a -> last,
+        // remembering the corners.
+        let (t, e) = (t as usize, e as usize);
+        let (a, first_direction) = (triangles[t][e], triangles[t][(e + 1) % 3]);
+        let (mut cur, mut k) = (t, e);
+        fan.clear();
+        for _ in 0..triangles.len() {
+            fan.push((cur as u32, k as u8));
+            let next = neighbours[cur][(k + 2) % 3];
+            if next.is_none() {
+                break;
             }
-            // Boundary edge a -> b leaving a pinch point: triangle t is the clockwise-most of
-            // one of a's fans. Walk it counter-clockwise to its other boundary edge a -> last,
-            // remembering the corners.
-            let (a, first_direction) = (tri[e], tri[(e + 1) % 3]);
-            let (mut cur, mut k) = (t, e);
-            fan.clear();
-            for _ in 0..triangles.len() {
-                fan.push((cur as u32, k as u8));
-                let next = neighbours[cur][(k + 2) % 3];
-                if next.is_none() {
-                    break;
-                }
-                cur = next.index();
-                k = triangles[cur].iter().position(|&w| w == a).expect("the fan shares the vertex");
-            }
-            let last_direction = triangles[cur][(k + 2) % 3];
-            let [pa, pf, pl] = [a, first_direction, last_direction].map(|v| vertices[v.index()]);
-            if orient(pa, pf, pl) == Orientation::Clockwise {
-                for &(c, k) in &fan {
-                    flags[c as usize] |= 1 << k;
-                }
+            cur = next.index();
+            k = triangles[cur].iter().position(|&w| w == a).expect("the fan shares the vertex");
+        }
+        let last_direction = triangles[cur][(k + 2) % 3];
+        let [pa, pf, pl] = [a, first_direction, last_direction].map(|v| vertices[v.index()]);
+        if orient(pa, pf, pl) == Orientation::Clockwise {
+            for &(c, k) in &fan {
+                flags[c as usize] |= 1 << k;
             }
         }
     }
@@ -1023,5 +1027,103 @@ mod tests {
         let flags = search_flags(&vertices, &triangles, &neighbours);
         // Vertex 3 is corner 2, 1 and 0 of triangles 1, 2 and 3.
         assert_eq!(flags, vec![0, 1 << 2, 1 << 1, 1]);
+    }
+
+    /// Random meshes of unit squares on a lattice, each cut by a random diagonal, a quarter of
+    /// the halves left out: walls with straight runs (half turns exactly), reflex and convex
+    /// corners, and pinch points where triangles meet at a corner only (up to eight triangles
+    /// round a vertex, so a pinch point can have a fan of more than a half turn).
+    fn lattice_mesh(rng: &mut rand_pcg::Pcg64, size: u32) -> (Vec<Point>, Vec<[VertexId; 3]>) {
+        use rand::RngExt;
+        let vertices =
+            (0..=size).flat_map(|y| (0..=size).map(move |x| Point::new(x as f64, y as f64))).collect();
+        let id = |x: u32, y: u32| VertexId(y * (size + 1) + x);
+        let mut triangles = Vec::new();
+        for y in 0..size {
+            for x in 0..size {
+                let [a, b, c, d] = [id(x, y), id(x + 1, y), id(x + 1, y + 1), id(x, y + 1)];
+                let halves =
+                    if rng.random_range(0..2) == 0 { [[a, b, c], [a, c, d]] } else { [[a, b, d], [b, c, d]] };
+                triangles.extend(halves.into_iter().filter(|_| rng.random_range(0..4) != 0));
+            }
+        }
+        (vertices, triangles)
+    }
+
+    #[test]
+    fn flags_are_the_fans_that_span_more_than_a_half_turn() {
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(875);
+        let (mut turning, mut turning_at_pinches) = (0, 0);
+        for round in 0..300 {
+            let (vertices, triangles) = lattice_mesh(&mut rng, 2 + round % 9);
+            let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
+            let flags = search_flags(&vertices, &triangles, &neighbours);
+            // The oracle: the fans at each vertex as unions of corners joined across the edges
+            // at that vertex, each fan's angle summed from its triangles' angles.
+            let corner = |t: usize, k: usize| 3 * t + k;
+            let mut parent: Vec<usize> = (0..3 * triangles.len()).collect();
+            fn root(parent: &mut [usize], mut x: usize) -> usize {
+                while parent[x] != x {
+                    x = parent[x];
+                }
+                x
+            }
+            for (t, tri) in triangles.iter().enumerate() {
+                for (k, n) in neighbours[t].iter().enumerate() {
+                    if n.is_none() {
+                        continue;
+                    }
+                    // Edge k runs tri[k] -> tri[k + 1]: it joins the corners at both its ends.
+                    for v in [tri[k], tri[(k + 1) % 3]] {
+                        let j = triangles[n.index()].iter().position(|&w| w == v).unwrap();
+                        let (a, b) = (
+                            root(&mut parent, corner(t, k_of(tri, v))),
+                            root(&mut parent, corner(n.index(), j)),
+                        );
+                        parent[a] = b;
+                    }
+                }
+            }
+            fn k_of(tri: &[VertexId; 3], v: VertexId) -> usize {
+                tri.iter().position(|&w| w == v).unwrap()
+            }
+            let mut angle = vec![0.0f64; parent.len()];
+            let mut open = vec![false; parent.len()];
+            for (t, tri) in triangles.iter().enumerate() {
+                for k in 0..3 {
+                    let [p, q, r] = [tri[k], tri[(k + 1) % 3], tri[(k + 2) % 3]].map(|v| vertices[v.index()]);
+                    let turn = ((r.y - p.y).atan2(r.x - p.x) - (q.y - p.y).atan2(q.x - p.x))
+                        .rem_euclid(std::f64::consts::TAU);
+                    let fan = root(&mut parent, corner(t, k));
+                    angle[fan] += turn;
+                    open[fan] |= neighbours[t][k].is_none() || neighbours[t][(k + 2) % 3].is_none();
+                }
+            }
+            let mut fans_at = std::collections::HashMap::<VertexId, std::collections::HashSet<usize>>::new();
+            for (t, tri) in triangles.iter().enumerate() {
+                for (k, &v) in tri.iter().enumerate() {
+                    let fan = root(&mut parent, corner(t, k));
+                    fans_at.entry(v).or_default().insert(fan);
+                    let expected = open[fan] && angle[fan] > std::f64::consts::PI + 1e-9;
+                    assert_eq!(flags[t] & (1 << k) != 0, expected, "round {round}: triangle {t} corner {k}");
+                    turning += usize::from(expected);
+                }
+            }
+            // Turning fans at vertices with several fans.
+            let mut counted = std::collections::HashSet::new();
+            for (t, tri) in triangles.iter().enumerate() {
+                for k in 0..3 {
+                    let fan = root(&mut parent, corner(t, k));
+                    let turns = open[fan] && angle[fan] > std::f64::consts::PI + 1e-9;
+                    turning_at_pinches +=
+                        usize::from(turns && fans_at[&tri[k]].len() > 1 && counted.insert(fan));
+                }
+            }
+        }
+        assert!(
+            turning > 1000 && turning_at_pinches > 100,
+            "turning corners {turning}, at pinch points {turning_at_pinches}"
+        );
     }
 }
