@@ -550,6 +550,24 @@ fn all_distinct(vertices: &[Point]) -> bool {
     keys.windows(2).all(|w| w[0] != w[1])
 }
 
+/// The box of each island's triangles. Islands mostly come in runs of triangles, so the box
+/// of the current run is grown in registers and stored when the island changes.
+fn island_bounds(parts: &MeshParts, island_count: u32) -> Vec<Aabb> {
+    let mut boxes = vec![Aabb::EMPTY; island_count as usize];
+    let Some(first) = parts.islands.first() else { return boxes };
+    let (mut current, mut run) = (first.index(), Aabb::EMPTY);
+    for (tri, island) in parts.triangles.iter().zip(&parts.islands) {
+        if island.index() != current {
+            boxes[current] = boxes[current].union(run);
+            (current, run) = (island.index(), Aabb::EMPTY);
+        }
+        let [a, b, c] = tri.map(|v| parts.vertices[v.index()]);
+        run = run.union(Aabb::from_points([a, b, c]));
+    }
+    boxes[current] = boxes[current].union(run);
+    boxes
+}
+
 /// Exact position key for welding: the bit patterns of both coordinates, with `-0.0` read as
 /// `0.0` so that the two zeros weld.
 #[inline]
@@ -699,12 +717,8 @@ impl NavMesh {
     /// grid, the turning corners and the pockets.
     pub(crate) fn derive(parts: MeshParts) -> NavMesh {
         let island_count = parts.islands.iter().map(|i| i.0 + 1).max().unwrap_or(0);
+        let island_bounds = island_bounds(&parts, island_count);
         let bounds = Aabb::from_points(parts.vertices.iter().copied());
-        let mut island_bounds = vec![Aabb::EMPTY; island_count as usize];
-        for (tri, island) in parts.triangles.iter().zip(&parts.islands) {
-            let slot = &mut island_bounds[island.index()];
-            *slot = tri.iter().fold(*slot, |b, v| b.grown(parts.vertices[v.index()]));
-        }
         let grid = SpatialGrid::build(bounds, &parts.vertices, &parts.triangles);
         let search_flags = search_flags(&parts.vertices, &parts.triangles, &parts.neighbours);
         let pockets = find_pockets(&parts.neighbours);

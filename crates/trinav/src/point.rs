@@ -92,6 +92,15 @@ impl Aabb {
         }
     }
 
+    /// The smallest box holding both boxes.
+    #[inline]
+    pub fn union(self, other: Aabb) -> Aabb {
+        Aabb {
+            min: Point::new(self.min.x.min(other.min.x), self.min.y.min(other.min.y)),
+            max: Point::new(self.max.x.max(other.max.x), self.max.y.max(other.max.y)),
+        }
+    }
+
     /// Whether the box holds no point.
     pub fn is_empty(&self) -> bool {
         !(self.min.x <= self.max.x && self.min.y <= self.max.y)
