@@ -82,13 +82,14 @@ impl<T: Copy> SegmentPoints<T> {
     }
 }
 
-/// Whether `p` lies on segment `a b`, strictly between its ends.
+/// Whether `p` lies on segment `a b`, strictly between its ends. The box test comes first and
+/// without branches: most points tested lie outside the segment's box.
+#[inline]
 fn strictly_between(a: Point, b: Point, p: Point) -> bool {
-    p != a
-        && p != b
-        && orient(a, b, p) == Orientation::Collinear
-        && (p.x - a.x) * (b.x - p.x) >= 0.0
-        && (p.y - a.y) * (b.y - p.y) >= 0.0
+    let in_box =
+        (a.x.min(b.x) <= p.x) & (p.x <= a.x.max(b.x)) & (a.y.min(b.y) <= p.y) & (p.y <= a.y.max(b.y));
+    let not_an_end = ((p.x != a.x) | (p.y != a.y)) & ((p.x != b.x) | (p.y != b.y));
+    in_box && not_an_end && orient(a, b, p) == Orientation::Collinear
 }
 
 #[cfg(test)]
