@@ -131,15 +131,7 @@ pub(crate) fn disc_corners(
                 continue;
             }
             let (a, first) = (tri[e], tri[(e + 1) % 3]);
-            let (mut cur, mut k) = (t, e);
-            for _ in 0..triangles.len() {
-                let next = neighbours[cur][(k + 2) % 3];
-                if next.is_none() {
-                    break;
-                }
-                cur = next.index();
-                k = triangles[cur].iter().position(|&w| w == a).expect("the fan shares the vertex");
-            }
+            let (cur, k) = super::optimal::walk_fan(triangles, neighbours, t, e, |_, _| {});
             let last = triangles[cur][(k + 2) % 3];
             let [pa, pf, pl] = [a, first, last].map(|v| vertices[v.index()]);
             let turns = match orient(pa, pf, pl) {

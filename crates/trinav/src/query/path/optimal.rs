@@ -927,17 +927,8 @@ pub(crate) fn search_flags(
         // remembering the corners.
         let (t, e) = (t as usize, e as usize);
         let (a, first_direction) = (triangles[t][e], triangles[t][(e + 1) % 3]);
-        let (mut cur, mut k) = (t, e);
         fan.clear();
-        for _ in 0..triangles.len() {
-            fan.push((cur as u32, k as u8));
-            let next = neighbours[cur][(k + 2) % 3];
-            if next.is_none() {
-                break;
-            }
-            cur = next.index();
-            k = triangles[cur].iter().position(|&w| w == a).expect("the fan shares the vertex");
-        }
+        let (cur, k) = walk_fan(triangles, neighbours, t, e, |cur, k| fan.push((cur as u32, k as u8)));
         let last_direction = triangles[cur][(k + 2) % 3];
         let [pa, pf, pl] = [a, first_direction, last_direction].map(|v| vertices[v.index()]);
         if orient(pa, pf, pl) == Orientation::Clockwise {
@@ -947,6 +938,30 @@ pub(crate) fn search_flags(
         }
     }
     flags
+}
+
+/// Walks the fan of vertex `a = triangles[t][e]` counter-clockwise from triangle `t`, whose
+/// edge `e` leaves `a` on the boundary, to its last triangle (whose edge arriving at `a` is on
+/// the boundary), calling `visit(triangle, corner)` on each on the way; returns the last.
+pub(crate) fn walk_fan(
+    triangles: &[[crate::ids::VertexId; 3]],
+    neighbours: &[[TriangleId; 3]],
+    t: usize,
+    e: usize,
+    mut visit: impl FnMut(usize, usize),
+) -> (usize, usize) {
+    let a = triangles[t][e];
+    let (mut cur, mut k) = (t, e);
+    for _ in 0..triangles.len() {
+        visit(cur, k);
+        let next = neighbours[cur][(k + 2) % 3];
+        if next.is_none() {
+            break;
+        }
+        cur = next.index();
+        k = triangles[cur].iter().position(|&w| w == a).expect("the fan shares the vertex");
+    }
+    (cur, k)
 }
 
 /// The turning-corner bits [`search_flags`] gives the corners at vertex `v`, for a mesh changed
@@ -981,30 +996,17 @@ pub(crate) fn vertex_turning(
         bits.fill(orient(pv, pf, pl) == Orientation::Clockwise);
         return;
     }
-    // The fan counter-clockwise from its clockwise-most triangle `t` (corner `k` at `v`), as
-    // the whole-mesh pass walks it at a pinch: calls `visit` on each of its (triangle, corner).
-    let walk_fan = |t: TriangleId, k: usize, visit: &mut dyn FnMut(TriangleId, usize)| {
-        let (mut cur, mut corner) = (t.index(), k);
-        for _ in 0..=incident.len() {
-            visit(TriangleId::from_index(cur), corner);
-            let next = neighbours[cur][(corner + 2) % 3];
-            if next.is_none() {
-                break;
-            }
-            cur = next.index();
-            corner = triangles[cur].iter().position(|&w| w == v).expect("the fan shares the vertex");
-        }
-        (cur, corner)
-    };
+    // Each fan counter-clockwise from its clockwise-most triangle `t` (corner `k` at `v`), as
+    // the whole-mesh pass walks it at a pinch.
     for (t, k) in leaving() {
         let first_direction = triangles[t.index()][(k + 1) % 3];
-        let (cur, corner) = walk_fan(t, k, &mut |_, _| {});
+        let (cur, corner) = walk_fan(triangles, neighbours, t.index(), k, |_, _| {});
         let last_direction = triangles[cur][(corner + 2) % 3];
         let [pv, pf, pl] = [v, first_direction, last_direction].map(|i| vertices[i.index()]);
         if orient(pv, pf, pl) == Orientation::Clockwise {
-            walk_fan(t, k, &mut |u, j| {
+            walk_fan(triangles, neighbours, t.index(), k, |u, j| {
                 for (bit, &(w, i)) in bits.iter_mut().zip(incident) {
-                    *bit |= (w, i as usize) == (u, j);
+                    *bit |= (w.index(), i as usize) == (u, j);
                 }
             });
         }
