@@ -370,6 +370,7 @@ fn check_partial(mesh: &NavMesh, a: Point, b: Point, options: &PathOptions, scra
 fn check_raycast(mesh: &NavMesh, a: Point, b: Point) {
     match mesh.raycast(a, b) {
         Err(QueryError::NonFinite(_)) => assert!(!a.in_range() || !b.in_range()),
+        Err(QueryError::AmbiguousLayer(p)) => panic!("raycast from {p:?}: several layers on a mesh of one"),
         Err(QueryError::OffMesh(p)) => {
             assert_eq!(p, a);
             assert!(mesh.locate(a).is_none(), "raycast says {a:?} is off the mesh, locate finds it");
