@@ -1064,6 +1064,7 @@ mod tests {
             // The oracle: the fans at each vertex as unions of corners joined across the edges
             // at that vertex, each fan's angle summed from its triangles' angles.
             let corner = |t: usize, k: usize| 3 * t + k;
+            let k_of = |tri: &[VertexId; 3], v: VertexId| tri.iter().position(|&w| w == v).unwrap();
             let mut parent: Vec<usize> = (0..3 * triangles.len()).collect();
             fn root(parent: &mut [usize], mut x: usize) -> usize {
                 while parent[x] != x {
@@ -1078,20 +1079,15 @@ mod tests {
                     }
                     // Edge k runs tri[k] -> tri[k + 1]: it joins the corners at both its ends.
                     for v in [tri[k], tri[(k + 1) % 3]] {
-                        let j = triangles[n.index()].iter().position(|&w| w == v).unwrap();
-                        let (a, b) = (
-                            root(&mut parent, corner(t, k_of(tri, v))),
-                            root(&mut parent, corner(n.index(), j)),
-                        );
+                        let a = root(&mut parent, corner(t, k_of(tri, v)));
+                        let b = root(&mut parent, corner(n.index(), k_of(&triangles[n.index()], v)));
                         parent[a] = b;
                     }
                 }
             }
-            fn k_of(tri: &[VertexId; 3], v: VertexId) -> usize {
-                tri.iter().position(|&w| w == v).unwrap()
-            }
             let mut angle = vec![0.0f64; parent.len()];
             let mut open = vec![false; parent.len()];
+            let mut fans_at = std::collections::HashMap::<VertexId, std::collections::HashSet<usize>>::new();
             for (t, tri) in triangles.iter().enumerate() {
                 for k in 0..3 {
                     let [p, q, r] = [tri[k], tri[(k + 1) % 3], tri[(k + 2) % 3]].map(|v| vertices[v.index()]);
@@ -1100,26 +1096,19 @@ mod tests {
                     let fan = root(&mut parent, corner(t, k));
                     angle[fan] += turn;
                     open[fan] |= neighbours[t][k].is_none() || neighbours[t][(k + 2) % 3].is_none();
+                    fans_at.entry(tri[k]).or_default().insert(fan);
                 }
             }
-            let mut fans_at = std::collections::HashMap::<VertexId, std::collections::HashSet<usize>>::new();
-            for (t, tri) in triangles.iter().enumerate() {
-                for (k, &v) in tri.iter().enumerate() {
-                    let fan = root(&mut parent, corner(t, k));
-                    fans_at.entry(v).or_default().insert(fan);
-                    let expected = open[fan] && angle[fan] > std::f64::consts::PI + 1e-9;
-                    assert_eq!(flags[t] & (1 << k) != 0, expected, "round {round}: triangle {t} corner {k}");
-                    turning += usize::from(expected);
-                }
-            }
-            // Turning fans at vertices with several fans.
+            // Each corner's flag is its fan's turn; turning fans at vertices with several fans
+            // are counted once each.
             let mut counted = std::collections::HashSet::new();
             for (t, tri) in triangles.iter().enumerate() {
-                for k in 0..3 {
+                for (k, v) in tri.iter().enumerate() {
                     let fan = root(&mut parent, corner(t, k));
                     let turns = open[fan] && angle[fan] > std::f64::consts::PI + 1e-9;
-                    turning_at_pinches +=
-                        usize::from(turns && fans_at[&tri[k]].len() > 1 && counted.insert(fan));
+                    assert_eq!(flags[t] & (1 << k) != 0, turns, "round {round}: triangle {t} corner {k}");
+                    turning += usize::from(turns);
+                    turning_at_pinches += usize::from(turns && fans_at[v].len() > 1 && counted.insert(fan));
                 }
             }
         }
