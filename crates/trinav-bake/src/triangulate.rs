@@ -3,13 +3,18 @@
 //! [`Triangulation::ConstrainedDelaunay`] (the default) computes each polygon's constrained
 //! Delaunay triangulation with i_triangle, which works on an integer grid: every ring point is
 //! converted to a grid point, and every grid point of the result is mapped back to the ring
-//! point it came from, so the triangles' corners are the ring points bit for bit. A polygon
-//! with a ring point that is not exactly on the grid (the grid spans the polygon's bounds in
-//! about 2^30 steps: integer and dyadic coordinates are on it, decimal ones often not), or
-//! whose triangles are not all strictly counter-clockwise (exact predicate) on the ring points,
-//! or do not cover its area, is triangulated by spade instead, which works on the
-//! floating-point points themselves; that is recorded in [`TriangleSoup::fallbacks`] (never
-//! silently).
+//! point it came from, so the triangles' corners are the ring points bit for bit. When every
+//! ring point is exactly on the grid (the grid spans the polygon's bounds in about 2^30 steps:
+//! integer and dyadic coordinates are on it), i_triangle triangulates the ring points
+//! themselves. Otherwise (decimal coordinates) it triangulates the rounded rings, and the
+//! result is kept only if it is a triangulation of the exact ones: no two ring points share a
+//! grid point, every triangle is strictly counter-clockwise on the ring points (exact
+//! predicate), and the triangles' sides pair up, each unpaired side being a ring edge and each
+//! ring edge one unpaired side. Then the triangles' boundary is the rings, and triangles of
+//! positive orientation cover every point as many times as the rings wind around it: once
+//! inside, never outside. A polygon that fails any check (or makes i_triangle panic) is
+//! triangulated by spade instead, which works on the floating-point points themselves; that is
+//! recorded in [`TriangleSoup::fallbacks`] (never silently).
 //! [`Triangulation::ConstrainedDelaunaySpade`] uses spade for every polygon.
 //!
 //! [`Triangulation::EarClipping`] runs earcut on each polygon with its holes. Ear clipping can
@@ -20,6 +25,7 @@
 //! Every method uses the rings' points exactly as they are: no point is added or moved. See the
 //! README (and `examples/triangulators.rs`) for the measurements behind the default.
 
+use i_triangle::geom::triangle::IntTriangle;
 use i_triangle::i_overlay::i_float::adapter::FloatPointAdapter;
 use i_triangle::i_overlay::i_float::float::rect::FloatRect;
 use i_triangle::i_overlay::i_float::int::number::int::IntNumber;
@@ -52,10 +58,16 @@ pub enum TriangulationProblem {
     /// i_triangle has no integer grid for the ring points (none, or not finite).
     #[error("no i_triangle grid for the ring points")]
     NoGrid,
-    /// A ring point is not exactly on i_triangle's integer grid: rounding it could make the
-    /// ring touch itself, so spade triangulates the polygon instead.
+    /// A ring point is not exactly on i_triangle's 16-bit grid (the 32-bit grid is tried next).
     #[error("ring point ({}, {}) is not on i_triangle's grid", .0.x, .0.y)]
     OffGrid(Point),
+    /// Two different ring points round to the same point of i_triangle's grid.
+    #[error("ring points ({}, {}) and ({}, {}) share a point of i_triangle's grid", .0.x, .0.y, .1.x, .1.y)]
+    SharedGridPoint(Point, Point),
+    /// On the rounded rings, i_triangle's triangles do not pair up along their sides into a
+    /// surface bounded by the polygon's rings.
+    #[error("i_triangle's triangles of the rounded rings are not bounded by the rings")]
+    NotBoundedByRings,
     /// i_triangle returned a triangle corner that is none of the ring points.
     #[error("a triangle corner is not a ring point")]
     CornerNotRingPoint,
@@ -245,22 +257,35 @@ fn grid_delaunay(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProb
 /// same on every map of the peer bench, and should be everywhere: every decision is an exact
 /// test on the same points, which the two grids' shift and power-of-two scale preserve (only
 /// the order of equal points, at pinch vertices, in i_triangle's sorts could depend on the
-/// integer type). Either way they are checked below and verified by stage 6.
+/// integer type). Other polygons go to the 32-bit grid, rounded if they are not on it. Either
+/// way the triangles are checked below and verified by stage 6.
 fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProblem> {
     let points: Vec<[f64; 2]> = polygon.rings().flatten().map(|p| [p.x, p.y]).collect();
     let rect = FloatRect::with_iter(points.iter()).ok().flatten().ok_or(TriangulationProblem::NoGrid)?;
-    match delaunay_on_grid_of::<i16>(polygon, &points, rect) {
-        Err(TriangulationProblem::OffGrid(_)) => delaunay_on_grid_of::<i32>(polygon, &points, rect),
+    match delaunay_on_grid_of::<i16>(polygon, &points, rect, OffGridPoints::Refuse) {
+        Err(TriangulationProblem::OffGrid(_)) => {
+            delaunay_on_grid_of::<i32>(polygon, &points, rect, OffGridPoints::Round)
+        }
         done => done,
     }
 }
 
+/// What [`delaunay_on_grid_of`] does with a ring point that is not exactly on its grid.
+#[derive(Clone, Copy, PartialEq)]
+enum OffGridPoints {
+    /// Refuse the polygon ([`TriangulationProblem::OffGrid`]).
+    Refuse,
+    /// Triangulate the rounded rings and check the triangles on the exact ones.
+    Round,
+}
+
 /// [`grid_delaunay_unguarded`] on i_triangle's grid of integer type `I` over `rect`, the
-/// bounds of the polygon's ring points.
+/// bounds of the polygon's ring points (`ring_points`, the rings one after the other).
 fn delaunay_on_grid_of<I>(
     polygon: &MergedPolygon,
     ring_points: &[[f64; 2]],
     rect: FloatRect<f64>,
+    off_grid: OffGridPoints,
 ) -> Result<Triangles, TriangulationProblem>
 where
     I: IntNumber,
@@ -268,60 +293,199 @@ where
 {
     let adapter = FloatPointAdapter::<[f64; 2], I>::new_conservative(rect);
     let mut shape: Vec<Vec<IntPoint<I>>> = Vec::with_capacity(1 + polygon.holes.len());
+    let mut rounded = false;
     for ring in polygon.rings() {
         let mut contour = Vec::with_capacity(ring.len());
         for &p in ring {
             let q = adapter.float_to_int(&[p.x, p.y]);
             if adapter.int_to_float(&q) != [p.x, p.y] {
-                // A rounded ring may touch or cross itself, which i_triangle's triangulation
-                // of valid rings does not expect (fuzzing found it panicking on one).
-                return Err(TriangulationProblem::OffGrid(p));
+                if off_grid == OffGridPoints::Refuse {
+                    return Err(TriangulationProblem::OffGrid(p));
+                }
+                rounded = true;
             }
             contour.push(q);
         }
         shape.push(contour);
     }
+    // On rounded rings, two ring points on one grid point would make the triangles' corners
+    // ambiguous: refused before i_triangle sees them.
+    let grid_points = GridPoints::new(&shape, ring_points, &adapter, rounded)?;
     let delaunay = shape.uncheck_triangulate().into_delaunay();
-    let points = ring_points_of(&delaunay.points, &adapter, ring_points)?;
+    let ids = (delaunay.points.iter())
+        .map(|&q| grid_points.ring_point_at(q).ok_or(TriangulationProblem::CornerNotRingPoint))
+        .collect::<Result<Vec<u32>, _>>()?;
+    let points: Vec<Point> = ids.iter().map(|&i| point_of(ring_points[i as usize])).collect();
     let mut triangles = Vec::with_capacity(delaunay.triangles.len());
     for triangle in &delaunay.triangles {
         let corners = triangle.vertices.map(|v| v.index);
-        let [a, b, c] = corners.map(|i| points.get(i).copied());
-        let (Some(a), Some(b), Some(c)) = (a, b, c) else {
-            return Err(TriangulationProblem::CornerNotRingPoint);
-        };
+        let [a, b, c] = corners.map(|i| points[i]);
         if orient(a, b, c) != Orientation::CounterClockwise {
             return Err(TriangulationProblem::Clockwise([a, b, c]));
         }
         triangles.push(corners.map(|i| i as u32));
     }
+    if rounded {
+        let ring_edges = RingEdges::new(&shape, grid_points.first_at);
+        check_sides_pair_up(&delaunay.triangles, &ids, ring_edges)?;
+    }
     let triangles = Triangles { points, triangles };
-    // Every ring point is exactly on the grid, so this is exactly the ring points'
-    // triangulation; the checks guard against a bug in the library.
+    // On the grid, this is exactly the ring points' triangulation; off it, the sides' check
+    // above proved it one. The area check guards against a bug in either.
     check_area(polygon, triangles.corners())?;
     Ok(triangles)
 }
 
-/// The ring point each of i_triangle's grid points came from: the first of `ring_points` (all
-/// on the grid, so each grid point is exactly one position) at the grid point's position, bit
-/// for bit. Refused when a grid point is no ring point's.
-fn ring_points_of<I: IntNumber>(
-    grid_points: &[IntPoint<I>],
-    adapter: &FloatPointAdapter<[f64; 2], I>,
-    ring_points: &[[f64; 2]],
-) -> Result<Vec<Point>, TriangulationProblem> {
-    let point = |[x, y]: [f64; 2]| Point::new(x, y);
-    let mut first = PointTable::for_points(ring_points.iter().map(|&p| point(p)));
-    for (i, &p) in ring_points.iter().enumerate() {
-        let i = u32::try_from(i).expect("fewer than 2^32 ring points");
-        first.get_or_insert_with(point(p), || i);
+/// A point of `[x, y]` coordinates.
+fn point_of([x, y]: [f64; 2]) -> Point {
+    Point::new(x, y)
+}
+
+/// Which ring point each grid point of a shape is: its id, the index (among the ring points,
+/// rings one after the other) of the first ring point at that grid point. Keyed by the ring
+/// points' positions when they are all on the grid (a grid map's integer corners make a
+/// lattice table, without hashing), by the grid points otherwise.
+struct GridPoints<'a, I: IntNumber> {
+    first: PointTable,
+    adapter: &'a FloatPointAdapter<[f64; 2], I>,
+    rounded: bool,
+    /// The id of each ring point.
+    first_at: Vec<u32>,
+}
+
+impl<'a, I: IntNumber> GridPoints<'a, I> {
+    /// The table of `shape`'s grid points (the `ring_points` on `adapter`'s grid, `rounded` if
+    /// some are not exactly on it); refused when two ring points at different positions share a
+    /// grid point.
+    fn new(
+        shape: &[Vec<IntPoint<I>>],
+        ring_points: &[[f64; 2]],
+        adapter: &'a FloatPointAdapter<[f64; 2], I>,
+        rounded: bool,
+    ) -> Result<Self, TriangulationProblem> {
+        let grid = shape.iter().flatten().map(|&q| grid_point_key(adapter, rounded, q));
+        let mut first = PointTable::for_points(grid.clone());
+        let mut first_at = Vec::with_capacity(ring_points.len());
+        for (i, q) in grid.enumerate() {
+            let i = u32::try_from(i).expect("fewer than 2^32 ring points");
+            let at = first.get_or_insert_with(q, || i);
+            let (p, other) = (ring_points[i as usize], ring_points[at as usize]);
+            if p != other {
+                return Err(TriangulationProblem::SharedGridPoint(point_of(other), point_of(p)));
+            }
+            first_at.push(at);
+        }
+        Ok(GridPoints { first, adapter, rounded, first_at })
     }
-    (grid_points.iter())
-        .map(|q| {
-            let i = first.get(point(adapter.int_to_float(q)));
-            i.map(|i| point(ring_points[i as usize])).ok_or(TriangulationProblem::CornerNotRingPoint)
-        })
-        .collect()
+
+    /// The id of the ring point at grid point `q`, if any.
+    fn ring_point_at(&self, q: IntPoint<I>) -> Option<u32> {
+        self.first.get(grid_point_key(self.adapter, self.rounded, q))
+    }
+}
+
+/// The [`GridPoints`] key of grid point `q`: its position, or on rounded rings its integer
+/// coordinates (exact in a [`Point`]: at most 32 bits).
+fn grid_point_key<I: IntNumber>(
+    adapter: &FloatPointAdapter<[f64; 2], I>,
+    rounded: bool,
+    q: IntPoint<I>,
+) -> Point {
+    if rounded { Point::new(q.x.to_f64(), q.y.to_f64()) } else { point_of(adapter.int_to_float(&q)) }
+}
+
+/// The rings' edges of non-zero length, between ring point ids ([`GridPoints`]), each to be
+/// matched to one open side of a triangle.
+struct RingEdges {
+    /// The id of the ring point after each ring point in its ring.
+    next_in_ring: Vec<u32>,
+    /// The id of each ring point.
+    first_at: Vec<u32>,
+    /// The next ring point at the same position (`u32::MAX`: no more): the ring points at one
+    /// position form a chain from the first, their id.
+    same_position: Vec<u32>,
+    /// Whether each ring point's edge to the next has been matched.
+    matched: Vec<bool>,
+    /// The number of edges of non-zero length.
+    count: usize,
+}
+
+impl RingEdges {
+    /// The edges of `shape`'s rings, whose points have the ids `first_at`.
+    fn new<I: IntNumber>(shape: &[Vec<IntPoint<I>>], first_at: Vec<u32>) -> RingEdges {
+        let mut next_in_ring = Vec::with_capacity(first_at.len());
+        let mut start = 0;
+        for ring in shape {
+            let ids = &first_at[start..start + ring.len()];
+            next_in_ring.extend(ids.iter().skip(1).chain(ids.first()));
+            start += ring.len();
+        }
+        let mut same_position = vec![u32::MAX; first_at.len()];
+        for (i, &first) in first_at.iter().enumerate() {
+            if first as usize != i {
+                same_position[i] = same_position[first as usize];
+                same_position[first as usize] = i as u32;
+            }
+        }
+        let count = first_at.iter().zip(&next_in_ring).filter(|(a, b)| a != b).count();
+        let matched = vec![false; first_at.len()];
+        RingEdges { next_in_ring, first_at, same_position, matched, count }
+    }
+
+    /// Marks the ring edge from id `from` to id `to` as matched; `false` if there is no such
+    /// edge left.
+    fn take(&mut self, from: u32, to: u32) -> bool {
+        let mut point = from;
+        while point != u32::MAX && self.first_at.get(point as usize) == Some(&from) {
+            let i = point as usize;
+            if !self.matched[i] && self.next_in_ring[i] == to {
+                self.matched[i] = true;
+                return true;
+            }
+            point = self.same_position[i];
+        }
+        false
+    }
+}
+
+/// Checks that i_triangle's triangles (corners as indices into its points, whose ring point ids
+/// are `ids`; the triangle across the side opposite each corner, `usize::MAX` for none) pair
+/// up along their sides: a side with a triangle across is that triangle's side the other way
+/// round, with this triangle across it; every other side is a ring edge, each ring edge exactly
+/// one such side. With strictly counter-clockwise triangles, this makes the triangles a
+/// triangulation of the region the rings bound (see the module doc).
+fn check_sides_pair_up<I: IntNumber>(
+    triangles: &[IntTriangle<I>],
+    ids: &[u32],
+    mut ring_edges: RingEdges,
+) -> Result<(), TriangulationProblem> {
+    let corners = |t: &IntTriangle<I>| t.vertices.map(|v| ids[v.index]);
+    let mut open_sides = 0;
+    for (t, triangle) in triangles.iter().enumerate() {
+        let mine = corners(triangle);
+        for side in 0..3 {
+            let (from, to) = (mine[(side + 1) % 3], mine[(side + 2) % 3]);
+            let paired = match triangle.neighbors[side] {
+                usize::MAX => {
+                    open_sides += 1;
+                    ring_edges.take(from, to)
+                }
+                other => triangles.get(other).is_some_and(|across| {
+                    let theirs = corners(across);
+                    (0..3).any(|k| {
+                        across.neighbors[k] == t && theirs[(k + 1) % 3] == to && theirs[(k + 2) % 3] == from
+                    })
+                }),
+            };
+            if !paired {
+                return Err(TriangulationProblem::NotBoundedByRings);
+            }
+        }
+    }
+    if open_sides != ring_edges.count {
+        return Err(TriangulationProblem::NotBoundedByRings);
+    }
+    Ok(())
 }
 
 /// Ear clipping of one polygon with holes (earcutr), checked: every triangle non-degenerate and
@@ -471,6 +635,7 @@ fn check_area(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use i_triangle::geom::point::IndexPoint;
     use trinav::geometry::doubled_signed_area;
 
     fn pts(raw: &[(f64, f64)]) -> Vec<Point> {
@@ -551,27 +716,109 @@ mod tests {
         assert!(triangles.iter().all(|t| orient(t[0], t[1], t[2]) == Orientation::CounterClockwise));
     }
 
+    /// The region of one polygon, and its triangulations by the default method (which must
+    /// record `fallbacks` polygons handed to spade) and by spade alone.
+    fn default_and_spade(polygon: MergedPolygon, fallbacks: usize) -> (TriangleSoup, TriangleSoup) {
+        let region =
+            MergedRegion { polygons: vec![polygon], inflated_obstacles: vec![], ..MergedRegion::default() };
+        let soup = triangulate(&region, Triangulation::ConstrainedDelaunay).unwrap();
+        assert_eq!(soup.fallbacks.len(), fallbacks, "{:?}", soup.fallbacks);
+        let spade = triangulate(&region, Triangulation::ConstrainedDelaunaySpade).unwrap();
+        assert!(spade.fallbacks.is_empty());
+        (soup, spade)
+    }
+
     #[test]
-    fn points_off_the_grid_fall_back_to_spade() {
-        // Decimal coordinates, and two ring points 1e-9 apart on a polygon a million units
-        // wide: not on the grid (rounding them could make the ring touch itself).
-        for outer in [
-            pts(&[(0.1, 0.3), (40.7, 0.3), (40.7, 33.9), (0.1, 33.9)]),
-            pts(&[(0., 0.), (1e6, 0.), (1e6, 1e6), (5e5, 1e6), (5e5 - 1e-9, 1e6 - 1e-9), (0., 1e6)]),
-        ] {
-            let polygon = MergedPolygon { outer, holes: vec![] };
-            assert!(matches!(delaunay_on_grid(&polygon), Err(TriangulationProblem::OffGrid(_))));
-            let region = MergedRegion {
-                polygons: vec![polygon],
-                inflated_obstacles: vec![],
-                ..MergedRegion::default()
-            };
-            let soup = triangulate(&region, Triangulation::ConstrainedDelaunay).unwrap();
-            assert_eq!(soup.fallbacks.len(), 1);
-            let spade = triangulate(&region, Triangulation::ConstrainedDelaunaySpade).unwrap();
-            assert!(spade.fallbacks.is_empty());
-            assert_eq!(spade.corners().collect::<Vec<_>>(), soup.corners().collect::<Vec<_>>());
+    fn decimal_rings_are_triangulated_rounded_and_mapped_back_bit_for_bit() {
+        // Decimal coordinates are not on i_triangle's grid: it triangulates the rounded rings,
+        // and the triangles are checked on the ring points themselves.
+        let outer = pts(&[(0.1, 0.3), (40.7, 0.3), (40.7, 33.9), (20.35, 33.7), (0.1, 33.9)]);
+        let hole = pts(&[(10.3, 10.7), (10.3, 20.1), (20.9, 20.1), (20.9, 10.7)]);
+        let polygon = MergedPolygon { outer, holes: vec![hole] };
+        let triangles = delaunay_on_grid(&polygon).unwrap();
+        let rings: Vec<Point> = polygon.rings().flatten().copied().collect();
+        assert_eq!(triangles.len(), rings.len() + 2 * polygon.holes.len() - 2);
+        for corner in triangles.iter().flatten() {
+            let same = |p: &Point| p.x.to_bits() == corner.x.to_bits() && p.y.to_bits() == corner.y.to_bits();
+            assert!(rings.iter().any(same), "{corner:?} is not a ring point");
         }
+        let (soup, spade) = default_and_spade(polygon, 0);
+        let total = |soup: &TriangleSoup| area(&soup.corners().collect::<Vec<_>>());
+        assert!((total(&soup) - total(&spade)).abs() < 1e-12 * total(&spade));
+    }
+
+    #[test]
+    fn ring_points_sharing_a_grid_point_fall_back_to_spade() {
+        // Two ring points 1e-9 apart on a polygon a million units wide share a grid point.
+        let outer = pts(&[(0., 0.), (1e6, 0.), (1e6, 1e6), (5e5, 1e6), (5e5 - 1e-9, 1e6 - 1e-9), (0., 1e6)]);
+        let polygon = MergedPolygon { outer, holes: vec![] };
+        let refused = delaunay_on_grid(&polygon);
+        assert!(matches!(refused, Err(TriangulationProblem::SharedGridPoint(..))), "{refused:?}");
+        let (soup, spade) = default_and_spade(polygon, 1);
+        assert_eq!(spade.corners().collect::<Vec<_>>(), soup.corners().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_hole_nearer_the_ring_than_a_grid_step_is_still_triangulated_exactly() {
+        // A hole 1e-6 below the top of a polygon a million units wide: on i_triangle's grid
+        // (steps of about 1e-3) the hole touches the outer ring. The triangles, checked on the
+        // exact points, keep the sliver between them.
+        let outer = pts(&[(0., 0.), (1e6, 0.), (1e6, 1e6), (0., 1e6)]);
+        let hole = pts(&[(4e5 + 0.1, 5e5), (4e5 + 0.1, 1e6 - 1e-6), (6e5, 1e6 - 1e-6), (6e5, 5e5)]);
+        let polygon = MergedPolygon { outer, holes: vec![hole] };
+        let triangles = grid_delaunay(&polygon).unwrap();
+        assert!(triangles.corners().all(|[a, b, c]| orient(a, b, c) == Orientation::CounterClockwise));
+        check_surface(&polygon, &triangles).unwrap();
+        default_and_spade(polygon, 0);
+    }
+
+    /// i_triangle's triangles of `corners` (indices of `points`, which are their own ids) with
+    /// the triangles across their sides.
+    fn int_triangles(
+        points: &[IntPoint<i32>],
+        corners: &[([usize; 3], [usize; 3])],
+    ) -> Vec<IntTriangle<i32>> {
+        (corners.iter())
+            .map(|&(c, neighbors)| IntTriangle {
+                vertices: c.map(|i| IndexPoint::new(i, points[i])),
+                neighbors,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sides_pair_up_only_in_a_surface_bounded_by_the_rings() {
+        let square: Vec<IntPoint<i32>> =
+            [(0, 0), (2, 0), (2, 2), (0, 2)].map(|(x, y)| IntPoint::new(x, y)).into();
+        let ids = [0, 1, 2, 3];
+        let check = |corners: &[([usize; 3], [usize; 3])]| {
+            let edges = RingEdges::new(std::slice::from_ref(&square), ids.to_vec());
+            check_sides_pair_up(&int_triangles(&square, corners), &ids, edges)
+        };
+        let none = usize::MAX;
+        // Two triangles across the diagonal from corner 0 to corner 2.
+        assert_eq!(check(&[([0, 1, 2], [none, 1, none]), ([0, 2, 3], [none, none, 0])]), Ok(()));
+        // One of them: the diagonal is an open side, and two ring edges are left over.
+        let refused = Err(TriangulationProblem::NotBoundedByRings);
+        assert_eq!(check(&[([0, 1, 2], [none, none, none])]), refused);
+        // The triangle across is missing, or does not name this one across the same side.
+        assert_eq!(check(&[([0, 1, 2], [none, 1, none])]), refused);
+        assert_eq!(check(&[([0, 1, 2], [none, 1, none]), ([0, 2, 3], [none, 0, none])]), refused);
+        // The same triangles twice: ring edges taken twice.
+        let twice = [([0, 1, 2], [none, 1, none]), ([0, 2, 3], [none, none, 0])];
+        assert_eq!(check(&[twice[0], twice[1], twice[0], twice[1]]), refused);
+        // A ring with a point at the same position twice (a pinch): each of its edges is
+        // matched to its own side.
+        let pinch: Vec<IntPoint<i32>> =
+            [(0, 0), (2, 0), (1, 1), (2, 2), (0, 2), (1, 1)].map(|(x, y)| IntPoint::new(x, y)).into();
+        let ids = [0, 1, 2, 3, 4, 2];
+        let mut edges = RingEdges::new(std::slice::from_ref(&pinch), ids.to_vec());
+        assert_eq!(edges.count, 6);
+        assert!(edges.take(2, 0) && edges.take(2, 3) && !edges.take(2, 0) && !edges.take(0, 2));
+        let edges = RingEdges::new(std::slice::from_ref(&pinch), ids.to_vec());
+        let triangles =
+            int_triangles(&pinch, &[([0, 1, 2], [none, none, none]), ([2, 3, 4], [none, none, none])]);
+        assert_eq!(check_sides_pair_up(&triangles, &ids, edges), Ok(()));
     }
 
     #[test]
