@@ -28,7 +28,7 @@ use geo::{BooleanOps, Buffer, LineString, MultiPolygon, Polygon, unary_union};
 use trinav::geometry::{Orientation, closest_point_on_segment, orient};
 use trinav::{Aabb, AreaId, BakeSettings, Point};
 
-use crate::segment_points::SegmentPoints;
+use crate::segment_points::{LatticePoints, SegmentPoints};
 use crate::validate::{CleanPolygon, Ring, ValidatedLevel};
 
 /// One polygon of the walkable region: a counter-clockwise outer ring and clockwise holes, all
@@ -533,27 +533,39 @@ pub enum MergeError {
 /// Inserts into every ring edge the ring points (of any ring) lying exactly on it, strictly
 /// between its ends. The boolean engine can return a ring whose vertex touches the inside of
 /// another ring's edge (an obstacle corner touching a wall) without a matching vertex on that
-/// edge; after this, rings meet only at shared vertices. No point is created or moved.
+/// edge; after this, rings meet only at shared vertices. No point is created or moved. Rings
+/// of integer points with horizontal and vertical edges only (a grid map's) are walked on the
+/// lattice of their points, any others searched in buckets of points.
 pub fn node_rings(polygons: &mut [MergedPolygon]) {
-    let points =
-        SegmentPoints::new(polygons.iter().flat_map(MergedPolygon::rings).flatten().map(|&p| (p, p)));
-    node_with(polygons, &points);
+    let points = || polygons.iter().flat_map(MergedPolygon::rings).flatten().copied();
+    let axis_aligned = polygons.iter().flat_map(MergedPolygon::rings).all(|ring| {
+        let next = ring.iter().cycle().skip(1);
+        ring.iter().zip(next).all(|(a, b)| a.x == b.x || a.y == b.y)
+    });
+    if let Some(lattice) = axis_aligned.then(|| LatticePoints::new(points)).flatten() {
+        let inside = |a, b| lattice.strictly_inside(a, b).expect("every edge is on the lattice");
+        return node_with(polygons, inside);
+    }
+    let buckets = SegmentPoints::new(points().map(|p| (p, p)));
+    node_with(polygons, |a, b| buckets.strictly_inside(a, b));
 }
 
 /// Inserts into every ring edge the `points` lying exactly on it, strictly between its ends
 /// (exact predicate), in order along the edge. No point is created or moved.
 pub fn insert_points(polygons: &mut [MergedPolygon], points: impl IntoIterator<Item = Point>) {
-    node_with(polygons, &SegmentPoints::new(points.into_iter().map(|p| (p, p))));
+    let buckets = SegmentPoints::new(points.into_iter().map(|p| (p, p)));
+    node_with(polygons, |a, b| buckets.strictly_inside(a, b));
 }
 
-/// Inserts `points` into the ring edges they lie strictly inside.
-fn node_with(polygons: &mut [MergedPolygon], points: &SegmentPoints<Point>) {
+/// Inserts into every ring edge `a b` the points `inside(a, b)` (strictly inside it, in order
+/// from `a`).
+fn node_with(polygons: &mut [MergedPolygon], inside: impl Fn(Point, Point) -> Vec<Point>) {
     let node = |ring: &mut Ring| {
         // Rebuilt only from the first edge that holds a point (most rings hold none).
         let mut noded: Option<Ring> = None;
         for i in 0..ring.len() {
             let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
-            let mut inside = points.strictly_inside(a, b);
+            let mut inside = inside(a, b);
             if inside.is_empty() {
                 if let Some(noded) = &mut noded {
                     noded.push(a);
@@ -801,6 +813,54 @@ mod tests {
             obstacles,
             agent_radius: None,
             ..Level::default()
+        }
+    }
+
+    #[test]
+    fn noding_puts_ring_points_into_the_edges_they_touch_on_the_lattice_and_off_it() {
+        // Holes with vertices inside the outer ring's bottom and right edges (the rings need
+        // not bound a region for noding): each such vertex joins the edge, in order along it.
+        let p = |x: f64, y: f64| Point::new(x, y);
+        let outer = vec![p(0., 0.), p(10., 0.), p(10., 10.), p(0., 10.)];
+        let hole = vec![p(4., 0.), p(4., 2.), p(10., 3.5), p(10., 3.), p(6., 1.), p(6., 0.)];
+        let noded_outer = vec![
+            p(0., 0.),
+            p(4., 0.),
+            p(6., 0.),
+            p(10., 0.),
+            p(10., 3.),
+            p(10., 3.5),
+            p(10., 10.),
+            p(0., 10.),
+        ];
+        // On the lattice (integer points, horizontal and vertical edges only) and off it (the
+        // same rings scaled by 0.5: halves, and one oblique edge in the hole).
+        for scale in [1.0, 0.5] {
+            let scaled =
+                |ring: &[Point]| ring.iter().map(|q| p(q.x * scale, q.y * scale)).collect::<Vec<_>>();
+            let axis_hole: Vec<Point> =
+                vec![p(4., 0.), p(4., 2.), p(10., 2.), p(10., 1.), p(6., 1.), p(6., 0.)];
+            for (hole, expected) in [
+                (
+                    &axis_hole,
+                    vec![
+                        p(0., 0.),
+                        p(4., 0.),
+                        p(6., 0.),
+                        p(10., 0.),
+                        p(10., 1.),
+                        p(10., 2.),
+                        p(10., 10.),
+                        p(0., 10.),
+                    ],
+                ),
+                (&hole, noded_outer.clone()),
+            ] {
+                let mut polygons = vec![MergedPolygon { outer: scaled(&outer), holes: vec![scaled(hole)] }];
+                node_rings(&mut polygons);
+                assert_eq!(polygons[0].outer, scaled(&expected));
+                assert_eq!(polygons[0].holes[0], scaled(hole));
+            }
         }
     }
 

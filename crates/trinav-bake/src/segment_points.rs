@@ -1,5 +1,7 @@
 //! Finding the points that lie exactly on a segment: the shared tool of the T-junction repairs
 //! in `merge` (ring points on other rings' edges) and `weld` (vertices on unshared edges).
+//! [`SegmentPoints`] takes any points and segments; [`LatticePoints`] integer points and
+//! horizontal or vertical segments (a grid map's rings), walked cell by cell.
 
 use trinav::geometry::{Orientation, orient};
 use trinav::{Aabb, Point};
@@ -92,6 +94,96 @@ fn strictly_between(a: Point, b: Point, p: Point) -> bool {
     in_box && not_an_end && orient(a, b, p) == Orientation::Collinear
 }
 
+/// Integer points marked in arrays over their bounding box (at most
+/// [`LatticePoints::CELLS_PER_POINT`] cells a point), row by row and column by column: the
+/// points strictly inside a horizontal or vertical segment between two of them are the marks
+/// between its ends in one row or column, found by a byte search.
+pub(crate) struct LatticePoints {
+    min: (i64, i64),
+    width: usize,
+    rows: usize,
+    /// One byte a cell, row by row; 1 where a point is.
+    by_row: Vec<u8>,
+    /// The same, column by column.
+    by_column: Vec<u8>,
+}
+
+impl LatticePoints {
+    /// Cells allowed per point: beyond that, searching the box costs more than bucketing.
+    const CELLS_PER_POINT: usize = 64;
+
+    /// The lattice of the points `points()` iterates, or `None` when one is not an integer (or
+    /// not finite) or their box is too large.
+    pub(crate) fn new<I: Iterator<Item = Point>>(points: impl Fn() -> I) -> Option<LatticePoints> {
+        let (mut min, mut max, mut count) = ((i64::MAX, i64::MAX), (i64::MIN, i64::MIN), 0usize);
+        for p in points() {
+            let (x, y) = (lattice_coordinate(p.x)?, lattice_coordinate(p.y)?);
+            (min.0, min.1, max.0, max.1) = (min.0.min(x), min.1.min(y), max.0.max(x), max.1.max(y));
+            count += 1;
+        }
+        if count == 0 {
+            return None;
+        }
+        // Coordinates are within 2^53, so the sizes cannot overflow i64.
+        let (width, rows) = (max.0 - min.0 + 1, max.1 - min.1 + 1);
+        let limit = (count * Self::CELLS_PER_POINT).max(4096);
+        if width.saturating_mul(rows) > limit as i64 {
+            return None;
+        }
+        let (width, rows) = (width as usize, rows as usize);
+        let mut lattice = LatticePoints {
+            min,
+            width,
+            rows,
+            by_row: vec![0; width * rows],
+            by_column: vec![0; width * rows],
+        };
+        for p in points() {
+            let (x, y) = lattice.column_and_row(p)?;
+            lattice.by_row[y * width + x] = 1;
+            lattice.by_column[x * rows + y] = 1;
+        }
+        Some(lattice)
+    }
+
+    /// `p`'s column and row, if `p` is a lattice point of the box.
+    fn column_and_row(&self, p: Point) -> Option<(usize, usize)> {
+        let (x, y) = (lattice_coordinate(p.x)? - self.min.0, lattice_coordinate(p.y)? - self.min.1);
+        let inside = (0..self.width as i64).contains(&x) && (0..self.rows as i64).contains(&y);
+        inside.then_some((x as usize, y as usize))
+    }
+
+    /// The marked points lying on segment `a b` strictly between its ends, ordered from `a` to
+    /// `b`, when `a b` is horizontal or vertical with both ends lattice points of the box;
+    /// `None` otherwise.
+    pub(crate) fn strictly_inside(&self, a: Point, b: Point) -> Option<Vec<Point>> {
+        let ((ax, ay), (bx, by)) = (self.column_and_row(a)?, self.column_and_row(b)?);
+        let point =
+            |x: usize, y: usize| Point::new((x as i64 + self.min.0) as f64, (y as i64 + self.min.1) as f64);
+        let mut found: Vec<Point> = if ay == by {
+            let (low, high) = (ax.min(bx), ax.max(bx));
+            let between = &self.by_row[ay * self.width..][low + 1..high.max(low + 1)];
+            memchr::memchr_iter(1, between).map(|i| point(low + 1 + i, ay)).collect()
+        } else if ax == bx {
+            let (low, high) = (ay.min(by), ay.max(by));
+            let between = &self.by_column[ax * self.rows..][low + 1..high];
+            memchr::memchr_iter(1, between).map(|i| point(ax, low + 1 + i)).collect()
+        } else {
+            return None;
+        };
+        if (ax, ay) > (bx, by) {
+            found.reverse();
+        }
+        Some(found)
+    }
+}
+
+/// `v` as an integer, if it is one within 2^53 (where every integer is an `f64`).
+fn lattice_coordinate(v: f64) -> Option<i64> {
+    const LIMIT: f64 = (1u64 << 53) as f64;
+    (v.abs() <= LIMIT && (v as i64) as f64 == v).then_some(v as i64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +198,38 @@ mod tests {
         assert!(grid.strictly_inside(Point::new(0.0, 1.5), Point::new(4.0, 1.5)).is_empty());
         // Ends are not inside.
         assert!(grid.strictly_inside(Point::new(0.0, 0.0), Point::new(1.0, 1.0)).is_empty());
+    }
+
+    #[test]
+    fn the_lattice_finds_what_the_buckets_find_on_horizontal_and_vertical_segments() {
+        let mut random = crate::generate::SplitMix64::new(17);
+        let mut segments = 0;
+        for _ in 0..200 {
+            // Integer points (some repeated) in a box whose corner is not the origin.
+            let points: Vec<Point> = (0..40)
+                .map(|_| Point::new(random.below(30) as f64 - 5.0, random.below(20) as f64 + 3.0))
+                .collect();
+            let lattice = LatticePoints::new(|| points.iter().copied()).unwrap();
+            let buckets = SegmentPoints::new(points.iter().map(|&p| (p, p)));
+            for &a in &points {
+                for &b in &points {
+                    if a.x != b.x && a.y != b.y {
+                        assert_eq!(lattice.strictly_inside(a, b), None);
+                        continue;
+                    }
+                    let mut expected = buckets.strictly_inside(a, b);
+                    expected.dedup();
+                    assert_eq!(lattice.strictly_inside(a, b), Some(expected), "{a:?} {b:?}");
+                    segments += 1;
+                }
+            }
+        }
+        assert!(segments > 20_000, "{segments}");
+        // An end off the lattice's box, a point that is no integer, a box too large.
+        let lattice =
+            LatticePoints::new(|| [Point::new(0.0, 0.0), Point::new(4.0, 0.0)].into_iter()).unwrap();
+        assert_eq!(lattice.strictly_inside(Point::new(0.0, 0.0), Point::new(5.0, 0.0)), None);
+        assert!(LatticePoints::new(|| [Point::new(0.5, 0.0)].into_iter()).is_none());
+        assert!(LatticePoints::new(|| [Point::new(0.0, 0.0), Point::new(1e4, 1e4)].into_iter()).is_none());
     }
 }
