@@ -82,6 +82,34 @@ impl<T: Copy> SegmentPoints<T> {
         found.sort_by(|x, y| x.0.total_cmp(&y.0));
         found.into_iter().map(|(_, payload)| payload).collect()
     }
+
+    /// A point at another position than `a` and `b` within distance `margin` of segment `a b`,
+    /// if there is one (the distance in floating point: `margin` must cover its rounding).
+    pub(crate) fn any_near(&self, a: Point, b: Point, margin: f64) -> Option<T> {
+        let (c0, r0) = self.cell(Point::new(a.x.min(b.x) - margin, a.y.min(b.y) - margin));
+        let (c1, r1) = self.cell(Point::new(a.x.max(b.x) + margin, a.y.max(b.y) + margin));
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let length_squared = dx * dx + dy * dy;
+        for r in r0..=r1 {
+            let (first, last) = (self.cell_index((c0, r)), self.cell_index((c1, r)));
+            for &(p, payload) in &self.items[self.start[first] as usize..self.start[last + 1] as usize] {
+                let in_box = (a.x.min(b.x) - margin <= p.x)
+                    & (p.x <= a.x.max(b.x) + margin)
+                    & (a.y.min(b.y) - margin <= p.y)
+                    & (p.y <= a.y.max(b.y) + margin);
+                if !in_box || p == a || p == b {
+                    continue;
+                }
+                let along = ((p.x - a.x) * dx + (p.y - a.y) * dy) / length_squared;
+                let t = if along.is_finite() { along.clamp(0.0, 1.0) } else { 0.0 };
+                let (ex, ey) = (p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+                if ex * ex + ey * ey <= margin * margin {
+                    return Some(payload);
+                }
+            }
+        }
+        None
+    }
 }
 
 /// Whether `p` lies on segment `a b`, strictly between its ends. The box test comes first and

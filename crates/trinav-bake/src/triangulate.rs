@@ -38,6 +38,7 @@ use trinav::{AreaId, Point, Triangulation};
 
 use crate::merge::{MergedPolygon, MergedRegion, ring_area_with_error};
 use crate::point_table::PointTable;
+use crate::segment_points::SegmentPoints;
 use crate::validate::Ring;
 use crate::verify::VerifyError;
 use crate::weld::WeldError;
@@ -64,6 +65,17 @@ pub enum TriangulationProblem {
     /// Two different ring points round to the same point of i_triangle's grid.
     #[error("ring points ({}, {}) and ({}, {}) share a point of i_triangle's grid", .0.x, .0.y, .1.x, .1.y)]
     SharedGridPoint(Point, Point),
+    /// A ring point lies so near a ring edge (of which it is no end) that rounding both to
+    /// i_triangle's grid could make them meet.
+    #[error("ring point ({}, {}) is within two grid steps of ring edge ({}, {})-({}, {})", .point.x, .point.y, .from.x, .from.y, .to.x, .to.y)]
+    NearOtherEdge {
+        /// The point.
+        point: Point,
+        /// The edge's start.
+        from: Point,
+        /// The edge's end.
+        to: Point,
+    },
     /// On the rounded rings, i_triangle's triangles do not pair up along their sides into a
     /// surface bounded by the polygon's rings.
     #[error("i_triangle's triangles of the rounded rings are not bounded by the rings")]
@@ -309,8 +321,12 @@ where
         shape.push(contour);
     }
     // On rounded rings, two ring points on one grid point would make the triangles' corners
-    // ambiguous: refused before i_triangle sees them.
+    // ambiguous, and a ring point near another edge could cross it: refused before i_triangle
+    // sees them (it expects rings that touch only at shared points, and can panic otherwise).
     let grid_points = GridPoints::new(&shape, ring_points, &adapter, rounded)?;
+    if rounded {
+        check_rounding_keeps_rings_apart(polygon, &adapter, rect)?;
+    }
     let delaunay = shape.uncheck_triangulate().into_delaunay();
     let ids = (delaunay.points.iter())
         .map(|&q| grid_points.ring_point_at(q).ok_or(TriangulationProblem::CornerNotRingPoint))
@@ -334,6 +350,32 @@ where
     // above proved it one. The area check guards against a bug in either.
     check_area(polygon, triangles.corners())?;
     Ok(triangles)
+}
+
+/// Refuses rings that rounding to `adapter`'s grid could make cross or touch: a ring point
+/// within two grid steps of a ring edge it is not an end of. Rounding moves each point by at
+/// most half a step in each coordinate, so by at most `sqrt(2) / 2` step, and every point of a
+/// rounded edge by as much: two rounded edges can meet only where the exact ones come within
+/// `sqrt(2)` steps, and then an end of one is that near the other.
+fn check_rounding_keeps_rings_apart<I: IntNumber>(
+    polygon: &MergedPolygon,
+    adapter: &FloatPointAdapter<[f64; 2], I>,
+    rect: FloatRect<f64>,
+) -> Result<(), TriangulationProblem> {
+    let magnitude =
+        [rect.min_x, rect.max_x, rect.min_y, rect.max_y].map(f64::abs).into_iter().fold(0.0, f64::max);
+    // The distances' rounding is a few units in the last place of the coordinates.
+    let margin = 2.0 * adapter.inv_scale() + 16.0 * f64::EPSILON * magnitude;
+    let points = SegmentPoints::new(polygon.rings().flatten().map(|&p| (p, p)));
+    for ring in polygon.rings() {
+        for (i, &a) in ring.iter().enumerate() {
+            let b = ring[(i + 1) % ring.len()];
+            if let Some(near) = points.any_near(a, b, margin) {
+                return Err(TriangulationProblem::NearOtherEdge { point: near, from: a, to: b });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A point of `[x, y]` coordinates.
@@ -742,6 +784,7 @@ mod tests {
             let same = |p: &Point| p.x.to_bits() == corner.x.to_bits() && p.y.to_bits() == corner.y.to_bits();
             assert!(rings.iter().any(same), "{corner:?} is not a ring point");
         }
+        check_surface(&polygon, &grid_delaunay(&polygon).unwrap()).unwrap();
         let (soup, spade) = default_and_spade(polygon, 0);
         let total = |soup: &TriangleSoup| area(&soup.corners().collect::<Vec<_>>());
         assert!((total(&soup) - total(&spade)).abs() < 1e-12 * total(&spade));
@@ -759,17 +802,28 @@ mod tests {
     }
 
     #[test]
-    fn a_hole_nearer_the_ring_than_a_grid_step_is_still_triangulated_exactly() {
-        // A hole 1e-6 below the top of a polygon a million units wide: on i_triangle's grid
-        // (steps of about 1e-3) the hole touches the outer ring. The triangles, checked on the
-        // exact points, keep the sliver between them.
-        let outer = pts(&[(0., 0.), (1e6, 0.), (1e6, 1e6), (0., 1e6)]);
-        let hole = pts(&[(4e5 + 0.1, 5e5), (4e5 + 0.1, 1e6 - 1e-6), (6e5, 1e6 - 1e-6), (6e5, 5e5)]);
+    fn a_ring_point_rounding_could_push_across_an_edge_falls_back_to_spade() {
+        // A hole's corner 1e-9 inside the outer ring's slanted edge (grid steps of about 1e-7):
+        // rounding could put it on or across the edge, which i_triangle does not expect.
+        let outer = pts(&[(0.1, 0.3), (40.7, 0.3), (40.7, 33.9), (0.1, 13.9)]);
+        let (a, b) = (outer[2], outer[3]);
+        let t = 0.37;
+        let on_edge = Point::new(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y));
+        let corner = Point::new(on_edge.x, on_edge.y - 1e-9);
+        let hole = vec![
+            corner,
+            Point::new(corner.x + 3.3, corner.y - 5.1),
+            Point::new(corner.x - 2.9, corner.y - 4.7),
+        ];
+        assert_eq!(orient(a, b, corner), Orientation::CounterClockwise, "the corner is inside");
         let polygon = MergedPolygon { outer, holes: vec![hole] };
-        let triangles = grid_delaunay(&polygon).unwrap();
-        assert!(triangles.corners().all(|[a, b, c]| orient(a, b, c) == Orientation::CounterClockwise));
-        check_surface(&polygon, &triangles).unwrap();
-        default_and_spade(polygon, 0);
+        let refused = delaunay_on_grid(&polygon);
+        assert!(
+            matches!(refused, Err(TriangulationProblem::NearOtherEdge { point, .. }) if point == corner),
+            "{refused:?}"
+        );
+        let (soup, spade) = default_and_spade(polygon, 1);
+        assert_eq!(spade.corners().collect::<Vec<_>>(), soup.corners().collect::<Vec<_>>());
     }
 
     /// i_triangle's triangles of `corners` (indices of `points`, which are their own ids) with
