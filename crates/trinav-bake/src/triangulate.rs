@@ -826,6 +826,69 @@ mod tests {
         assert_eq!(spade.corners().collect::<Vec<_>>(), soup.corners().collect::<Vec<_>>());
     }
 
+    /// A random polygon with decimal coordinates: a star-shaped outer ring round a centre far
+    /// from the origin, and small square holes on a jittered lattice inside it.
+    fn random_decimal_polygon(random: &mut crate::generate::SplitMix64) -> MergedPolygon {
+        let centre = Point::new(1234.5 + random.unit() * 100.0, -987.6 + random.unit() * 100.0);
+        // Turns of at most 45 degrees between corners at least 5 from the centre keep every
+        // edge more than 4.6 from it, outside the holes (within 3.9 of it).
+        let sides = 12 + random.below(30) as usize;
+        let step = std::f64::consts::TAU / sides as f64;
+        let outer = (0..sides)
+            .map(|k| {
+                let a = (k as f64 + random.unit() * 0.5) * step;
+                let r = 5.0 + random.unit() * 5.0;
+                Point::new(centre.x + r * a.cos(), centre.y + r * a.sin())
+            })
+            .collect();
+        let mut holes = Vec::new();
+        for i in -2..=2 {
+            for j in -2..=2 {
+                if random.below(2) == 0 {
+                    continue;
+                }
+                let (x, y) =
+                    (centre.x + i as f64 + random.unit() * 0.3, centre.y + j as f64 + random.unit() * 0.3);
+                let side = 0.1 + random.unit() * 0.3;
+                holes.push(vec![
+                    Point::new(x, y),
+                    Point::new(x, y + side),
+                    Point::new(x + side, y + side),
+                    Point::new(x + side, y),
+                ]);
+            }
+        }
+        MergedPolygon { outer, holes }
+    }
+
+    #[test]
+    fn rounded_rings_give_triangulations_of_the_exact_rings() {
+        // Oracle: the weld and the boundary walk of stage 6 (`check_surface`), the triangle
+        // count of any triangulation of a polygon with holes (points + 2 holes - 2) and the
+        // rings' area.
+        let mut random = crate::generate::SplitMix64::new(2026);
+        let mut rounded = 0;
+        for _ in 0..300 {
+            let polygon = random_decimal_polygon(&mut random);
+            let points = polygon.rings().map(Vec::len).sum::<usize>();
+            let triangles = match grid_delaunay(&polygon) {
+                Ok(triangles) => triangles,
+                Err(
+                    TriangulationProblem::NearOtherEdge { .. } | TriangulationProblem::SharedGridPoint(..),
+                ) => {
+                    continue;
+                }
+                Err(other) => panic!("{other}"),
+            };
+            rounded += 1;
+            assert_eq!(triangles.triangles.len(), points + 2 * polygon.holes.len() - 2);
+            assert!(triangles.corners().all(|[a, b, c]| orient(a, b, c) == Orientation::CounterClockwise));
+            check_surface(&polygon, &triangles).unwrap();
+            check_area(&polygon, triangles.corners()).unwrap();
+        }
+        assert!(rounded >= 290, "only {rounded} of 300 polygons were triangulated on the grid");
+    }
+
     /// i_triangle's triangles of `corners` (indices of `points`, which are their own ids) with
     /// the triangles across their sides.
     fn int_triangles(
