@@ -35,6 +35,7 @@ pub mod layers;
 pub mod level;
 pub mod merge;
 mod point_table;
+mod ring_crossings;
 mod segment_points;
 pub mod triangulate;
 pub mod validate;
@@ -260,7 +261,9 @@ fn add_layered_links(mesh: &mut NavMesh, level: &Level) -> Result<(), BakeError>
 }
 
 /// Bakes a walkable region that is clean already (from an importer: simple rings meeting only
-/// at vertices), running stages 3 to 6.
+/// at vertices, no two edges crossing), running stages 3 to 6. The importers make sure of it;
+/// a region built by hand must too: the triangulator is not given rings that cross (i_triangle
+/// can panic or index out of bounds on them).
 pub fn bake_region(mut region: MergedRegion, settings: &BakeSettings) -> Result<Baked, BakeError> {
     settings.check()?;
     let mut times = StageTimes::default();

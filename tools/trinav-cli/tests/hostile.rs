@@ -264,6 +264,13 @@ impl Fixture {
             ("huge.png", huge_png),
             ("bad_index.mesh", bad_index.into_bytes()),
             ("huge_count.mesh", b"mesh\n2\n4000000000 4000000000\n".to_vec()),
+            // Five triangles fanned one and a quarter turns round (0, 0): faces that overlap.
+            (
+                "overlapping_faces.mesh",
+                b"mesh\n3\n7 5\n0 0\n10 0\n0 8\n-10 0\n0 -8\n10 0\n0 8\n1 3 1 2 3 2 0 0\n1 3 1 3 4 3 1 0\n\
+                  1 3 1 4 5 4 2 0\n1 3 1 5 6 5 3 0\n1 3 1 6 7 0 4 0\n"
+                    .to_vec(),
+            ),
             ("empty.mesh", Vec::new()),
             ("garbage.mesh", garbage.clone()),
             ("bad.poly", b"poly\n1\n1\n3\n0 0 1 0\n".to_vec()),
@@ -461,6 +468,10 @@ fn cases(f: &Fixture) -> Vec<Case> {
         (p("huge.png"), "cannot decode image"),
         (p("bad_index.mesh"), "line 11: vertex index 98 out of range"),
         (p("huge_count.mesh"), "vertex count 4000000000 exceeds"),
+        (
+            p("overlapping_faces.mesh"),
+            "boundary edges (10, 0)-(0, 8) and (10, 0)-(0, 8) cross: the faces overlap",
+        ),
         (p("empty.mesh"), "file ends"),
         (p("garbage.mesh"), "cannot read level"),
         (p("bad.poly"), "file ends"),

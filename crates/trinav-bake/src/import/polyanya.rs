@@ -15,6 +15,7 @@ use crate::import::tokens::Tokens;
 use crate::import::trace::{BoundaryEdge, TraceError, region_from_edges};
 use crate::import::{ImportError, Malformed};
 use crate::merge::{MergedRegion, ring_signed_area};
+use crate::ring_crossings::{TooManyCells, first_crossing};
 
 /// One traversable polygon: its line, vertex indices (0-based) and, per edge ending at vertex
 /// `i`, the traversable polygon across it (0-based) or `None`.
@@ -44,7 +45,20 @@ pub fn parse_mesh(text: &str, file: &str) -> Result<MergedRegion, ImportError> {
     };
     tokens.finish("the last polygon")?;
     check_faces(&tokens, &vertices, &faces)?;
-    region_of(&vertices, &faces).map_err(|e| tokens.error(0, Malformed::Outline(e)))
+    let region = region_of(&vertices, &faces).map_err(|e| tokens.error(0, Malformed::Outline(e)))?;
+    // Faces that overlap (a fan turning more than once round a vertex, sheets over each other)
+    // have an outline that crosses itself, which the triangulation must not be given.
+    for polygon in &region.polygons {
+        let crossing = first_crossing(polygon.rings().map(Vec::as_slice));
+        match crossing {
+            Ok(None) => {}
+            Ok(Some(edges)) => return Err(tokens.error(0, Malformed::Outline(TraceError::Crossing(edges)))),
+            Err(TooManyCells) => {
+                return Err(tokens.error(0, Malformed::Outline(TraceError::TooComplexToCheck)));
+            }
+        }
+    }
+    Ok(region)
 }
 
 fn parse_v2(tokens: &mut Tokens, max: usize) -> Result<(Vec<Point>, Vec<Face>), ImportError> {
@@ -283,6 +297,17 @@ mod tests {
                 }
                 other => panic!("{text:?}: {other:?}"),
             }
+        }
+        // Five triangles fanned round (0, 0), each a quarter turn: the fan turns one and a
+        // quarter times, and its outline runs twice along the edge from (10, 0) to (0, 8).
+        let fan = "mesh\n3\n7 5\n0 0\n10 0\n0 8\n-10 0\n0 -8\n10 0\n0 8\n\
+                   1 3 1 2 3 2 0 0\n1 3 1 3 4 3 1 0\n1 3 1 4 5 4 2 0\n1 3 1 5 6 5 3 0\n1 3 1 6 7 0 4 0\n";
+        let edge = (Point::new(10.0, 0.0), Point::new(0.0, 8.0));
+        match parse_mesh(fan, "fan.mesh") {
+            Err(ImportError::Syntax { reason: Malformed::Outline(TraceError::Crossing(edges)), .. }) => {
+                assert_eq!(edges, [edge, edge])
+            }
+            other => panic!("{other:?}"),
         }
         // Polygon 0 names polygon 1 across its edge 1-3; polygon 1 names nothing back.
         let one_way = V2_SQUARE.replace("3 1 2 3 0 -1 -1", "3 1 2 3 -1 -1 -1");

@@ -1,0 +1,215 @@
+//! Whether rings cross: two edges meeting at a point inside both, or running along each other.
+//! Rings may share vertices, and a vertex may lie inside another edge (the noding makes it a
+//! shared vertex). Imported outlines are checked with it before the triangulation, which
+//! expects rings that do not cross (i_triangle can panic or index out of bounds otherwise).
+//!
+//! The edges are bucketed in a uniform grid over their bounds, each in the cells its box
+//! covers, and each pair of edges sharing a cell is tested once, with the exact orientation
+//! predicate.
+
+use trinav::geometry::{Orientation, orient};
+use trinav::{Aabb, Point};
+
+/// Why [`first_crossing`] found no answer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TooManyCells;
+
+/// Two edges of `rings` that cross or overlap (`Ok(None)`: none do), or
+/// [`TooManyCells`] when the edges' boxes cover more than [`CELLS_PER_EDGE`] grid cells an edge
+/// (long oblique edges among many), where the search would cost more than it may.
+pub(crate) fn first_crossing<'a>(
+    rings: impl Iterator<Item = &'a [Point]>,
+) -> Result<Option<[(Point, Point); 2]>, TooManyCells> {
+    let mut edges: Vec<(Point, Point)> = Vec::new();
+    for ring in rings {
+        let next = ring.iter().cycle().skip(1);
+        edges.extend(ring.iter().zip(next).filter(|(a, b)| a != b).map(|(&a, &b)| (a, b)));
+    }
+    if edges.len() < 2 {
+        return Ok(None);
+    }
+    let grid = EdgeGrid::new(&edges)?;
+    for cell in 0..grid.start.len() - 1 {
+        let here = &grid.edges[grid.start[cell] as usize..grid.start[cell + 1] as usize];
+        for (k, &i) in here.iter().enumerate() {
+            for &j in &here[k + 1..] {
+                let (e, f) = (edges[i as usize], edges[j as usize]);
+                // Test each pair in one cell only: the cell of their boxes' overlap's corner.
+                let corner = Point::new(
+                    e.0.x.min(e.1.x).max(f.0.x.min(f.1.x)),
+                    e.0.y.min(e.1.y).max(f.0.y.min(f.1.y)),
+                );
+                if grid.cell_index(corner) != cell {
+                    continue;
+                }
+                if crosses(e, f) {
+                    return Ok(Some([e, f]));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Cells allowed per edge before [`first_crossing`] gives up.
+pub(crate) const CELLS_PER_EDGE: usize = 64;
+
+/// Edge indices bucketed by the cells their boxes cover (compressed rows).
+struct EdgeGrid {
+    min: Point,
+    inv_cell: f64,
+    side: usize,
+    start: Vec<u32>,
+    edges: Vec<u32>,
+}
+
+impl EdgeGrid {
+    fn new(edges: &[(Point, Point)]) -> Result<EdgeGrid, TooManyCells> {
+        let bounds = Aabb::from_points(edges.iter().map(|e| e.0));
+        let (w, h) = bounds.size();
+        let side = (edges.len() as f64).sqrt().ceil().clamp(1.0, 4096.0);
+        let cell = (w.max(h) / side).max(f64::MIN_POSITIVE);
+        let mut grid = EdgeGrid {
+            min: bounds.min,
+            inv_cell: 1.0 / cell,
+            side: side as usize,
+            start: Vec::new(),
+            edges: Vec::new(),
+        };
+        let boxes: Vec<[usize; 4]> = (edges.iter())
+            .map(|&(a, b)| {
+                let (c0, r0) = grid.cell(Point::new(a.x.min(b.x), a.y.min(b.y)));
+                let (c1, r1) = grid.cell(Point::new(a.x.max(b.x), a.y.max(b.y)));
+                [c0, r0, c1, r1]
+            })
+            .collect();
+        let covered: usize = boxes.iter().map(|[c0, r0, c1, r1]| (c1 - c0 + 1) * (r1 - r0 + 1)).sum();
+        if covered > CELLS_PER_EDGE * edges.len() + 65_536 {
+            return Err(TooManyCells);
+        }
+        let cells = grid.side * grid.side;
+        grid.start = vec![0; cells + 1];
+        for &[c0, r0, c1, r1] in &boxes {
+            for r in r0..=r1 {
+                for c in c0..=c1 {
+                    grid.start[r * grid.side + c + 1] += 1;
+                }
+            }
+        }
+        for i in 0..cells {
+            grid.start[i + 1] += grid.start[i];
+        }
+        let mut fill = grid.start.clone();
+        grid.edges = vec![0; covered];
+        for (i, &[c0, r0, c1, r1]) in boxes.iter().enumerate() {
+            for r in r0..=r1 {
+                for c in c0..=c1 {
+                    let slot = &mut fill[r * grid.side + c];
+                    grid.edges[*slot as usize] = i as u32;
+                    *slot += 1;
+                }
+            }
+        }
+        Ok(grid)
+    }
+
+    fn cell(&self, p: Point) -> (usize, usize) {
+        // `as usize` saturates negative values to 0.
+        let c = ((p.x - self.min.x) * self.inv_cell).floor() as usize;
+        let r = ((p.y - self.min.y) * self.inv_cell).floor() as usize;
+        (c.min(self.side - 1), r.min(self.side - 1))
+    }
+
+    fn cell_index(&self, p: Point) -> usize {
+        let (c, r) = self.cell(p);
+        r * self.side + c
+    }
+}
+
+/// Whether edges `e` and `f` cross (each passing through the other's inside) or overlap (along
+/// a line, for a positive length); `false` when they are apart, share an end, or one ends on
+/// the other.
+fn crosses((a, b): (Point, Point), (c, d): (Point, Point)) -> bool {
+    let boxes_meet = a.x.min(b.x) <= c.x.max(d.x)
+        && c.x.min(d.x) <= a.x.max(b.x)
+        && a.y.min(b.y) <= c.y.max(d.y)
+        && c.y.min(d.y) <= a.y.max(b.y);
+    if !boxes_meet {
+        return false;
+    }
+    let (o1, o2) = (orient(a, b, c), orient(a, b, d));
+    let (o3, o4) = (orient(c, d, a), orient(c, d, b));
+    use Orientation::Collinear;
+    if o1 != Collinear && o2 != Collinear && o3 != Collinear && o4 != Collinear {
+        // A proper crossing: each edge has the other's ends on both sides.
+        return o1 != o2 && o3 != o4;
+    }
+    if o1 == Collinear && o2 == Collinear {
+        // On one line: they overlap when their spans along it (by x, or by y for a vertical
+        // line) share more than a point.
+        let key = |p: Point| if a.x != b.x { p.x } else { p.y };
+        let low = key(a).min(key(b)).max(key(c).min(key(d)));
+        let high = key(a).max(key(b)).min(key(c).max(key(d)));
+        return low < high;
+    }
+    // One end on the other edge: a touch the noding turns into a shared vertex.
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f64, y: f64) -> Point {
+        Point::new(x, y)
+    }
+
+    #[test]
+    fn crossings_and_overlaps_are_found_touches_are_not() {
+        let square = [p(0., 0.), p(4., 0.), p(4., 4.), p(0., 4.)];
+        // A hole inside, a hole touching the outer ring at a vertex and one with a vertex on
+        // its edge: no crossing.
+        let inside = [p(1., 1.), p(1., 2.), p(2., 2.), p(2., 1.)];
+        let at_vertex = [p(4., 4.), p(3., 3.), p(3.5, 2.)];
+        let on_edge = [p(2., 0.), p(1.5, 0.5), p(2.5, 0.5)];
+        for hole in [&inside[..], &at_vertex, &on_edge] {
+            assert_eq!(first_crossing([&square[..], hole].into_iter()), Ok(None), "{hole:?}");
+        }
+        // A hole reaching out through the right edge, one running along the bottom edge.
+        let through = [p(3., 1.), p(3., 2.), p(5., 2.), p(5., 1.)];
+        let along = [p(1., 0.), p(1., 1.), p(3., 1.), p(3., 0.)];
+        for hole in [&through[..], &along] {
+            assert!(first_crossing([&square[..], hole].into_iter()).unwrap().is_some(), "{hole:?}");
+        }
+        // A ring crossing itself (a bow tie).
+        let bow_tie = [p(0., 0.), p(2., 2.), p(2., 0.), p(0., 2.)];
+        let found = first_crossing([&bow_tie[..]].into_iter()).unwrap().unwrap();
+        assert_eq!(found, [(p(0., 0.), p(2., 2.)), (p(2., 0.), p(0., 2.))]);
+    }
+
+    #[test]
+    fn the_grid_finds_what_every_pair_finds() {
+        // Random short edges: the bucketed search against testing every pair.
+        let mut random = crate::generate::SplitMix64::new(5);
+        for _ in 0..300 {
+            let n = 3 + random.below(30) as usize;
+            let ring: Vec<Point> =
+                (0..n).map(|_| p(random.below(20) as f64 * 0.5, random.below(20) as f64 * 0.5)).collect();
+            let edges: Vec<(Point, Point)> =
+                (0..n).map(|i| (ring[i], ring[(i + 1) % n])).filter(|(a, b)| a != b).collect();
+            let every_pair =
+                (0..edges.len()).any(|i| (i + 1..edges.len()).any(|j| crosses(edges[i], edges[j])));
+            let found = first_crossing([&ring[..]].into_iter()).unwrap();
+            assert_eq!(found.is_some(), every_pair, "{ring:?}");
+        }
+    }
+
+    #[test]
+    fn too_many_long_oblique_edges_are_not_searched() {
+        // Thousands of diagonals across the whole box: each covers every cell.
+        let ring: Vec<Point> = (0..4000)
+            .map(|i| if i % 2 == 0 { p(0., i as f64) } else { p(4000., (i + 3000) as f64 % 4000.) })
+            .collect();
+        assert_eq!(first_crossing([&ring[..]].into_iter()), Err(TooManyCells));
+    }
+}
