@@ -12,14 +12,15 @@ use trinav::{Aabb, Point};
 
 /// Why [`first_crossing`] found no answer.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct TooManyCells;
+pub(crate) struct TooComplex;
 
-/// Two edges of `rings` that cross or overlap (`Ok(None)`: none do), or
-/// [`TooManyCells`] when the edges' boxes cover more than [`CELLS_PER_EDGE`] grid cells an edge
-/// (long oblique edges among many), where the search would cost more than it may.
+/// Two edges of `rings` that cross or overlap (`Ok(None)`: none do), or [`TooComplex`] when
+/// the edges' boxes cover more than [`WORK_PER_EDGE`] grid cells an edge (long oblique edges
+/// among many) or their cells hold more than that many pairs an edge (edges crowded into few
+/// cells), where the search would cost more than it may: real meshes have 4 to 5 pairs an edge.
 pub(crate) fn first_crossing<'a>(
     rings: impl Iterator<Item = &'a [Point]>,
-) -> Result<Option<[(Point, Point); 2]>, TooManyCells> {
+) -> Result<Option<[(Point, Point); 2]>, TooComplex> {
     let mut edges: Vec<(Point, Point)> = Vec::new();
     for ring in rings {
         let next = ring.iter().cycle().skip(1);
@@ -51,8 +52,14 @@ pub(crate) fn first_crossing<'a>(
     Ok(None)
 }
 
-/// Cells allowed per edge before [`first_crossing`] gives up.
-pub(crate) const CELLS_PER_EDGE: usize = 64;
+/// Cells covered, and pairs of edges sharing a cell, allowed per edge before [`first_crossing`]
+/// gives up (plus a fixed allowance for small outlines).
+pub(crate) const WORK_PER_EDGE: usize = 64;
+
+/// The allowance of cells and pairs for `edges` edges.
+fn work_allowed(edges: usize) -> usize {
+    WORK_PER_EDGE * edges + 65_536
+}
 
 /// Edge indices bucketed by the cells their boxes cover (compressed rows).
 struct EdgeGrid {
@@ -64,7 +71,7 @@ struct EdgeGrid {
 }
 
 impl EdgeGrid {
-    fn new(edges: &[(Point, Point)]) -> Result<EdgeGrid, TooManyCells> {
+    fn new(edges: &[(Point, Point)]) -> Result<EdgeGrid, TooComplex> {
         let bounds = Aabb::from_points(edges.iter().map(|e| e.0));
         let (w, h) = bounds.size();
         let side = (edges.len() as f64).sqrt().ceil().clamp(1.0, 4096.0);
@@ -84,8 +91,8 @@ impl EdgeGrid {
             })
             .collect();
         let covered: usize = boxes.iter().map(|[c0, r0, c1, r1]| (c1 - c0 + 1) * (r1 - r0 + 1)).sum();
-        if covered > CELLS_PER_EDGE * edges.len() + 65_536 {
-            return Err(TooManyCells);
+        if covered > work_allowed(edges.len()) {
+            return Err(TooComplex);
         }
         let cells = grid.side * grid.side;
         grid.start = vec![0; cells + 1];
@@ -95,6 +102,10 @@ impl EdgeGrid {
                     grid.start[r * grid.side + c + 1] += 1;
                 }
             }
+        }
+        let pairs: usize = grid.start.iter().map(|&k| k as usize * (k as usize).saturating_sub(1) / 2).sum();
+        if pairs > work_allowed(edges.len()) {
+            return Err(TooComplex);
         }
         for i in 0..cells {
             grid.start[i + 1] += grid.start[i];
@@ -205,11 +216,16 @@ mod tests {
     }
 
     #[test]
-    fn too_many_long_oblique_edges_are_not_searched() {
+    fn too_many_long_oblique_edges_or_too_crowded_cells_are_not_searched() {
         // Thousands of diagonals across the whole box: each covers every cell.
-        let ring: Vec<Point> = (0..4000)
-            .map(|i| if i % 2 == 0 { p(0., i as f64) } else { p(4000., (i + 3000) as f64 % 4000.) })
+        let diagonals: Vec<Point> = (0..4000)
+            .map(|i| if i % 2 == 0 { p(0., i as f64) } else { p(4000., ((i + 3000) % 4000) as f64) })
             .collect();
-        assert_eq!(first_crossing([&ring[..]].into_iter()), Err(TooManyCells));
+        assert_eq!(first_crossing([&diagonals[..]].into_iter()), Err(TooComplex));
+        // 100,000 tiny edges in one corner of a box stretched by one far point: one cell.
+        let mut crowded: Vec<Point> =
+            (0..100_000).map(|i| p((i % 317) as f64 * 1e-3, (i / 317) as f64 * 1e-3)).collect();
+        crowded.push(p(1e6, 1e6));
+        assert_eq!(first_crossing([&crowded[..]].into_iter()), Err(TooComplex));
     }
 }

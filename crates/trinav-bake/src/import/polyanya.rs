@@ -15,7 +15,7 @@ use crate::import::tokens::Tokens;
 use crate::import::trace::{BoundaryEdge, TraceError, region_from_edges};
 use crate::import::{ImportError, Malformed};
 use crate::merge::{MergedRegion, ring_signed_area};
-use crate::ring_crossings::{TooManyCells, first_crossing};
+use crate::ring_crossings::{TooComplex, first_crossing};
 
 /// One traversable polygon: its line, vertex indices (0-based) and, per edge ending at vertex
 /// `i`, the traversable polygon across it (0-based) or `None`.
@@ -53,7 +53,7 @@ pub fn parse_mesh(text: &str, file: &str) -> Result<MergedRegion, ImportError> {
         match crossing {
             Ok(None) => {}
             Ok(Some(edges)) => return Err(tokens.error(0, Malformed::Outline(TraceError::Crossing(edges)))),
-            Err(TooManyCells) => {
+            Err(TooComplex) => {
                 return Err(tokens.error(0, Malformed::Outline(TraceError::TooComplexToCheck)));
             }
         }

@@ -31,8 +31,8 @@ pub enum TraceError {
     /// Two boundary edges cross or run along each other: the faces overlap.
     #[error("boundary edges ({}, {})-({}, {}) and ({}, {})-({}, {}) cross: the faces overlap", .0[0].0.x, .0[0].0.y, .0[0].1.x, .0[0].1.y, .0[1].0.x, .0[1].0.y, .0[1].1.x, .0[1].1.y)]
     Crossing([(Point, Point); 2]),
-    /// The outline's edges are too long and oblique for the crossing check's grid.
-    #[error("the outline has too many long oblique edges to check that they do not cross")]
+    /// The outline's edges are too long and oblique, or too crowded, for the crossing check.
+    #[error("the outline's edges are too long or too crowded to check that they do not cross")]
     TooComplexToCheck,
     /// A component has no outer ring, or more than one.
     #[error("walkable component {component} has {outer_rings} outer rings")]
