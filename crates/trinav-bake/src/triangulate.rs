@@ -335,7 +335,10 @@ where
     let mut triangles = Vec::with_capacity(delaunay.triangles.len());
     for triangle in &delaunay.triangles {
         let corners = triangle.vertices.map(|v| v.index);
-        let [a, b, c] = corners.map(|i| points[i]);
+        let [a, b, c] = corners.map(|i| points.get(i).copied());
+        let (Some(a), Some(b), Some(c)) = (a, b, c) else {
+            return Err(TriangulationProblem::CornerNotRingPoint);
+        };
         if orient(a, b, c) != Orientation::CounterClockwise {
             return Err(TriangulationProblem::Clockwise([a, b, c]));
         }
@@ -495,7 +498,8 @@ impl RingEdges {
 /// up along their sides: a side with a triangle across is that triangle's side the other way
 /// round, with this triangle across it; every other side is a ring edge, each ring edge exactly
 /// one such side. With strictly counter-clockwise triangles, this makes the triangles a
-/// triangulation of the region the rings bound (see the module doc).
+/// triangulation of the region the rings bound (see the module doc). Every corner index must be
+/// within `ids` (the caller's orientation pass has checked them).
 fn check_sides_pair_up<I: IntNumber>(
     triangles: &[IntTriangle<I>],
     ids: &[u32],
