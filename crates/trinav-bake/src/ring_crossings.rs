@@ -10,6 +10,8 @@
 use trinav::geometry::{Orientation, orient};
 use trinav::{Aabb, Point};
 
+use crate::segment_points::CellGrid;
+
 /// Why [`first_crossing`] found no answer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct TooComplex;
@@ -40,7 +42,7 @@ pub(crate) fn first_crossing<'a>(
                     e.0.x.min(e.1.x).max(f.0.x.min(f.1.x)),
                     e.0.y.min(e.1.y).max(f.0.y.min(f.1.y)),
                 );
-                if grid.cell_index(corner) != cell {
+                if grid.grid.index(grid.grid.cell(corner)) != cell {
                     continue;
                 }
                 if crosses(e, f) {
@@ -61,79 +63,49 @@ fn work_allowed(edges: usize) -> usize {
     WORK_PER_EDGE * edges + 65_536
 }
 
-/// Edge indices bucketed by the cells their boxes cover (compressed rows).
+/// Edge indices bucketed by the cells of a [`CellGrid`] their boxes cover (compressed rows).
 struct EdgeGrid {
-    min: Point,
-    inv_cell: f64,
-    side: usize,
+    grid: CellGrid,
     start: Vec<u32>,
     edges: Vec<u32>,
 }
 
 impl EdgeGrid {
     fn new(edges: &[(Point, Point)]) -> Result<EdgeGrid, TooComplex> {
-        let bounds = Aabb::from_points(edges.iter().map(|e| e.0));
-        let (w, h) = bounds.size();
-        let side = (edges.len() as f64).sqrt().ceil().clamp(1.0, 4096.0);
-        let cell = (w.max(h) / side).max(f64::MIN_POSITIVE);
-        let mut grid = EdgeGrid {
-            min: bounds.min,
-            inv_cell: 1.0 / cell,
-            side: side as usize,
-            start: Vec::new(),
-            edges: Vec::new(),
-        };
+        // Every edge's end is the next edge's start: the starts span them all.
+        let grid = CellGrid::over(Aabb::from_points(edges.iter().map(|e| e.0)), edges.len());
         let boxes: Vec<[usize; 4]> = (edges.iter())
             .map(|&(a, b)| {
-                let (c0, r0) = grid.cell(Point::new(a.x.min(b.x), a.y.min(b.y)));
-                let (c1, r1) = grid.cell(Point::new(a.x.max(b.x), a.y.max(b.y)));
-                [c0, r0, c1, r1]
+                grid.span(Point::new(a.x.min(b.x), a.y.min(b.y)), Point::new(a.x.max(b.x), a.y.max(b.y)))
             })
             .collect();
         let covered: usize = boxes.iter().map(|[c0, r0, c1, r1]| (c1 - c0 + 1) * (r1 - r0 + 1)).sum();
         if covered > work_allowed(edges.len()) {
             return Err(TooComplex);
         }
-        let cells = grid.side * grid.side;
-        grid.start = vec![0; cells + 1];
-        for &[c0, r0, c1, r1] in &boxes {
-            for r in r0..=r1 {
-                for c in c0..=c1 {
-                    grid.start[r * grid.side + c + 1] += 1;
-                }
-            }
+        let cells_of =
+            |&[c0, r0, c1, r1]: &[usize; 4]| (r0..=r1).flat_map(move |r| (c0..=c1).map(move |c| (c, r)));
+        let mut start = vec![0u32; grid.cells() + 1];
+        for cell in boxes.iter().flat_map(cells_of) {
+            start[grid.index(cell) + 1] += 1;
         }
-        let pairs: usize = grid.start.iter().map(|&k| k as usize * (k as usize).saturating_sub(1) / 2).sum();
+        let pairs: usize = start.iter().map(|&k| k as usize * (k as usize).saturating_sub(1) / 2).sum();
         if pairs > work_allowed(edges.len()) {
             return Err(TooComplex);
         }
-        for i in 0..cells {
-            grid.start[i + 1] += grid.start[i];
+        for i in 0..grid.cells() {
+            start[i + 1] += start[i];
         }
-        let mut fill = grid.start.clone();
-        grid.edges = vec![0; covered];
-        for (i, &[c0, r0, c1, r1]) in boxes.iter().enumerate() {
-            for r in r0..=r1 {
-                for c in c0..=c1 {
-                    let slot = &mut fill[r * grid.side + c];
-                    grid.edges[*slot as usize] = i as u32;
-                    *slot += 1;
-                }
+        let mut fill = start.clone();
+        let mut bucketed = vec![0; covered];
+        for (i, span) in boxes.iter().enumerate() {
+            for cell in cells_of(span) {
+                let slot = &mut fill[grid.index(cell)];
+                bucketed[*slot as usize] = i as u32;
+                *slot += 1;
             }
         }
-        Ok(grid)
-    }
-
-    fn cell(&self, p: Point) -> (usize, usize) {
-        // `as usize` saturates negative values to 0.
-        let c = ((p.x - self.min.x) * self.inv_cell).floor() as usize;
-        let r = ((p.y - self.min.y) * self.inv_cell).floor() as usize;
-        (c.min(self.side - 1), r.min(self.side - 1))
-    }
-
-    fn cell_index(&self, p: Point) -> usize {
-        let (c, r) = self.cell(p);
-        r * self.side + c
+        Ok(EdgeGrid { grid, start, edges: bucketed })
     }
 }
 
