@@ -76,6 +76,7 @@ mod ids;
 mod layers;
 mod links;
 mod mesh;
+mod parallel;
 mod patch;
 mod point;
 mod query;
@@ -139,6 +140,7 @@ pub mod build {
 /// always gives the same bytes.
 pub mod file {
     pub use crate::format::{
-        EncodeError, FORMAT_VERSION, HEADER_LEN, LoadTimes, MAGIC, TRAILER_LEN, decode, encode, load_timed,
+        EncodeError, FORMAT_VERSION, HEADER_LEN, LoadOptions, LoadTimes, MAGIC, TRAILER_LEN, decode, encode,
+        load_timed, load_timed_with,
     };
 }

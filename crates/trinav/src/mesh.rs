@@ -552,6 +552,44 @@ fn all_distinct(vertices: &[Point]) -> bool {
 
 /// The box of each island's triangles. Islands mostly come in runs of triangles, so the box
 /// of the current run is grown in registers and stored when the island changes.
+/// The derived data that needs only the vertices and triangles, whatever they hold: the load
+/// builds it beside the structure checks (on a second thread) and drops it when they fail.
+pub(crate) struct GridAndPockets {
+    bounds: Aabb,
+    grid: SpatialGrid,
+    pockets: Vec<Pocket>,
+}
+
+impl GridAndPockets {
+    /// The bounds, the point-location grid and the pockets of `parts` (any parts: nothing here
+    /// panics or runs on without end on a mesh that breaks the rules).
+    pub(crate) fn derive(parts: &MeshParts) -> GridAndPockets {
+        let (bounds, grid) = SpatialGrid::build_for(&parts.vertices, &parts.triangles);
+        GridAndPockets { bounds, grid, pockets: find_pockets(&parts.neighbours) }
+    }
+}
+
+/// The derived data that walks the links, so needs them checked: the turning corners and the
+/// islands' count and boxes.
+pub(crate) struct CornersAndIslands {
+    search_flags: Vec<u8>,
+    island_count: u32,
+    island_bounds: Vec<Aabb>,
+}
+
+impl CornersAndIslands {
+    /// The turning corners and the islands of `parts`, whose links are in range and symmetric
+    /// (vertex positions may coincide: the answer is then dropped).
+    pub(crate) fn derive(parts: &MeshParts) -> CornersAndIslands {
+        let island_count = parts.islands.iter().map(|i| i.0 + 1).max().unwrap_or(0);
+        CornersAndIslands {
+            search_flags: search_flags(&parts.vertices, &parts.triangles, &parts.neighbours),
+            island_count,
+            island_bounds: island_bounds(parts, island_count),
+        }
+    }
+}
+
 fn island_bounds(parts: &MeshParts, island_count: u32) -> Vec<Aabb> {
     let mut boxes = vec![Aabb::EMPTY; island_count as usize];
     let Some(first) = parts.islands.first() else { return boxes };
@@ -716,12 +754,19 @@ impl NavMesh {
     /// The mesh of validated `parts`: derives the island count, bounds, the point-location
     /// grid, the turning corners and the pockets.
     pub(crate) fn derive(parts: MeshParts) -> NavMesh {
-        let island_count = parts.islands.iter().map(|i| i.0 + 1).max().unwrap_or(0);
-        let island_bounds = island_bounds(&parts, island_count);
-        let bounds = Aabb::from_points(parts.vertices.iter().copied());
-        let grid = SpatialGrid::build(bounds, &parts.vertices, &parts.triangles);
-        let search_flags = search_flags(&parts.vertices, &parts.triangles, &parts.neighbours);
-        let pockets = find_pockets(&parts.neighbours);
+        let grid_and_pockets = GridAndPockets::derive(&parts);
+        let corners_and_islands = CornersAndIslands::derive(&parts);
+        Self::assemble(parts, grid_and_pockets, corners_and_islands)
+    }
+
+    /// The mesh of validated `parts` and what was derived from them.
+    pub(crate) fn assemble(
+        parts: MeshParts,
+        grid_and_pockets: GridAndPockets,
+        corners: CornersAndIslands,
+    ) -> NavMesh {
+        let GridAndPockets { bounds, grid, pockets } = grid_and_pockets;
+        let CornersAndIslands { search_flags, island_count, island_bounds } = corners;
         NavMesh {
             parts,
             island_count,

@@ -34,6 +34,14 @@ pub(crate) struct SpatialGrid {
 }
 
 impl SpatialGrid {
+    /// The box of `vertices` and the grid of `triangles` in it. Any input: a corner id out of
+    /// range counts as a corner in the first cell (the load builds the grid while another
+    /// thread checks the mesh, and drops it when a check fails).
+    pub(crate) fn build_for(vertices: &[Point], triangles: &[[VertexId; 3]]) -> (Aabb, SpatialGrid) {
+        let bounds = Aabb::from_points(vertices.iter().copied());
+        (bounds, Self::build(bounds, vertices, triangles))
+    }
+
     /// Builds the grid for `triangles` (corners in `vertices`) inside `bounds`, the box of all
     /// their corners.
     pub(crate) fn build(bounds: Aabb, vertices: &[Point], triangles: &[[VertexId; 3]]) -> SpatialGrid {
@@ -162,7 +170,7 @@ impl SpatialGrid {
         triangles
             .iter()
             .map(|tri| {
-                let [a, b, c] = tri.map(|v| cells[v.index()]);
+                let [a, b, c] = tri.map(|v| cells.get(v.index()).copied().unwrap_or_default());
                 [
                     a[0].min(b[0]).min(c[0]),
                     a[1].min(b[1]).min(c[1]),

@@ -207,7 +207,9 @@ pub(crate) fn find_pockets(neighbours: &[[TriangleId; 3]]) -> Vec<Pocket> {
         pockets[t] = match next {
             Some(u) => {
                 let k = u.index();
-                degree[k] -= 1;
+                // Saturating: with links that are not symmetric (a file still being checked)
+                // a degree could reach zero first; each triangle still enters the queue once.
+                degree[k] = degree[k].saturating_sub(1);
                 if degree[k] == 1 {
                     queue.push(k as u32);
                 }

@@ -20,8 +20,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use trinav::build::check_derived;
 use trinav::build::{MeshParts, build_adjacency, find_islands};
-use trinav::file::{EncodeError, HEADER_LEN, TRAILER_LEN, encode};
+use trinav::file::{EncodeError, HEADER_LEN, LoadOptions, TRAILER_LEN, encode};
 use trinav::{AreaId, BakeSettings, IslandId, LoadError, NavMesh, Point, TriangleId, VertexId};
 
 // --- the tracking allocator ----------------------------------------------------------------
@@ -88,12 +89,16 @@ unsafe impl GlobalAlloc for TrackingAllocator {
 static GLOBAL: TrackingAllocator = TrackingAllocator;
 
 /// Loads `bytes`, catching a panic; returns the peak heap bytes of the call (including the
-/// result it returns) and the outcome (`Err(message)` for a panic).
+/// result it returns) and the outcome (`Err(message)` for a panic). On one thread, so that the
+/// tracking (per thread) sees every allocation: a load on two threads allocates the same
+/// arrays, some of them on the second thread (see
+/// `two_threads_load_what_one_thread_loads_and_refuse_what_it_refuses`).
 fn load_tracked(bytes: &[u8]) -> (usize, Result<Result<NavMesh, LoadError>, String>) {
     CURRENT.with(|c| c.set(0));
     PEAK.with(|p| p.set(0));
     TRACKING.with(|t| t.set(true));
-    let outcome = catch_unwind(AssertUnwindSafe(|| NavMesh::from_bytes(bytes)));
+    let one_thread = LoadOptions::default().with_threads(1);
+    let outcome = catch_unwind(AssertUnwindSafe(|| NavMesh::from_bytes_with(bytes, one_thread)));
     TRACKING.with(|t| t.set(false));
     let peak = PEAK.with(Cell::get).max(0) as usize;
     let outcome = outcome.map_err(|payload| {
@@ -522,6 +527,55 @@ fn valid_10k_triangle_mesh_loads_within_30x_its_size() {
     // version 1 needed 3.95x of its 279,398 bytes for the same mesh, with a vertex hash map and
     // edge buckets). The bound leaves a margin; the brief's ceiling was 30x.
     assert!(peak <= 8 * file.len(), "peak {peak} bytes for a {}-byte file ({ratio:.2}x)", file.len());
+}
+
+/// The outcome of a load, for comparing two: the mesh's bytes, or the error.
+fn outcome_of(result: &Result<NavMesh, LoadError>) -> Result<Vec<u8>, String> {
+    match result {
+        Ok(mesh) => Ok(mesh.to_bytes().expect("a loaded mesh encodes")),
+        Err(e) => Err(format!("{e:?}")),
+    }
+}
+
+#[test]
+fn two_threads_load_what_one_thread_loads_and_refuse_what_it_refuses() {
+    // Big enough for the second thread (taken where the machine has two cores: the grid and
+    // the pockets are then built beside the checks, on data not yet checked).
+    let parts = grid_parts(100, 50);
+    assert!(parts.triangles.len() >= LoadOptions::TWO_THREADS_FROM);
+    let file = encode(&parts).unwrap();
+    let (one, two) = (LoadOptions::default().with_threads(1), LoadOptions::default().with_threads(2));
+    let mesh = NavMesh::from_bytes_with(&file, two).expect("a valid mesh loads");
+    assert_eq!(mesh.parts(), &parts);
+    check_derived(&mesh).expect("the derived data of a load on two threads");
+    // Mutations of the arrays after the vertices (vertex order, triangles, links, areas,
+    // islands, edges), resealed so that they reach the checks: the same mesh or the same error
+    // on one thread and on two, and no panic.
+    let structure_start = HEADER_LEN + 17 + 16 * parts.vertices.len();
+    let body_end = file.len() - TRAILER_LEN;
+    let mut rng = Rng(0x0707_10AD);
+    let (mut refused, mut accepted) = (0, 0);
+    for round in 0..150 {
+        let mut bytes = file.clone();
+        for _ in 0..1 + rng.below(3) {
+            let at = structure_start + rng.below(body_end - structure_start);
+            bytes[at] ^= 1 + rng.below(255) as u8;
+        }
+        reseal(&mut bytes);
+        let on_one = NavMesh::from_bytes_with(&bytes, one);
+        let on_two = catch_unwind(AssertUnwindSafe(|| NavMesh::from_bytes_with(&bytes, two)))
+            .unwrap_or_else(|_| panic!("mutation {round}: a load on two threads panicked"));
+        assert_eq!(outcome_of(&on_two), outcome_of(&on_one), "mutation {round}");
+        match on_two {
+            Ok(mesh) => {
+                check_derived(&mesh).unwrap_or_else(|e| panic!("mutation {round}: {e}"));
+                accepted += 1;
+            }
+            Err(_) => refused += 1,
+        }
+    }
+    eprintln!("two threads: {refused} mutations refused, {accepted} accepted as valid meshes");
+    assert!(refused >= 100, "{refused} refused");
 }
 
 #[test]
