@@ -2,8 +2,10 @@
 //! ([`scattered_obstacles`] with 1,000, 34,000 and 1,000,000 obstacle vertices, radius 0), and
 //! on the file named by `TRINAV_BENCH_MESH` when it is set (re-encoded in the current format).
 //!
-//! Before measuring, the per-step split of one mesh's load (checksum, decode, structure checks,
-//! derived data; medians of 21 [`load_timed`] runs) is printed.
+//! Before measuring, the per-step split of each mesh's load (checksum, decode, structure checks,
+//! derived data; medians of 21 [`load_timed_with`] runs) is printed, on one thread and with the
+//! default options (two threads from [`LoadOptions::TWO_THREADS_FROM`] triangles). Each mesh
+//! is timed both ways (`from_bytes`, `from_bytes_one_thread`).
 //!
 //! Run with `cargo bench -p trinav-bake --bench load`.
 
@@ -11,7 +13,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use trinav::file::{LoadTimes, load_timed};
+use trinav::file::{LoadOptions, LoadTimes, load_timed_with};
 use trinav::{BakeSettings, NavMesh};
 use trinav_bake::bake;
 use trinav_bake::generate::scattered_obstacles;
@@ -37,11 +39,16 @@ fn meshes() -> Vec<(String, Vec<u8>)> {
     meshes
 }
 
-/// The median of each step over `runs` loads.
-fn median_split(bytes: &[u8], runs: usize) -> LoadTimes {
+/// Loads on the caller's thread only (the split of each step; see [`LoadOptions`]).
+fn one_thread() -> LoadOptions {
+    LoadOptions::default().with_threads(1)
+}
+
+/// The median of each step over `runs` loads with `options`.
+fn median_split(bytes: &[u8], runs: usize, options: LoadOptions) -> LoadTimes {
     let mut all: Vec<LoadTimes> = (0..runs)
         .map(|_| {
-            let (mesh, times) = load_timed(bytes);
+            let (mesh, times) = load_timed_with(bytes, options);
             black_box(mesh.expect("loads"));
             times
         })
@@ -60,21 +67,25 @@ fn median_split(bytes: &[u8], runs: usize) -> LoadTimes {
 
 fn load(c: &mut Criterion) {
     let meshes = meshes();
-    println!("load split (medians of 21 loads; microseconds):");
+    println!(
+        "load split (medians of 21 loads; microseconds; on two threads the derived data is built beside the checks):"
+    );
     for (label, bytes) in &meshes {
         let mesh = NavMesh::from_bytes(bytes).expect("loads");
-        let t = median_split(bytes, 21);
-        let us = |d: Duration| d.as_secs_f64() * 1e6;
-        println!(
-            "  {label:>8}: {} triangles, {} bytes: checksum {:.0}, decode {:.0}, checks {:.0}, derived {:.0}, sum {:.0}",
-            mesh.triangle_count(),
-            bytes.len(),
-            us(t.checksum),
-            us(t.decode),
-            us(t.checks),
-            us(t.derived),
-            us(t.checksum + t.decode + t.checks + t.derived)
-        );
+        for (threads, options) in [("one thread", one_thread()), ("default", LoadOptions::default())] {
+            let t = median_split(bytes, 21, options);
+            let us = |d: Duration| d.as_secs_f64() * 1e6;
+            println!(
+                "  {label:>8} ({threads:>10}): {} triangles, {} bytes: checksum {:.0}, decode {:.0}, checks {:.0}, derived {:.0}, sum {:.0}",
+                mesh.triangle_count(),
+                bytes.len(),
+                us(t.checksum),
+                us(t.decode),
+                us(t.checks),
+                us(t.derived),
+                us(t.checksum + t.decode + t.checks + t.derived)
+            );
+        }
     }
     let mut group = c.benchmark_group("load");
     group.sample_size(20);
@@ -83,6 +94,9 @@ fn load(c: &mut Criterion) {
     for (label, bytes) in &meshes {
         group.bench_with_input(BenchmarkId::new("from_bytes", label), bytes, |b, bytes| {
             b.iter(|| NavMesh::from_bytes(black_box(bytes)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("from_bytes_one_thread", label), bytes, |b, bytes| {
+            b.iter(|| NavMesh::from_bytes_with(black_box(bytes), one_thread()).unwrap())
         });
     }
     group.finish();

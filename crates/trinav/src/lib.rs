@@ -9,7 +9,8 @@
 //!    memory with [`NavMesh::from_bytes`] (or from disk with [`NavMesh::load`]). Loading checks
 //!    everything (framing, checksum, every structural rule) and fails with a typed
 //!    [`LoadError`]; a hostile or corrupted file never panics and never allocates beyond a small
-//!    multiple of its size.
+//!    multiple of its size. A big mesh loads on two threads for the length of the load
+//!    ([`file::LoadOptions`]; [`NavMesh::from_bytes_with`] keeps it on one).
 //! 2. **One mesh for every thread.** A [`NavMesh`] is immutable, `Send + Sync`: put it in an
 //!    `Arc` and share it.
 //! 3. **One scratch per thread.** A [`PathScratch`] holds a path query's working memory. Give
