@@ -492,38 +492,42 @@ impl LoadOptions {
 fn load(bytes: &[u8], mut laps: Laps, options: LoadOptions) -> Result<NavMesh, LoadError> {
     let (parts, mut derived) = decode_with_derived(bytes, &mut laps)?;
     laps.lap(|t| &mut t.decode);
-    let layered = derived.as_ref().is_some_and(|d| d.layers.is_some());
-    let two_threads = !layered && options.two_threads_for(parts.triangles.len());
-    // One thread proves the edges manifold, runs the quick checks and, when they pass, finds
-    // the turning corners; the other proves the vertices distinct and builds the grid and the
-    // pockets, which cope with any input (all on this thread when `two_threads` is false).
-    // What was derived is kept only when every check passed. On one thread, nothing is derived
-    // before the checks pass.
-    let ((manifold_edges, quick, corners), (distinct_vertices, grid_and_pockets)) = crate::parallel::join(
-        two_threads,
-        || match &derived {
-            Some(derived) if !layered => {
+    let two_threads = options.two_threads_for(parts.triangles.len());
+    // One thread proves the edges manifold, runs the checks (the quick ones, or for a layered
+    // mesh all of them, naming the problems) and, when they pass, finds the turning corners;
+    // the other proves the vertices distinct (one layer) and builds the grid and the pockets,
+    // which cope with any input (all on this thread when `two_threads` is false). What was
+    // derived is kept only when every check passed. On one thread, nothing is derived before
+    // the checks pass.
+    let ((manifold_edges, quick, layer_problems, corners), (distinct_vertices, grid_and_pockets)) =
+        crate::parallel::join(
+            two_threads,
+            || {
+                let Some(derived) = &derived else { return (false, false, None, None) };
                 let manifold = proves_manifold_edges(&parts.triangles, &parts.neighbours, derived.edges);
-                let quick = manifold && quick_check(&parts);
-                (manifold, quick, (two_threads && quick).then(|| CornersAndIslands::derive(&parts)))
-            }
-            Some(derived) => {
-                (proves_manifold_edges(&parts.triangles, &parts.neighbours, derived.edges), false, None)
-            }
-            None => (false, false, None),
-        },
-        || match &derived {
-            Some(derived) => {
-                let distinct = proves_distinct_vertices(&parts.vertices, derived.vertex_order);
+                let (quick, layer_problems) = match &derived.layers {
+                    None => (manifold && quick_check(&parts), None),
+                    Some(table) => {
+                        // Vertices may coincide across layers: distinct within each layer,
+                        // checked by hashing.
+                        let proven = Proven { distinct_vertices: false, manifold_edges: manifold };
+                        let problems = layered_problems(&parts, table, proven);
+                        (manifold && problems.is_empty(), Some(problems))
+                    }
+                };
+                let corners = (two_threads && quick).then(|| CornersAndIslands::derive(&parts));
+                (manifold, quick, layer_problems, corners)
+            },
+            || {
+                let Some(derived) = &derived else { return (false, None) };
+                let distinct = derived.layers.is_none()
+                    && proves_distinct_vertices(&parts.vertices, derived.vertex_order);
                 (distinct, two_threads.then(|| GridAndPockets::derive(&parts)))
-            }
-            None => (false, None),
-        },
-    );
+            },
+        );
     let proven = Proven { distinct_vertices, manifold_edges };
     if let Some(table) = derived.as_mut().and_then(|d| d.layers.take()) {
-        // Vertices may coincide across layers: distinct within each layer, checked by hashing.
-        let problems = layered_problems(&parts, &table, proven);
+        let problems = layer_problems.expect("a layered mesh's checks ran on the first thread");
         if !problems.is_empty() {
             return Err(InvalidMesh { problems }.into());
         }
@@ -531,7 +535,11 @@ fn load(bytes: &[u8], mut laps: Laps, options: LoadOptions) -> Result<NavMesh, L
             return Err(LoadError::DerivedMismatch);
         }
         laps.lap(|t| &mut t.checks);
-        let mut mesh = NavMesh::derive_layered(parts, Some(table));
+        let mut mesh = match (grid_and_pockets, corners) {
+            (Some(grid_and_pockets), Some(corners)) => NavMesh::assemble(parts, grid_and_pockets, corners),
+            _ => NavMesh::derive(parts),
+        }
+        .with_layers(table);
         add_stored_links(&mut mesh, derived.iter().flat_map(|d| d.links.iter()))?;
         laps.lap(|t| &mut t.derived);
         return Ok(mesh);

@@ -180,15 +180,22 @@ impl NavMesh {
 
     /// Derives a mesh from validated parts and layers (`None`: one layer).
     pub(crate) fn derive_layered(parts: MeshParts, table: Option<LayerTable>) -> NavMesh {
-        let mut mesh = NavMesh::derive(parts);
-        if let Some(table) = table {
-            let shared = vertices_of_two_layers(&mesh.parts, &table);
-            mesh.layers = Some(Box::new(table));
-            mesh.flag_portal_corners(&shared);
-            mesh.layers_overlap = mesh.find_layer_overlap();
-            mesh.layers_fold = mesh.layers_overlap && mesh.find_fold(&shared);
+        let mesh = NavMesh::derive(parts);
+        match table {
+            Some(table) => mesh.with_layers(table),
+            None => mesh,
         }
-        mesh
+    }
+
+    /// This mesh of one layer, derived from validated parts, with its triangles' layers:
+    /// portal ends flagged turning, overlap and folds found.
+    pub(crate) fn with_layers(mut self, table: LayerTable) -> NavMesh {
+        let shared = vertices_of_two_layers(&self.parts, &table);
+        self.layers = Some(Box::new(table));
+        self.flag_portal_corners(&shared);
+        self.layers_overlap = self.find_layer_overlap();
+        self.layers_fold = self.layers_overlap && self.find_fold(&shared);
+        self
     }
 
     /// Whether the insides of two triangles of different layers overlap in x, y. Exact: two

@@ -23,7 +23,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use trinav::build::check_derived;
 use trinav::build::{MeshParts, build_adjacency, find_islands};
 use trinav::file::{EncodeError, HEADER_LEN, LoadOptions, TRAILER_LEN, encode};
-use trinav::{AreaId, BakeSettings, IslandId, LoadError, NavMesh, Point, TriangleId, VertexId};
+use trinav::{
+    AreaId, BakeSettings, IslandId, LayerId, LayerTable, LoadError, NavMesh, Point, TriangleId, VertexId,
+};
 
 // --- the tracking allocator ----------------------------------------------------------------
 
@@ -576,6 +578,43 @@ fn two_threads_load_what_one_thread_loads_and_refuse_what_it_refuses() {
     }
     eprintln!("two threads: {refused} mutations refused, {accepted} accepted as valid meshes");
     assert!(refused >= 100, "{refused} refused");
+}
+
+#[test]
+fn a_layered_mesh_loads_alike_on_one_thread_and_two() {
+    // A 10,000-triangle grid whose left and right halves are two layers joined along the
+    // middle column of vertices (a portal).
+    let parts = grid_parts(100, 50);
+    let layer_of = |tri: &[VertexId; 3]| {
+        let x = tri.iter().map(|v| parts.vertices[v.index()].x).fold(f64::MIN, f64::max);
+        LayerId(u16::from(x > 50.0))
+    };
+    let table = LayerTable {
+        names: vec!["west".to_string(), "east".to_string()],
+        triangles: parts.triangles.iter().map(layer_of).collect(),
+    };
+    let file = NavMesh::from_layered_parts(parts, table).expect("a valid layered mesh").to_bytes().unwrap();
+    let (one, two) = (LoadOptions::default().with_threads(1), LoadOptions::default().with_threads(2));
+    let mesh = NavMesh::from_bytes_with(&file, two).expect("loads on two threads");
+    assert_eq!(mesh.layer_count(), 2);
+    check_derived(&mesh).expect("the derived data of a layered load on two threads");
+    assert_eq!(outcome_of(&Ok(mesh)), outcome_of(&NavMesh::from_bytes_with(&file, one)));
+    // Broken triangles, links and islands are named alike on both.
+    let triangles_at = HEADER_LEN + 17 + 20 * 51 * 101;
+    let mut rng = Rng(0x1A_4E25);
+    for round in 0..40 {
+        let mut bytes = file.clone();
+        let at = triangles_at + rng.below(29 * 10_000);
+        bytes[at] ^= 1 + rng.below(255) as u8;
+        reseal(&mut bytes);
+        let on_two = catch_unwind(AssertUnwindSafe(|| NavMesh::from_bytes_with(&bytes, two)))
+            .unwrap_or_else(|_| panic!("mutation {round}: a layered load on two threads panicked"));
+        assert_eq!(
+            outcome_of(&on_two),
+            outcome_of(&NavMesh::from_bytes_with(&bytes, one)),
+            "mutation {round}"
+        );
+    }
 }
 
 #[test]
