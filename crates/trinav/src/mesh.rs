@@ -559,10 +559,9 @@ fn all_distinct(vertices: &[Point]) -> bool {
     keys.windows(2).all(|w| w[0] != w[1])
 }
 
-/// The box of each island's triangles. Islands mostly come in runs of triangles, so the box
-/// of the current run is grown in registers and stored when the island changes.
-/// The derived data that needs only the vertices and triangles, whatever they hold: the load
-/// builds it beside the structure checks (on a second thread) and drops it when they fail.
+/// The derived data that copes with arrays not yet checked: the bounds and the grid (from the
+/// vertices and triangles) and the pockets (from the links). The load builds it beside the
+/// structure checks, on a second thread, and drops it when they fail.
 pub(crate) struct GridAndPockets {
     bounds: Aabb,
     grid: SpatialGrid,
@@ -599,6 +598,8 @@ impl CornersAndIslands {
     }
 }
 
+/// The box of each island's triangles. Islands mostly come in runs of triangles, so the box
+/// of the current run is grown in registers and stored when the island changes.
 fn island_bounds(parts: &MeshParts, island_count: u32) -> Vec<Aabb> {
     let mut boxes = vec![Aabb::EMPTY; island_count as usize];
     let Some(first) = parts.islands.first() else { return boxes };
