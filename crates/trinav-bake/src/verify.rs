@@ -15,7 +15,8 @@
 //! to it. Each triangle's type is its piece's by construction (stage 3).
 
 use serde::Serialize;
-use trinav::geometry::{Orientation, orient};
+use trinav::build::MeshParts;
+use trinav::geometry::{Orientation, doubled_signed_area, orient};
 use trinav::{NavMesh, Point, TriangleId, VertexId};
 
 use crate::merge::MergedRegion;
@@ -75,9 +76,20 @@ pub enum VerifyError {
 
 /// Runs stage 6.
 pub fn verify(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, VerifyError> {
+    verify_parts(region, mesh.parts())
+}
+
+/// Runs stage 6 on a mesh's arrays (the bake runs it beside stage 5's derivation).
+pub(crate) fn verify_parts(region: &MergedRegion, parts: &MeshParts) -> Result<VerifyReport, VerifyError> {
     // Every structural rule (strictly counter-clockwise triangles, symmetric and complete
-    // adjacency, islands) holds by construction (stages 3 to 5).
-    let mesh_area = mesh.area();
+    // adjacency, islands) holds by construction (stages 3 to 5). The area is summed as
+    // `NavMesh::area` sums it.
+    let mesh_area: f64 = (parts.triangles.iter())
+        .map(|tri| {
+            let [a, b, c] = tri.map(|v| parts.vertices[v.index()]);
+            doubled_signed_area(a, b, c) * 0.5
+        })
+        .sum();
     let region_area = region.area();
     let relative_error = (mesh_area - region_area).abs() / region_area.abs().max(f64::MIN_POSITIVE);
     if relative_error > RELATIVE_TOLERANCE {
@@ -85,7 +97,6 @@ pub fn verify(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, Ver
     }
 
     let rings: Vec<&Ring> = region.polygons.iter().flat_map(|p| p.rings()).collect();
-    let parts = mesh.parts();
     if region.area_pieces.is_empty() {
         check_boundary(&rings, &parts.vertices, &parts.triangles, &parts.neighbours)?;
     } else {

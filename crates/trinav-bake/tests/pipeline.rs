@@ -1612,3 +1612,17 @@ fn ear_clipping_failure_falls_back_and_is_reported() {
         assert!(fallback.reason.to_string().contains("lies on no ring"), "{}", fallback.reason);
     }
 }
+
+#[test]
+fn stage_six_beside_stage_five_gives_the_plain_mesh_and_report() {
+    // Big enough for the second thread (`NavMesh::TWO_THREADS_FROM`), where the machine has
+    // two cores: the grid and the pockets on it, the turning corners and the verification here.
+    let level = trinav_bake::generate::scattered_obstacles(4_000, 5);
+    for method in METHODS {
+        let baked = bake_ok(&level, &settings(method));
+        assert!(baked.mesh.triangle_count() >= NavMesh::TWO_THREADS_FROM, "{method:?}");
+        trinav::build::check_derived(&baked.mesh).unwrap_or_else(|e| panic!("{method:?}: {e}"));
+        // Stage 6 summed the area over the arrays as the mesh sums it.
+        assert_eq!(baked.report.verification.mesh_area, baked.mesh.area(), "{method:?}");
+    }
+}
