@@ -1308,8 +1308,21 @@ mod tests {
         for parts in [bad_index, bad_link, short] {
             let problems = parts.find_problems();
             assert!(!problems.is_empty());
-            assert_eq!(NavMesh::from_trusted_parts(parts).unwrap_err().problems, problems);
+            assert_eq!(NavMesh::from_trusted_parts(parts.clone()).unwrap_err().problems, problems);
+            // The work given to run beside the derivation never sees refused parts.
+            let beside = NavMesh::from_trusted_parts_beside(parts, |_| panic!("ran on refused parts"));
+            assert_eq!(beside.unwrap_err().problems, problems);
         }
+        // Big enough for the second thread: the same mesh, and the work beside it done.
+        let big = grid_with_a_lone_triangle(40, 30);
+        assert!(big.triangles.len() >= NavMesh::TWO_THREADS_FROM);
+        let (mesh, area) = NavMesh::from_trusted_parts_beside(big.clone(), |parts| {
+            let corners = |t: &[VertexId; 3]| t.map(|v| parts.vertices[v.index()]);
+            parts.triangles.iter().map(corners).map(|[a, b, c]| doubled_signed_area(a, b, c)).sum::<f64>()
+        })
+        .unwrap();
+        assert_eq!(area / 2.0, mesh.area());
+        crate::patch::check_derived(&mesh).unwrap();
         // Debug builds check every rule (release builds trust them: deriving from a clockwise
         // triangle may panic there, so it is not tried).
         if cfg!(debug_assertions) {
