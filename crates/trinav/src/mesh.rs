@@ -755,7 +755,7 @@ impl NavMesh {
     /// use trinav::{AreaId, BakeSettings, NavMesh, Point, VertexId};
     /// let vertices = vec![Point::new(0.0, 0.0), Point::new(1.0, 0.0), Point::new(0.0, 1.0)];
     /// let triangles = vec![[0, 1, 2].map(VertexId)];
-    /// let neighbours = build_adjacency(&triangles)?;
+    /// let neighbours = build_adjacency(&triangles, vertices.len())?;
     /// let (islands, _) = find_islands(&neighbours);
     /// let parts = MeshParts {
     ///     settings: BakeSettings::default(), vertices, triangles, neighbours, areas: vec![AreaId(0)], islands,
