@@ -8,8 +8,8 @@
 //!
 //! The search's nodes lie in the free space only: on each edge between two triangles the
 //! agent may enter, the ends of the parts at least `r` from every wall and evenly spaced
-//! points inside them (twice as many as the weighted search puts on the edge, an eighth of
-//! them in fast mode); round each corner where the walls turn away from the free space, the vertices of a
+//! points inside them (twice as many as the weighted search puts on the edge; in fast mode
+//! an eighth as many as it puts); round each corner where the walls turn away from the free space, the vertices of a
 //! regular polygon circumscribed about the circle of radius `r` ([`OPTIMAL_SIDES`] sides, its
 //! sides at most 1e-3 r outside the circle; [`FAST_SIDES`] in fast mode), and where its sides
 //! cross edges. A step joins two nodes of one triangle (the triangle's cost times its length,
