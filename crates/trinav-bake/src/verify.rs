@@ -16,7 +16,7 @@
 
 use serde::Serialize;
 use trinav::build::MeshParts;
-use trinav::geometry::{Orientation, doubled_signed_area, orient};
+use trinav::geometry::{Orientation, orient};
 use trinav::{NavMesh, Point, TriangleId, VertexId};
 
 use crate::merge::MergedRegion;
@@ -82,14 +82,8 @@ pub fn verify(region: &MergedRegion, mesh: &NavMesh) -> Result<VerifyReport, Ver
 /// Runs stage 6 on a mesh's arrays (the bake runs it beside stage 5's derivation).
 pub(crate) fn verify_parts(region: &MergedRegion, parts: &MeshParts) -> Result<VerifyReport, VerifyError> {
     // Every structural rule (strictly counter-clockwise triangles, symmetric and complete
-    // adjacency, islands) holds by construction (stages 3 to 5). The area is summed as
-    // `NavMesh::area` sums it.
-    let mesh_area: f64 = (parts.triangles.iter())
-        .map(|tri| {
-            let [a, b, c] = tri.map(|v| parts.vertices[v.index()]);
-            doubled_signed_area(a, b, c) * 0.5
-        })
-        .sum();
+    // adjacency, islands) holds by construction (stages 3 to 5).
+    let mesh_area = parts.area();
     let region_area = region.area();
     let relative_error = (mesh_area - region_area).abs() / region_area.abs().max(f64::MIN_POSITIVE);
     if relative_error > RELATIVE_TOLERANCE {

@@ -40,6 +40,17 @@ impl MeshParts {
     pub(crate) fn per_triangle_lengths(&self) -> [(&'static str, usize); 3] {
         [("neighbours", self.neighbours.len()), ("areas", self.areas.len()), ("islands", self.islands.len())]
     }
+
+    /// The sum of the triangles' signed areas, in triangle order ([`NavMesh::area`] of a mesh
+    /// of these parts). Panics on a corner id out of range.
+    pub fn area(&self) -> f64 {
+        (self.triangles.iter())
+            .map(|tri| {
+                let [a, b, c] = tri.map(|v| self.vertices[v.index()]);
+                doubled_signed_area(a, b, c) * 0.5
+            })
+            .sum()
+    }
 }
 
 /// One thing wrong with a mesh's arrays.
@@ -1018,12 +1029,7 @@ impl NavMesh {
 
     /// Total walkable area: the sum of the triangle areas.
     pub fn area(&self) -> f64 {
-        (0..self.triangle_count())
-            .map(|t| {
-                let [a, b, c] = self.triangle_points(TriangleId::from_index(t));
-                doubled_signed_area(a, b, c) * 0.5
-            })
-            .sum()
+        self.parts.area()
     }
 
     /// The walkable area and triangle count of each area type present, by ascending type.
@@ -1316,12 +1322,8 @@ mod tests {
         // Big enough for the second thread: the same mesh, and the work beside it done.
         let big = grid_with_a_lone_triangle(40, 30);
         assert!(big.triangles.len() >= NavMesh::TWO_THREADS_FROM);
-        let (mesh, area) = NavMesh::from_trusted_parts_beside(big.clone(), |parts| {
-            let corners = |t: &[VertexId; 3]| t.map(|v| parts.vertices[v.index()]);
-            parts.triangles.iter().map(corners).map(|[a, b, c]| doubled_signed_area(a, b, c)).sum::<f64>()
-        })
-        .unwrap();
-        assert_eq!(area / 2.0, mesh.area());
+        let (mesh, area) = NavMesh::from_trusted_parts_beside(big.clone(), MeshParts::area).unwrap();
+        assert_eq!((area, mesh.triangle_count()), (big.area(), big.triangles.len()));
         crate::patch::check_derived(&mesh).unwrap();
         // Debug builds check every rule (release builds trust them: deriving from a clockwise
         // triangle may panic there, so it is not tried).
