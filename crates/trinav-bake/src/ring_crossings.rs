@@ -113,11 +113,7 @@ impl EdgeGrid {
 /// a line, for a positive length); `false` when they are apart, share an end, or one ends on
 /// the other.
 fn crosses((a, b): (Point, Point), (c, d): (Point, Point)) -> bool {
-    let boxes_meet = a.x.min(b.x) <= c.x.max(d.x)
-        && c.x.min(d.x) <= a.x.max(b.x)
-        && a.y.min(b.y) <= c.y.max(d.y)
-        && c.y.min(d.y) <= a.y.max(b.y);
-    if !boxes_meet {
+    if !Aabb::from_points([a, b]).meets(&Aabb::from_points([c, d])) {
         return false;
     }
     let (o1, o2) = (orient(a, b, c), orient(a, b, d));

@@ -3,7 +3,7 @@
 //! [`SegmentPoints`] takes any points and segments; [`LatticePoints`] integer points and
 //! horizontal or vertical segments (a grid map's rings), walked cell by cell.
 
-use trinav::geometry::{Orientation, orient};
+use trinav::geometry::{Orientation, closest_point_on_segment, orient};
 use trinav::{Aabb, Point};
 
 /// A uniform grid of `side` x `side` square cells over a box, about one cell per item: the
@@ -118,17 +118,14 @@ impl<T: Copy> SegmentPoints<T> {
     pub(crate) fn any_near(&self, a: Point, b: Point, margin: f64) -> Option<T> {
         let low = Point::new(a.x.min(b.x) - margin, a.y.min(b.y) - margin);
         let high = Point::new(a.x.max(b.x) + margin, a.y.max(b.y) + margin);
-        let (dx, dy) = (b.x - a.x, b.y - a.y);
-        let length_squared = dx * dx + dy * dy;
         for row in self.rows_in_box(low, high) {
             for &(p, payload) in row {
                 let in_box = (low.x <= p.x) & (p.x <= high.x) & (low.y <= p.y) & (p.y <= high.y);
                 if !in_box || p == a || p == b {
                     continue;
                 }
-                let along = ((p.x - a.x) * dx + (p.y - a.y) * dy) / length_squared;
-                let t = if along.is_finite() { along.clamp(0.0, 1.0) } else { 0.0 };
-                let (ex, ey) = (p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+                let q = closest_point_on_segment(p, a, b);
+                let (ex, ey) = (p.x - q.x, p.y - q.y);
                 if ex * ex + ey * ey <= margin * margin {
                     return Some(payload);
                 }
