@@ -408,7 +408,9 @@ pub(crate) fn find_problems_with(parts: &MeshParts, proven: Proven) -> Vec<MeshP
 /// nothing. It accepts exactly the meshes that the slow checks find no problem in (the load
 /// falls back to them to name the problems when it says no). The islands are checked without a
 /// second island array: the stored island is the same across every link, the island numbers
-/// first appear in ascending order, and there are as many connected components as numbers.
+/// first appear in ascending order, and there are as many connected components as numbers
+/// (counted in one pass when every triangle but the first of its island links to a lower one,
+/// as the bake numbers them; by union-find otherwise).
 pub(crate) fn quick_check(parts: &MeshParts) -> bool {
     let (v_count, t_count) = (parts.vertices.len(), parts.triangles.len());
     if parts.settings.check().is_err()
@@ -456,14 +458,23 @@ pub(crate) fn quick_check(parts: &MeshParts) -> bool {
             ok &= n.is_none() | (in_range & returns & (islands[other_index] == *island));
         }
     }
-    // Island numbers in order of first appearance...
+    // Island numbers in order of first appearance, and whether every triangle but the first
+    // of its number links to a lower triangle...
     let mut numbers = 0u32;
-    for island in islands {
+    let mut joined_below = true;
+    for (t, (island, links)) in islands.iter().zip(neighbours).enumerate() {
         ok &= island.0 <= numbers;
-        numbers += u32::from(island.0 == numbers);
+        let first = island.0 == numbers;
+        numbers += u32::from(first);
+        // Boundary links are `u32::MAX`, never lower.
+        let lower = links.iter().fold(false, |lower, n| lower | (n.0 < t as u32));
+        joined_below &= first | lower;
     }
-    // ... and one connected component per number (union-find, linking to the lower root).
-    ok && component_count(neighbours) == numbers as usize
+    // ... and one connected component per number. When every triangle but the first of its
+    // number links to a lower one (a bake numbers them so), each reaches the first of its
+    // number through lower and lower triangles, and links never cross numbers: one component
+    // each. Otherwise, union-find counts the components.
+    ok && (joined_below || component_count(neighbours) == numbers as usize)
 }
 
 /// The number of connected components of the adjacency (`neighbours` in range and symmetric).
@@ -1298,6 +1309,66 @@ mod tests {
         let mut short = good.clone();
         short.islands.pop();
         assert!(!quick_check(&short));
+    }
+
+    /// The triangles of `parts` in breadth-first order from the lowest of each island, links
+    /// and islands derived again.
+    fn breadth_first(parts: &MeshParts) -> MeshParts {
+        let mut order: Vec<usize> = Vec::new();
+        let mut seen = vec![false; parts.triangles.len()];
+        for seed in 0..parts.triangles.len() {
+            if !seen[seed] {
+                seen[seed] = true;
+                order.push(seed);
+                let mut next = order.len() - 1;
+                while let Some(&t) = order.get(next) {
+                    next += 1;
+                    for n in parts.neighbours[t].into_iter().filter(|n| !n.is_none()) {
+                        if !std::mem::replace(&mut seen[n.index()], true) {
+                            order.push(n.index());
+                        }
+                    }
+                }
+            }
+        }
+        parts_of(parts.vertices.clone(), order.iter().map(|&t| parts.triangles[t]).collect())
+    }
+
+    /// Whether every triangle but the first of its island links to a lower triangle (the
+    /// order in which [`quick_check`] counts islands without union-find).
+    fn joined_below(parts: &MeshParts) -> bool {
+        let mut seen = 0u32;
+        (parts.islands.iter().zip(&parts.neighbours).enumerate()).all(|(t, (island, links))| {
+            let first = island.0 == seen;
+            seen += u32::from(first);
+            first || links.iter().any(|n| n.0 < t as u32)
+        })
+    }
+
+    #[test]
+    fn quick_check_counts_islands_in_any_triangle_order() {
+        let proven = Proven { distinct_vertices: true, manifold_edges: true };
+        // In the grid's order of squares a triangle may link only to higher ones (the first of
+        // every other square): union-find counts. Breadth first, every triangle but the first
+        // of its island links to a lower one: one pass counts.
+        let good = grid_with_a_lone_triangle(5, 4);
+        let breadth = breadth_first(&good);
+        assert!(!joined_below(&good));
+        assert!(joined_below(&breadth));
+        for parts in [&good, &breadth] {
+            assert!(quick_check(parts));
+            // Two islands given one number: refused in either order.
+            let mut merged = parts.clone();
+            let lone = merged.islands.iter().position(|i| i.0 == 1).unwrap();
+            let lone_island = merged.islands[lone];
+            for island in &mut merged.islands {
+                if *island == lone_island {
+                    *island = IslandId(0);
+                }
+            }
+            assert!(!find_problems_with(&merged, proven).is_empty());
+            assert!(!quick_check(&merged));
+        }
     }
 
     #[test]
