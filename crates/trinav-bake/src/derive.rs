@@ -1,7 +1,10 @@
 //! Stage 5, derive: islands, area ids, bounds and the point-location grid.
 //!
 //! Islands are the connected components over edge adjacency
-//! ([`trinav::find_islands`]); each triangle keeps the area type of the piece it was cut from. Bounds and the uniform
+//! ([`trinav::find_islands`]); each triangle keeps the area type of the piece it was cut from.
+//! The bake's own meshes are numbered breadth first from the lowest triangle of each island
+//! (`number_breadth_first`): every triangle but the first of its island then links to a lower
+//! one, which lets a load count the islands in one pass instead of by union-find. Bounds and the uniform
 //! grid are derived by the same code that runs when a baked file is loaded, so a baked and a
 //! loaded mesh are built identically; the bake's own meshes skip the structure checks, which
 //! its stages establish (`derive_baked_beside`).
@@ -9,7 +12,7 @@
 use std::time::{Duration, Instant};
 
 use trinav::build::{InvalidMesh, MeshParts, find_islands};
-use trinav::{BakeSettings, NavMesh};
+use trinav::{BakeSettings, IslandId, NavMesh, TriangleId};
 
 use crate::weld::WeldedMesh;
 
@@ -33,7 +36,16 @@ pub(crate) fn derive_baked_beside<R>(
     settings: &BakeSettings,
     verify: impl FnOnce(&MeshParts) -> R,
 ) -> Result<(NavMesh, (R, Duration)), InvalidMesh> {
-    NavMesh::from_trusted_parts_beside(parts_of(welded, settings), |parts| {
+    let (welded, islands) = number_breadth_first(welded);
+    let parts = MeshParts {
+        settings: *settings,
+        areas: welded.areas,
+        islands,
+        vertices: welded.vertices,
+        triangles: welded.triangles,
+        neighbours: welded.neighbours,
+    };
+    NavMesh::from_trusted_parts_beside(parts, |parts| {
         let start = Instant::now();
         let answer = verify(parts);
         (answer, start.elapsed())
@@ -51,4 +63,44 @@ fn parts_of(welded: WeldedMesh, settings: &BakeSettings) -> MeshParts {
         triangles: welded.triangles,
         neighbours: welded.neighbours,
     }
+}
+
+/// `welded` with its triangles numbered breadth first from the lowest triangle of each island,
+/// islands in the order of their lowest triangles (the numbers [`find_islands`] gives, which
+/// the renumbering keeps), and the island of each triangle. Every triangle but the first of
+/// its island links to a lower one; the islands come in runs.
+fn number_breadth_first(welded: WeldedMesh) -> (WeldedMesh, Vec<IslandId>) {
+    let count = welded.triangles.len();
+    // The new id of each old triangle once reached; the old triangles in their new order.
+    let mut new_id = vec![u32::MAX; count];
+    let mut order: Vec<u32> = Vec::with_capacity(count);
+    let mut islands = Vec::with_capacity(count);
+    let mut island = 0u32;
+    for seed in 0..count {
+        if new_id[seed] != u32::MAX {
+            continue;
+        }
+        new_id[seed] = order.len() as u32;
+        order.push(seed as u32);
+        let mut next = order.len() - 1;
+        while let Some(&t) = order.get(next) {
+            next += 1;
+            for n in welded.neighbours[t as usize] {
+                if !n.is_none() && new_id[n.index()] == u32::MAX {
+                    new_id[n.index()] = order.len() as u32;
+                    order.push(n.0);
+                }
+            }
+        }
+        islands.resize(order.len(), IslandId(island));
+        island += 1;
+    }
+    let renumber = |n: TriangleId| if n.is_none() { n } else { TriangleId(new_id[n.index()]) };
+    let welded = WeldedMesh {
+        triangles: order.iter().map(|&t| welded.triangles[t as usize]).collect(),
+        neighbours: order.iter().map(|&t| welded.neighbours[t as usize].map(renumber)).collect(),
+        areas: order.iter().map(|&t| welded.areas[t as usize]).collect(),
+        vertices: welded.vertices,
+    };
+    (welded, islands)
 }

@@ -1626,3 +1626,59 @@ fn stage_six_beside_stage_five_gives_the_plain_mesh_and_report() {
         assert_eq!(baked.report.verification.mesh_area, baked.mesh.area(), "{method:?}");
     }
 }
+
+/// Each triangle's corners, its area type and the corners of its island's first triangle: the
+/// mesh as a set, whatever the numbering.
+fn triangles_by_island(mesh: &NavMesh) -> BTreeSet<([(u64, u64); 3], u8, [(u64, u64); 3])> {
+    let key = |t: TriangleId| mesh.triangle_points(t).map(|q| (q.x.to_bits(), q.y.to_bits()));
+    let mut first: HashMap<IslandId, TriangleId> = HashMap::new();
+    (0..mesh.triangle_count())
+        .map(|t| {
+            let t = TriangleId::from_index(t);
+            let island_first = *first.entry(mesh.island(t)).or_insert(t);
+            (key(t), mesh.area_id(t).0, key(island_first))
+        })
+        .collect()
+}
+
+#[test]
+fn the_bake_numbers_triangles_breadth_first_per_island() {
+    // Rooms apart (islands), an enclosure (an island inside another's hole) and many
+    // obstacles, in both triangulations.
+    let mut level =
+        room((0..4).map(|i| rect(1. + 2. * f64::from(i), 1., 2. + 2. * f64::from(i), 8.)).collect());
+    level.walkable.push(rect(20., 0., 25., 5.));
+    level.walkable.push(poly(&[(12., 0.), (18., 0.), (18., 6.), (12., 6.)]).with_hole(ring(&[
+        (13., 1.),
+        (17., 1.),
+        (17., 5.),
+        (13., 5.),
+    ])));
+    level.walkable.push(rect(14., 2., 16., 4.));
+    assert_eq!(bake_with(&level, Triangulation::ConstrainedDelaunay).island_count(), 4);
+    let scattered = trinav_bake::generate::scattered_obstacles(3_000, 9);
+    for level in [&level, &scattered] {
+        for method in METHODS {
+            let settings = settings(method);
+            let baked = bake_ok(level, &settings).mesh;
+            // The same welded mesh through the plain stage 5, which keeps the weld's order.
+            let region = merge::merge(&validate::validate(level).unwrap(), &settings).unwrap();
+            let soup = trinav_bake::triangulate::triangulate(&region, method).unwrap();
+            let plain =
+                trinav_bake::derive::derive(trinav_bake::weld::weld(&soup).unwrap(), &settings).unwrap();
+            assert_eq!(baked.vertices(), plain.vertices(), "{method:?}");
+            assert_eq!(baked.island_count(), plain.island_count(), "{method:?}");
+            assert_eq!(triangles_by_island(&baked), triangles_by_island(&plain), "{method:?}");
+            // Islands in runs, numbered in order; each triangle but the first of its island
+            // linked to a lower one.
+            let parts = baked.parts();
+            assert!(parts.islands.is_sorted(), "{method:?}");
+            for (t, links) in parts.neighbours.iter().enumerate() {
+                let first = t == 0 || parts.islands[t] != parts.islands[t - 1];
+                assert!(first || links.iter().any(|n| n.index() < t), "{method:?}: triangle {t}");
+            }
+            // The islands are those the plain numbering finds on the new order.
+            assert_eq!(trinav::build::find_islands(&parts.neighbours).0, parts.islands, "{method:?}");
+        }
+    }
+}
