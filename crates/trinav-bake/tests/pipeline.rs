@@ -1627,9 +1627,12 @@ fn stage_six_beside_stage_five_gives_the_plain_mesh_and_report() {
     }
 }
 
+/// A triangle's corners as the bits of their coordinates.
+type CornerBits = [(u64, u64); 3];
+
 /// Each triangle's corners, its area type and the corners of its island's first triangle: the
 /// mesh as a set, whatever the numbering.
-fn triangles_by_island(mesh: &NavMesh) -> BTreeSet<([(u64, u64); 3], u8, [(u64, u64); 3])> {
+fn triangles_by_island(mesh: &NavMesh) -> BTreeSet<(CornerBits, u8, CornerBits)> {
     let key = |t: TriangleId| mesh.triangle_points(t).map(|q| (q.x.to_bits(), q.y.to_bits()));
     let mut first: HashMap<IslandId, TriangleId> = HashMap::new();
     (0..mesh.triangle_count())

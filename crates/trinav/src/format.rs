@@ -439,12 +439,13 @@ pub fn load_timed_with(bytes: &[u8], options: LoadOptions) -> (Result<NavMesh, L
 
 /// How a file is loaded ([`NavMesh::from_bytes_with`]): on how many threads.
 ///
-/// By default a load may use a second thread: meshes of at least
+/// By default a load may use two threads: meshes of at least
 /// [`LoadOptions::TWO_THREADS_FROM`] triangles, on a machine with two cores or more, build
-/// their point-location grid while the caller's thread checks the structure, and their pockets
-/// while it finds the turning corners (the Aurora mesh, 34,816 triangles: about 3 ms instead
-/// of 5). The second thread lives only for the load. `with_threads(1)` keeps everything on the
-/// caller's thread (a game's own worker pool, say); the mesh is the same either way.
+/// their point-location grid and pockets on one while the other checks the structure and finds
+/// the turning corners (the Aurora mesh, 34,816 triangles: about 2.1 ms instead of 4.3). The
+/// two threads are trinav's own pool, started at the first such load and asleep between loads
+/// (the caller's thread waits meanwhile). `with_threads(1)` keeps everything on the caller's
+/// thread (a game's own worker pool, say); the mesh is the same either way.
 ///
 /// ```
 /// use trinav::NavMesh;
@@ -467,8 +468,8 @@ impl Default for LoadOptions {
 }
 
 impl LoadOptions {
-    /// The fewest triangles for which a load takes a second thread (below, starting the
-    /// thread costs more than it saves).
+    /// The fewest triangles for which a load takes two threads (below, handing the work over
+    /// costs more than it saves).
     pub const TWO_THREADS_FROM: usize = 8_192;
 
     /// At most `threads` threads: 1 (or 0) keeps the load on the caller's thread, 2 or more
@@ -493,20 +494,22 @@ fn load(bytes: &[u8], mut laps: Laps, options: LoadOptions) -> Result<NavMesh, L
     let (parts, mut derived) = decode_with_derived(bytes, &mut laps)?;
     laps.lap(|t| &mut t.decode);
     let two_threads = options.two_threads_for(parts.triangles.len());
-    // One thread proves the edges manifold, runs the checks (the quick ones, or for a layered
-    // mesh all of them, naming the problems) and, when they pass, finds the turning corners;
-    // the other proves the vertices distinct (one layer) and builds the grid and the pockets,
-    // which cope with any input (all on this thread when `two_threads` is false). What was
-    // derived is kept only when every check passed. On one thread, nothing is derived before
-    // the checks pass.
-    let ((manifold_edges, quick, layer_problems, corners), (distinct_vertices, grid_and_pockets)) =
+    // One thread proves the edges manifold and the vertices distinct (one layer), runs the
+    // checks (the quick ones, or for a layered mesh all of them, naming the problems) and, when
+    // they pass, finds the turning corners; the other builds the grid and the pockets, which
+    // cope with any input (all on this thread when `two_threads` is false). What was derived is
+    // kept only when every check passed. On one thread, nothing is derived before the checks
+    // pass.
+    let ((manifold_edges, distinct_vertices, quick, layer_problems, corners), grid_and_pockets) =
         crate::parallel::join(
             two_threads,
             || {
-                let Some(derived) = &derived else { return (false, false, None, None) };
+                let Some(derived) = &derived else { return (false, false, false, None, None) };
                 let manifold = proves_manifold_edges(&parts.triangles, &parts.neighbours, derived.edges);
+                let distinct = derived.layers.is_none()
+                    && proves_distinct_vertices(&parts.vertices, derived.vertex_order);
                 let (quick, layer_problems) = match &derived.layers {
-                    None => (manifold && quick_check(&parts), None),
+                    None => (manifold && distinct && quick_check(&parts), None),
                     Some(table) => {
                         // Vertices may coincide across layers: distinct within each layer,
                         // checked by hashing.
@@ -516,14 +519,9 @@ fn load(bytes: &[u8], mut laps: Laps, options: LoadOptions) -> Result<NavMesh, L
                     }
                 };
                 let corners = (two_threads && quick).then(|| CornersAndIslands::derive(&parts));
-                (manifold, quick, layer_problems, corners)
+                (manifold, distinct, quick, layer_problems, corners)
             },
-            || {
-                let Some(derived) = &derived else { return (false, None) };
-                let distinct = derived.layers.is_none()
-                    && proves_distinct_vertices(&parts.vertices, derived.vertex_order);
-                (distinct, two_threads.then(|| GridAndPockets::derive(&parts)))
-            },
+            || (two_threads && derived.is_some()).then(|| GridAndPockets::derive(&parts)),
         );
     let proven = Proven { distinct_vertices, manifold_edges };
     if let Some(table) = derived.as_mut().and_then(|d| d.layers.take()) {

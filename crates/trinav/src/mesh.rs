@@ -583,7 +583,7 @@ fn all_distinct(vertices: &[Point]) -> bool {
 
 /// The derived data that copes with arrays not yet checked: the bounds and the grid (from the
 /// vertices and triangles) and the pockets (from the links). The load builds it beside the
-/// structure checks, on a second thread, and drops it when they fail.
+/// structure checks, on another thread, and drops it when they fail.
 pub(crate) struct GridAndPockets {
     bounds: Aabb,
     grid: SpatialGrid,
@@ -769,8 +769,9 @@ impl NavMesh {
 
     /// [`NavMesh::from_trusted_parts`], running `beside` on the parts meanwhile (the bake
     /// verifies its mesh there). From [`NavMesh::TWO_THREADS_FROM`] triangles, on a machine
-    /// with two cores, the grid and the pockets are built on a second thread while this one
-    /// runs `beside` and finds the turning corners; the mesh is the same either way.
+    /// with two cores, the grid and the pockets are built on one thread of trinav's pool while
+    /// the other runs `beside` and finds the turning corners (so `beside` and its answer are
+    /// `Send`); the mesh is the same either way.
     ///
     /// ```
     /// use trinav::build::{MeshParts, build_adjacency, find_islands};
@@ -786,9 +787,9 @@ impl NavMesh {
     /// assert_eq!((mesh.triangle_count(), corners), (1, 3));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn from_trusted_parts_beside<R>(
+    pub fn from_trusted_parts_beside<R: Send>(
         parts: MeshParts,
-        beside: impl FnOnce(&MeshParts) -> R,
+        beside: impl FnOnce(&MeshParts) -> R + Send,
     ) -> Result<(NavMesh, R), InvalidMesh> {
         Self::check_trusted(&parts)?;
         let two_threads =
@@ -801,8 +802,8 @@ impl NavMesh {
         Ok((Self::assemble(parts, grid_and_pockets, corners), answer))
     }
 
-    /// The fewest triangles for which [`NavMesh::from_trusted_parts_beside`] takes a second
-    /// thread. Below, starting it costs about what it saves: the bake of den011d's 1,402
+    /// The fewest triangles for which [`NavMesh::from_trusted_parts_beside`] takes two
+    /// threads. Below, handing the work over costs about what it saves: the bake of den011d's 1,402
     /// triangles was within 2% either way, AR0304SR's 724 about 15% slower on two threads.
     pub const TWO_THREADS_FROM: usize = 2_048;
 
