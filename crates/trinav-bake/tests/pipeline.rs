@@ -1645,9 +1645,9 @@ fn triangles_by_island(mesh: &NavMesh) -> BTreeSet<(CornerBits, u8, CornerBits)>
 }
 
 #[test]
-fn the_bake_numbers_triangles_breadth_first_per_island() {
+fn the_bake_numbers_big_meshes_breadth_first_per_island() {
     // Rooms apart (islands), an enclosure (an island inside another's hole) and many
-    // obstacles, in both triangulations.
+    // obstacles, in both triangulations: big enough to be renumbered, and one below.
     let mut level =
         room((0..4).map(|i| rect(1. + 2. * f64::from(i), 1., 2. + 2. * f64::from(i), 8.)).collect());
     level.walkable.push(rect(20., 0., 25., 5.));
@@ -1658,9 +1658,17 @@ fn the_bake_numbers_triangles_breadth_first_per_island() {
         (13., 5.),
     ])));
     level.walkable.push(rect(14., 2., 16., 4.));
-    assert_eq!(bake_with(&level, Triangulation::ConstrainedDelaunay).island_count(), 4);
-    let scattered = trinav_bake::generate::scattered_obstacles(3_000, 9);
-    for level in [&level, &scattered] {
+    let mut big = trinav_bake::generate::scattered_obstacles(8_000, 9);
+    // Three islands more, away from the scattered obstacles' room (which starts at 0, 0).
+    big.walkable.push(rect(-30., -30., -25., -25.));
+    big.walkable.push(poly(&[(-50., -50.), (-40., -50.), (-40., -40.), (-50., -40.)]).with_hole(ring(&[
+        (-48., -48.),
+        (-42., -48.),
+        (-42., -42.),
+        (-48., -42.),
+    ])));
+    big.walkable.push(rect(-46., -46., -44., -44.));
+    for level in [&level, &big] {
         for method in METHODS {
             let settings = settings(method);
             let baked = bake_ok(level, &settings).mesh;
@@ -1669,6 +1677,13 @@ fn the_bake_numbers_triangles_breadth_first_per_island() {
             let soup = trinav_bake::triangulate::triangulate(&region, method).unwrap();
             let plain =
                 trinav_bake::derive::derive(trinav_bake::weld::weld(&soup).unwrap(), &settings).unwrap();
+            let renumbered = baked.triangle_count() >= trinav_bake::derive::NUMBER_BREADTH_FIRST_FROM;
+            assert_eq!(renumbered, std::ptr::eq(level, &big), "{method:?}");
+            assert!(baked.island_count() >= 4, "{method:?}");
+            if !renumbered {
+                assert_eq!(baked.parts(), plain.parts(), "{method:?}");
+                continue;
+            }
             assert_eq!(baked.vertices(), plain.vertices(), "{method:?}");
             assert_eq!(baked.island_count(), plain.island_count(), "{method:?}");
             assert_eq!(triangles_by_island(&baked), triangles_by_island(&plain), "{method:?}");
