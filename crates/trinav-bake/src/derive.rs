@@ -31,10 +31,10 @@ pub fn derive(welded: WeldedMesh, settings: &BakeSettings) -> Result<NavMesh, In
 /// all). Runs `verify` (stage 6) on the arrays meanwhile, on this thread while the grid and the
 /// pockets are built on a second one from [`NavMesh::TWO_THREADS_FROM`] triangles: the mesh,
 /// and `verify`'s answer with the time it took.
-pub(crate) fn derive_baked_beside<R: Send>(
+pub(crate) fn derive_baked_beside<R>(
     welded: WeldedMesh,
     settings: &BakeSettings,
-    verify: impl FnOnce(&MeshParts) -> R + Send,
+    verify: impl FnOnce(&MeshParts) -> R,
 ) -> Result<(NavMesh, (R, Duration)), InvalidMesh> {
     let parts = if welded.triangles.len() >= NUMBER_BREADTH_FIRST_FROM {
         let (welded, islands) = number_breadth_first(welded);

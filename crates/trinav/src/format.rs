@@ -441,11 +441,11 @@ pub fn load_timed_with(bytes: &[u8], options: LoadOptions) -> (Result<NavMesh, L
 ///
 /// By default a load may use two threads: meshes of at least
 /// [`LoadOptions::TWO_THREADS_FROM`] triangles, on a machine with two cores or more, build
-/// their point-location grid and pockets on one while the other checks the structure and finds
-/// the turning corners (the Aurora mesh, 34,816 triangles: about 2.1 ms instead of 4.3). The
-/// two threads are trinav's own pool, started at the first such load and asleep between loads
-/// (the caller's thread waits meanwhile). `with_threads(1)` keeps everything on the caller's
-/// thread (a game's own worker pool, say); the mesh is the same either way.
+/// their point-location grid and pockets on a thread of trinav's own pool (started at the
+/// first such load, asleep between loads) while the caller's thread checks the structure and
+/// finds the turning corners (the Aurora mesh, 34,816 triangles: about 2.2 ms instead of 4.4).
+/// `with_threads(1)` keeps everything on the caller's thread (a game's own worker pool, say);
+/// the mesh is the same either way.
 ///
 /// ```
 /// use trinav::NavMesh;
@@ -494,10 +494,10 @@ fn load(bytes: &[u8], mut laps: Laps, options: LoadOptions) -> Result<NavMesh, L
     let (parts, mut derived) = decode_with_derived(bytes, &mut laps)?;
     laps.lap(|t| &mut t.decode);
     let two_threads = options.two_threads_for(parts.triangles.len());
-    // One thread proves the edges manifold and the vertices distinct (one layer), runs the
+    // This thread proves the edges manifold and the vertices distinct (one layer), runs the
     // checks (the quick ones, or for a layered mesh all of them, naming the problems) and, when
-    // they pass, finds the turning corners; the other builds the grid and the pockets, which
-    // cope with any input (all on this thread when `two_threads` is false). What was derived is
+    // they pass, finds the turning corners; a pool thread builds the grid and the pockets,
+    // which cope with any input (all on this thread when `two_threads` is false). What was derived is
     // kept only when every check passed. On one thread, nothing is derived before the checks
     // pass.
     let ((manifold_edges, distinct_vertices, quick, layer_problems, corners), grid_and_pockets) =

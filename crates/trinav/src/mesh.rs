@@ -769,9 +769,8 @@ impl NavMesh {
 
     /// [`NavMesh::from_trusted_parts`], running `beside` on the parts meanwhile (the bake
     /// verifies its mesh there). From [`NavMesh::TWO_THREADS_FROM`] triangles, on a machine
-    /// with two cores, the grid and the pockets are built on one thread of trinav's pool while
-    /// the other runs `beside` and finds the turning corners (so `beside` and its answer are
-    /// `Send`); the mesh is the same either way.
+    /// with two cores, the grid and the pockets are built on a thread of trinav's pool while
+    /// this one runs `beside` and finds the turning corners; the mesh is the same either way.
     ///
     /// ```
     /// use trinav::build::{MeshParts, build_adjacency, find_islands};
@@ -787,9 +786,9 @@ impl NavMesh {
     /// assert_eq!((mesh.triangle_count(), corners), (1, 3));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn from_trusted_parts_beside<R: Send>(
+    pub fn from_trusted_parts_beside<R>(
         parts: MeshParts,
-        beside: impl FnOnce(&MeshParts) -> R + Send,
+        beside: impl FnOnce(&MeshParts) -> R,
     ) -> Result<(NavMesh, R), InvalidMesh> {
         Self::check_trusted(&parts)?;
         let two_threads =
