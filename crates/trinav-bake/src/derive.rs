@@ -29,7 +29,7 @@ pub fn derive(welded: WeldedMesh, settings: &BakeSettings) -> Result<NavMesh, In
 /// with [`trinav::build::build_adjacency`] (refusing any edge shared the wrong way), and the
 /// islands are computed here ([`NavMesh::from_trusted_parts_beside`]; debug builds check it
 /// all). Runs `verify` (stage 6) on the arrays meanwhile, on this thread while the grid and the
-/// pockets are built on a second one from [`NavMesh::TWO_THREADS_FROM`] triangles: the mesh,
+/// pockets are built on a pool thread from [`NavMesh::TWO_THREADS_FROM`] triangles: the mesh,
 /// and `verify`'s answer with the time it took.
 pub(crate) fn derive_baked_beside<R>(
     welded: WeldedMesh,
@@ -38,14 +38,7 @@ pub(crate) fn derive_baked_beside<R>(
 ) -> Result<(NavMesh, (R, Duration)), InvalidMesh> {
     let parts = if welded.triangles.len() >= NUMBER_BREADTH_FIRST_FROM {
         let (welded, islands) = number_breadth_first(welded);
-        MeshParts {
-            settings: *settings,
-            areas: welded.areas,
-            islands,
-            vertices: welded.vertices,
-            triangles: welded.triangles,
-            neighbours: welded.neighbours,
-        }
+        parts_with(welded, islands, settings)
     } else {
         parts_of(welded, settings)
     };
@@ -66,6 +59,11 @@ pub const NUMBER_BREADTH_FIRST_FROM: usize = trinav::file::LoadOptions::TWO_THRE
 /// The mesh arrays of `welded`, with its islands.
 fn parts_of(welded: WeldedMesh, settings: &BakeSettings) -> MeshParts {
     let (islands, _) = find_islands(&welded.neighbours);
+    parts_with(welded, islands, settings)
+}
+
+/// The mesh arrays of `welded` with `islands`.
+fn parts_with(welded: WeldedMesh, islands: Vec<IslandId>, settings: &BakeSettings) -> MeshParts {
     MeshParts {
         settings: *settings,
         areas: welded.areas,
