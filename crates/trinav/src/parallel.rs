@@ -10,7 +10,8 @@
 //! the loads ran one piece after the other (Aurora: median 4.0 ms against 2.25 ms fastest); a
 //! sleeping pool thread wakes on the idle core (median 2.3 ms). Both pieces on the pool (rayon's
 //! `join` from outside it) loaded as fast but baked 5-15% slower: the caller's warm caches
-//! went unused.
+//! went unused. A process forked after the pool started does not have its threads, and runs
+//! everything on its own thread.
 
 use std::sync::OnceLock;
 
@@ -18,16 +19,24 @@ use std::sync::OnceLock;
 /// thread at a time or the system could not start them (the work then runs on the caller's
 /// thread).
 fn pool() -> Option<&'static rayon::ThreadPool> {
-    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
-    POOL.get_or_init(|| {
+    pool_in(std::process::id())
+}
+
+/// The pool, if it was started by process `process`. A process forked from one that had
+/// started it inherits the pool's state but not its threads: work given to it would wait
+/// forever, so such a child runs everything on the caller's thread.
+fn pool_in(process: u32) -> Option<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<Option<(rayon::ThreadPool, u32)>> = OnceLock::new();
+    let started = POOL.get_or_init(|| {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         if cores < 2 {
             return None;
         }
         let builder = rayon::ThreadPoolBuilder::new().num_threads(2);
-        builder.thread_name(|i| format!("trinav-{i}")).build().ok()
-    })
-    .as_ref()
+        let pool = builder.thread_name(|i| format!("trinav-{i}")).build().ok()?;
+        Some((pool, std::process::id()))
+    });
+    started.as_ref().filter(|(_, owner)| *owner == process).map(|(pool, _)| pool)
 }
 
 /// Whether two pieces of work can run at once here: the machine has two cores and the pool
@@ -87,6 +96,14 @@ mod tests {
         let started = std::sync::Barrier::new(2);
         let (a, b) = join(true, || started.wait().is_leader(), || started.wait().is_leader());
         assert!(a != b, "one of the two is the barrier's leader");
+    }
+
+    #[test]
+    fn only_the_process_that_started_the_pool_uses_it() {
+        let here = std::process::id();
+        assert_eq!(pool_in(here).is_some(), has_second_core());
+        // A forked child sees another process id: no pool, everything on its own thread.
+        assert!(pool_in(here.wrapping_add(1)).is_none());
     }
 
     #[test]
