@@ -5,9 +5,10 @@
 //! The bake's own meshes of at least [`NUMBER_BREADTH_FIRST_FROM`] triangles are numbered
 //! breadth first from the lowest triangle of each island (`number_breadth_first`): every
 //! triangle but the first of its island then links to a lower one, which lets a load count the
-//! islands in one pass instead of by union-find. Bounds and the uniform grid are derived by the same code that runs when a baked file is loaded, so a baked and a
-//! loaded mesh are built identically; the bake's own meshes skip the structure checks, which
-//! its stages establish (`derive_baked_beside`).
+//! islands in one pass instead of by union-find. Bounds and the uniform grid are derived by
+//! the same code that runs when a baked file is loaded, so a baked and a loaded mesh are built
+//! identically; the bake's own meshes skip the structure checks, which its stages establish
+//! (`derive_baked_beside`).
 
 use std::time::{Duration, Instant};
 
