@@ -54,7 +54,8 @@ where
     FB: FnOnce() -> B + Send,
     B: Send,
 {
-    match pool().filter(|_| two_threads) {
+    // The pool is asked for (and started, the first time) only for work that may use it.
+    match two_threads.then(pool).flatten() {
         Some(pool) => {
             let mut b = None;
             let a = pool.in_place_scope(|scope| {
