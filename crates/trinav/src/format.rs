@@ -485,7 +485,7 @@ impl LoadOptions {
 
     /// Whether a mesh of `triangles` triangles is loaded on two threads.
     fn two_threads_for(&self, triangles: usize) -> bool {
-        self.threads >= 2 && triangles >= Self::TWO_THREADS_FROM && crate::parallel::has_second_core()
+        self.threads >= 2 && triangles >= Self::TWO_THREADS_FROM && crate::parallel::two_threads_available()
     }
 }
 
@@ -497,9 +497,9 @@ fn load(bytes: &[u8], mut laps: Laps, options: LoadOptions) -> Result<NavMesh, L
     // This thread proves the edges manifold and the vertices distinct (one layer), runs the
     // checks (the quick ones, or for a layered mesh all of them, naming the problems) and, when
     // they pass, finds the turning corners; a pool thread builds the grid and the pockets,
-    // which cope with any input (all on this thread when `two_threads` is false). What was derived is
-    // kept only when every check passed. On one thread, nothing is derived before the checks
-    // pass.
+    // which cope with any input (all on this thread when `two_threads` is false). What was
+    // derived is kept only when every check passed. On one thread, nothing is derived before
+    // the checks pass.
     let ((manifold_edges, distinct_vertices, quick, layer_problems, corners), grid_and_pockets) =
         crate::parallel::join(
             two_threads,

@@ -792,7 +792,7 @@ impl NavMesh {
     ) -> Result<(NavMesh, R), InvalidMesh> {
         Self::check_trusted(&parts)?;
         let two_threads =
-            parts.triangles.len() >= Self::TWO_THREADS_FROM && crate::parallel::has_second_core();
+            parts.triangles.len() >= Self::TWO_THREADS_FROM && crate::parallel::two_threads_available();
         let ((corners, answer), grid_and_pockets) = crate::parallel::join(
             two_threads,
             || (CornersAndIslands::derive(&parts), beside(&parts)),

@@ -41,7 +41,7 @@ fn pool_in(process: u32) -> Option<&'static rayon::ThreadPool> {
 
 /// Whether two pieces of work can run at once here: the machine has two cores and the pool
 /// started (starting it, the first time).
-pub(crate) fn has_second_core() -> bool {
+pub(crate) fn two_threads_available() -> bool {
     pool().is_some()
 }
 
@@ -83,14 +83,14 @@ mod tests {
             let (a, (b, second_here)) = join(two, || (6 * 7, on_caller()), || ("b", on_caller()));
             assert_eq!((a.0, b), (42, "b"));
             // The first piece on the caller's thread, the second on the pool when it is used.
-            let pooled = two && has_second_core();
+            let pooled = two && two_threads_available();
             assert_eq!((a.1, second_here), (true, !pooled), "two threads: {two}");
         }
     }
 
     #[test]
     fn both_pieces_run_at_once_on_the_pool() {
-        if !has_second_core() {
+        if !two_threads_available() {
             return;
         }
         // Each piece waits for the other to start: they finish only when both run at once.
@@ -102,7 +102,7 @@ mod tests {
     #[test]
     fn only_the_process_that_started_the_pool_uses_it() {
         let here = std::process::id();
-        assert_eq!(pool_in(here).is_some(), has_second_core());
+        assert_eq!(pool_in(here).is_some(), two_threads_available());
         // A forked child sees another process id: no pool, everything on its own thread.
         assert!(pool_in(here.wrapping_add(1)).is_none());
     }
