@@ -189,33 +189,44 @@ pub(crate) enum Pocket {
 /// unless its start or goal lies inside, so searches skip them.
 pub(crate) fn find_pockets(neighbours: &[[TriangleId; 3]]) -> Vec<Pocket> {
     let n = neighbours.len();
-    // Per triangle, its linked neighbours not peeled yet; `PEELED` once it is.
+    // Per triangle, its linked neighbours not peeled yet; `PEELED` once it is. One more entry,
+    // always `PEELED`, stands for every link out of range (the boundary's among them).
     const PEELED: u8 = u8::MAX;
-    let mut degree: Vec<u8> =
-        neighbours.iter().map(|links| links.iter().map(|u| u8::from(u.index() < n)).sum()).collect();
+    let mut degree: Vec<u8> = (neighbours.iter())
+        .map(|links| links.iter().map(|u| u8::from(u.index() < n)).sum())
+        .chain([PEELED])
+        .collect();
+    let slot = |u: TriangleId| u.index().min(n);
     let mut pockets = vec![Pocket::Core; n];
     // First in, first out: trees peel from their leaves inwards, level by level. Every
-    // triangle enters the queue at most once (when its degree drops to 1, or starts at <= 1).
-    let mut queue: Vec<u32> = (0..n).filter(|&t| degree[t] <= 1).map(|t| t as u32).collect();
+    // triangle enters the queue at most once (when its degree drops to 1, or starts at <= 1),
+    // so the queue never holds more than `n`; it is written without branches (whether a
+    // triangle enters depends on the mesh, in no order a branch could predict): each
+    // candidate is written at the end and kept by moving the end past it.
+    let mut queue: Vec<u32> = vec![0; n + 1];
+    let mut len = 0;
+    for (t, &d) in degree[..n].iter().enumerate() {
+        queue[len] = t as u32;
+        len += usize::from(d <= 1);
+    }
     let mut head = 0;
-    while let Some(&t) = queue.get(head) {
+    while head < len {
+        let t = queue[head] as usize;
         head += 1;
-        let t = t as usize;
         degree[t] = PEELED;
-        // The first linked neighbour not peeled, if any.
-        let next = neighbours[t].into_iter().find(|u| u.index() < n && degree[u.index()] != PEELED);
-        pockets[t] = match next {
-            Some(u) => {
-                let k = u.index();
-                // Saturating: with links that are not symmetric (a file still being checked)
-                // a degree could reach zero first; each triangle still enters the queue once.
-                degree[k] = degree[k].saturating_sub(1);
-                if degree[k] == 1 {
-                    queue.push(k as u32);
-                }
-                Pocket::Towards(u)
-            }
-            None => Pocket::Root,
+        // The first linked neighbour not peeled, if any (chosen without branches).
+        let next = (neighbours[t].into_iter().rev())
+            .fold(TriangleId::NONE, |next, u| if degree[slot(u)] != PEELED { u } else { next });
+        pockets[t] = if next.is_none() {
+            Pocket::Root
+        } else {
+            let k = next.index();
+            // Saturating: with links that are not symmetric (a file still being checked)
+            // a degree could reach zero first; each triangle still enters the queue once.
+            degree[k] = degree[k].saturating_sub(1);
+            queue[len] = k as u32;
+            len += usize::from(degree[k] == 1);
+            Pocket::Towards(next)
         };
     }
     pockets
@@ -414,6 +425,98 @@ mod tests {
             build_adjacency(&t, 3),
             Err(TopologyError::VertexOutOfRange { vertex: VertexId(9), .. })
         ));
+    }
+
+    /// The peel written plainly, with branches (the form [`find_pockets`] had before it was
+    /// made branch-free): the same queue, the same first neighbour not peeled.
+    fn plain_peel(neighbours: &[[TriangleId; 3]]) -> Vec<Pocket> {
+        let n = neighbours.len();
+        let mut degree: Vec<u8> =
+            neighbours.iter().map(|links| links.iter().map(|u| u8::from(u.index() < n)).sum()).collect();
+        let mut pockets = vec![Pocket::Core; n];
+        let mut queue: Vec<usize> = (0..n).filter(|&t| degree[t] <= 1).collect();
+        let mut head = 0;
+        while let Some(&t) = queue.get(head) {
+            head += 1;
+            degree[t] = u8::MAX;
+            let next = neighbours[t].into_iter().find(|u| u.index() < n && degree[u.index()] != u8::MAX);
+            pockets[t] = match next {
+                Some(u) => {
+                    degree[u.index()] = degree[u.index()].saturating_sub(1);
+                    if degree[u.index()] == 1 {
+                        queue.push(u.index());
+                    }
+                    Pocket::Towards(u)
+                }
+                None => Pocket::Root,
+            };
+        }
+        pockets
+    }
+
+    /// The 2-core of the adjacency, by removing triangles with fewer than two neighbours left
+    /// until none is left to remove (quadratic, plain).
+    fn two_core(neighbours: &[[TriangleId; 3]]) -> Vec<bool> {
+        let mut alive = vec![true; neighbours.len()];
+        loop {
+            let dying: Vec<usize> = (0..neighbours.len())
+                .filter(|&t| {
+                    alive[t] && neighbours[t].iter().filter(|u| !u.is_none() && alive[u.index()]).count() < 2
+                })
+                .collect();
+            if dying.is_empty() {
+                return alive;
+            }
+            for t in dying {
+                alive[t] = false;
+            }
+        }
+    }
+
+    #[test]
+    fn pockets_are_the_plain_peel_and_the_core_is_the_two_core() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(190);
+        for round in 0..400 {
+            // Unit squares on a lattice cut by a random diagonal, a third of the halves left
+            // out: corridors, loops, dead ends and whole islands that are trees.
+            let size = 2 + round % 12;
+            let id = |x: u32, y: u32| VertexId(y * (size + 1) + x);
+            let mut triangles = Vec::new();
+            for y in 0..size {
+                for x in 0..size {
+                    let [a, b, c, d] = [id(x, y), id(x + 1, y), id(x + 1, y + 1), id(x, y + 1)];
+                    let halves = if rng.random_range(0..2) == 0 {
+                        [[a, b, c], [a, c, d]]
+                    } else {
+                        [[a, b, d], [b, c, d]]
+                    };
+                    triangles.extend(halves.into_iter().filter(|_| rng.random_range(0..3) != 0));
+                }
+            }
+            let neighbours = build_adjacency(&triangles, ((size + 1) * (size + 1)) as usize).unwrap();
+            let pockets = find_pockets(&neighbours);
+            assert_eq!(pockets, plain_peel(&neighbours), "round {round}");
+            let core = two_core(&neighbours);
+            for (t, pocket) in pockets.iter().enumerate() {
+                assert_eq!(*pocket == Pocket::Core, core[t], "round {round}, triangle {t}");
+                if let Pocket::Towards(u) = pocket {
+                    assert!(neighbours[t].contains(u), "round {round}: {t} points to {u:?}, not a neighbour");
+                }
+            }
+            // Links that break every rule (a file still being checked): the same answer, no
+            // panic.
+            let n = neighbours.len() as u32;
+            let garbage: Vec<[TriangleId; 3]> = (0..n)
+                .map(|_| {
+                    [(); 3].map(|_| match rng.random_range(0..4) {
+                        0 => TriangleId::NONE,
+                        _ => TriangleId(rng.random_range(0..n + 3)),
+                    })
+                })
+                .collect();
+            assert_eq!(find_pockets(&garbage), plain_peel(&garbage), "round {round}, garbage links");
+        }
     }
 
     #[test]
