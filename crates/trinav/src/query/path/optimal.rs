@@ -879,10 +879,8 @@ pub(crate) fn search_flags(
 ) -> Vec<u8> {
     const NONE: u32 = u32::MAX;
     const PINCH: u32 = u32::MAX - 1;
-    // Per vertex: where its boundary edge leaves to (`PINCH` when several leave it), and where
-    // the last one entering it comes from.
-    // The boundary edges first, appended without a branch (a third of the edges are on the
-    // boundary, in no order a branch could predict), then one pass over them alone.
+    // The boundary edges first, appended without a branch (whether an edge is on the boundary
+    // follows no pattern a branch could predict), then one pass over them alone.
     let mut boundary = vec![[0u32; 2]; triangles.len() * 3 + 1];
     let mut count = 0;
     for (tri, links) in triangles.iter().zip(neighbours) {
@@ -892,6 +890,8 @@ pub(crate) fn search_flags(
         }
     }
     boundary.truncate(count);
+    // Per vertex: where its boundary edge leaves to (`PINCH` when several leave it), and where
+    // the last one entering it comes from.
     let mut leaves_to = vec![NONE; vertices.len()];
     let mut enters_from = vec![NONE; vertices.len()];
     for &[a, b] in &boundary {
