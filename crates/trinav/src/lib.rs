@@ -83,6 +83,8 @@ mod point;
 mod query;
 mod settings;
 mod spatial_index;
+#[cfg(test)]
+mod test_meshes;
 mod topology;
 
 pub use format::LoadError;

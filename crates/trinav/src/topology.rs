@@ -478,23 +478,10 @@ mod tests {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_pcg::Pcg64::seed_from_u64(190);
         for round in 0..400 {
-            // Unit squares on a lattice cut by a random diagonal, a third of the halves left
-            // out: corridors, loops, dead ends and whole islands that are trees.
-            let size = 2 + round % 12;
-            let id = |x: u32, y: u32| VertexId(y * (size + 1) + x);
-            let mut triangles = Vec::new();
-            for y in 0..size {
-                for x in 0..size {
-                    let [a, b, c, d] = [id(x, y), id(x + 1, y), id(x + 1, y + 1), id(x, y + 1)];
-                    let halves = if rng.random_range(0..2) == 0 {
-                        [[a, b, c], [a, c, d]]
-                    } else {
-                        [[a, b, d], [b, c, d]]
-                    };
-                    triangles.extend(halves.into_iter().filter(|_| rng.random_range(0..3) != 0));
-                }
-            }
-            let neighbours = build_adjacency(&triangles, ((size + 1) * (size + 1)) as usize).unwrap();
+            // A third of the halves left out: corridors, loops, dead ends and whole islands
+            // that are trees.
+            let (vertices, triangles) = crate::test_meshes::lattice_mesh(&mut rng, 2 + round % 12, 3);
+            let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
             let pockets = find_pockets(&neighbours);
             assert_eq!(pockets, plain_peel(&neighbours), "round {round}");
             let core = two_core(&neighbours);

@@ -1039,34 +1039,14 @@ mod tests {
         assert_eq!(flags, vec![0, 1 << 2, 1 << 1, 1]);
     }
 
-    /// Random meshes of unit squares on a lattice, each cut by a random diagonal, a quarter of
-    /// the halves left out: walls with straight runs (half turns exactly), reflex and convex
-    /// corners, and pinch points where triangles meet at a corner only (up to eight triangles
-    /// round a vertex, so a pinch point can have a fan of more than a half turn).
-    fn lattice_mesh(rng: &mut rand_pcg::Pcg64, size: u32) -> (Vec<Point>, Vec<[VertexId; 3]>) {
-        use rand::RngExt;
-        let vertices =
-            (0..=size).flat_map(|y| (0..=size).map(move |x| Point::new(x as f64, y as f64))).collect();
-        let id = |x: u32, y: u32| VertexId(y * (size + 1) + x);
-        let mut triangles = Vec::new();
-        for y in 0..size {
-            for x in 0..size {
-                let [a, b, c, d] = [id(x, y), id(x + 1, y), id(x + 1, y + 1), id(x, y + 1)];
-                let halves =
-                    if rng.random_range(0..2) == 0 { [[a, b, c], [a, c, d]] } else { [[a, b, d], [b, c, d]] };
-                triangles.extend(halves.into_iter().filter(|_| rng.random_range(0..4) != 0));
-            }
-        }
-        (vertices, triangles)
-    }
-
     #[test]
     fn flags_are_the_fans_that_span_more_than_a_half_turn() {
         use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64::seed_from_u64(875);
         let (mut turning, mut turning_at_pinches) = (0, 0);
         for round in 0..300 {
-            let (vertices, triangles) = lattice_mesh(&mut rng, 2 + round % 9);
+            // A quarter of the halves left out: pinch points with fans of more than a half turn.
+            let (vertices, triangles) = crate::test_meshes::lattice_mesh(&mut rng, 2 + round % 9, 4);
             let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
             let flags = search_flags(&vertices, &triangles, &neighbours);
             // The oracle: the fans at each vertex as unions of corners joined across the edges
