@@ -454,19 +454,6 @@ impl NavMesh {
         wall.map(|w| (nearest, w))
     }
 
-    /// Whether some wall comes nearer than `reach` to the segment `a -> b` (`a` must be on the
-    /// mesh; `true` when it is not). Stops at the first such wall.
-    pub(crate) fn segment_meets_wall(
-        &self,
-        a: Point,
-        b: Point,
-        reach: f64,
-        scratch: &mut ClearanceScratch,
-    ) -> bool {
-        let Some(start) = self.locate(a) else { return true };
-        self.segment_meets_wall_beside(start, (a, b), reach, |_| false, scratch)
-    }
-
     /// Appends to `out` every wall nearer than `reach` to `centre`, a point of triangle
     /// `start`.
     pub(crate) fn walls_within(

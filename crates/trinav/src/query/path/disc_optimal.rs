@@ -233,6 +233,9 @@ pub(crate) struct DiscScratch {
     walls_at: Vec<(u32, u32)>,
     walls: Vec<(Point, Point)>,
     pub(crate) arcs: Vec<ArcRun>,
+    /// A path already through the wall check (the fast mode's, when it bounds the search),
+    /// or empty.
+    verified: Vec<Point>,
     /// Arrivals expanded by the last search.
     pub(crate) expanded: u32,
     sight: SightScratch,
@@ -309,6 +312,37 @@ fn taut(corner: &DiscCorner, u: Point, side: f64) -> bool {
     corner.walls.iter().all(|w| side * (u.x * w.y - u.y * w.x) >= -SLACK)
 }
 
+/// For a tangent leaving `from`'s circle on `from_side` and reaching `to`'s on each side
+/// (`[counter-clockwise, clockwise]`), both of radius `radius`: `false` where [`taut`] surely
+/// fails for it at either corner (or no such tangent exists), decided without the tangent's
+/// divisions: its direction is `u = (s d + k perp(-d)) / |d|²` for `d` the centres' offset,
+/// `k` the difference of the signed radii and `s = sqrt(|d|² - k²)`, so `u × w |d|²` is
+/// `s (d × w) + k (d · w)`. The margin (twice [`SLACK`]) leaves every case near the taut
+/// test's edge to it.
+fn taut_sides(from: &DiscCorner, from_side: f64, to: &DiscCorner, radius: f64) -> [bool; 2] {
+    let (dx, dy) = (to.centre.x - from.centre.x, to.centre.y - from.centre.y);
+    let d2 = dx * dx + dy * dy;
+    let cross = |w: Point| dx * w.y - dy * w.x;
+    let dot = |w: Point| dx * w.x + dy * w.y;
+    // The same side (`k = 0`, `s = |d|`): `side (d × w) >= -2 SLACK |d|`, squared.
+    let slack2 = 4.0 * SLACK * SLACK * d2;
+    let parallel = |w: Point| {
+        let c = cross(w);
+        from_side * c >= 0.0 || c * c <= slack2
+    };
+    let same = from.walls.iter().chain(&to.walls).all(|&w| parallel(w));
+    // The other side (`k = -2 from_side radius`, a crossing tangent), the target's side the
+    // opposite: `side (s (d × w) + k (d · w)) >= -2 SLACK |d|²`.
+    let k = -2.0 * from_side * radius;
+    let crossing = d2 > k * k && {
+        let s = (d2 - k * k).sqrt();
+        let slack = -2.0 * SLACK * d2;
+        let holds = |side: f64, w: Point| side * (s * cross(w) + k * dot(w)) >= slack;
+        from.walls.iter().all(|&w| holds(from_side, w)) && to.walls.iter().all(|&w| holds(-from_side, w))
+    };
+    if from_side > 0.0 { [same, crossing] } else { [crossing, same] }
+}
+
 /// The tangent from `from` to `to` (direction and contacts); a point already on `from`'s
 /// circle (the goal there) is reached round the circle alone: the contact is the point.
 fn tangent_or_on(from: Bend, to: Bend) -> Option<(Point, Point, Point)> {
@@ -347,6 +381,12 @@ impl NavMesh {
                 Err(_) => f64::INFINITY,
             },
         };
+        // The fast mode's path passed the wall check: an optimal path equal to it need not
+        // be checked again.
+        scratch.disc.verified.clear();
+        if bound.is_finite() && out.links.is_empty() {
+            scratch.disc.verified.extend_from_slice(&out.points);
+        }
         self.search_disc_optimal_into((from, starts), (to, goals), options, bound, scratch, out)
     }
 
@@ -378,7 +418,10 @@ impl NavMesh {
         );
         scratch.expanded = scratch.disc.expanded;
         let written = end == SearchEnd::Found || (end == SearchEnd::Exhausted && options.partial);
+        let checked = end == SearchEnd::Found && out.links.is_empty() && out.points == scratch.disc.verified;
+        scratch.disc.verified.clear();
         if written
+            && !checked
             && starts.first().is_none_or(|&start| {
                 let (arcs, links) = (&scratch.disc.arcs, &out.links);
                 self.first_disturbance(&out.points, arcs, links, (radius, start), &mut scratch.clearance)
@@ -475,6 +518,15 @@ impl NavMesh {
             if link.is_some_and(|d| !self.disc_fits_link_ends(d, radius)) {
                 continue;
             }
+            // Redundant whether clear or not (and cheaper to tell): an arrival at a circle that
+            // an expanded one reaches for no more, or at a link taken for no more.
+            let redundant = match link {
+                Some(d) => next.g >= disc.link_g[d as usize],
+                None => next.target != GOAL && self.dominated(&next, radius, disc, clearance),
+            };
+            if redundant {
+                continue;
+            }
             if !self.disc_step_is_clear(&next, radius, disc, clearance) {
                 continue;
             }
@@ -491,13 +543,6 @@ impl NavMesh {
                 disc.arrivals.push(arrival);
                 self.write_disc_path(disc.arrivals.len() as u32 - 1, radius, disc, (points, steps));
                 return SearchEnd::Found;
-            }
-            let fresh = match link {
-                Some(d) => next.g < disc.link_g[d as usize],
-                None => !self.dominated(&next, radius, disc, clearance),
-            };
-            if !fresh {
-                continue;
             }
             if disc.expanded >= budget {
                 if partial {
@@ -642,8 +687,13 @@ impl NavMesh {
             if arrival.g + least > limit {
                 return;
             }
-            for side in [1.0, -1.0] {
-                push(c, Bend { centre: corner.centre, radius, side }, Some(corner), None);
+            // The sides whose tangent may be taut at both corners (most are not: a test
+            // without the tangent's divisions first).
+            let sides = here.map_or([true; 2], |h| taut_sides(h, arrival.side, corner, radius));
+            for (side, may) in [1.0, -1.0].into_iter().zip(sides) {
+                if may {
+                    push(c, Bend { centre: corner.centre, radius, side }, Some(corner), None);
+                }
             }
         };
         let Some(here) = here else {
@@ -710,21 +760,22 @@ impl NavMesh {
         {
             return false;
         }
-        let inside = radius * (1.0 - super::DISTURBANCE_TOLERANCE);
-        // The candidates' corners are in sight (see `expand_disc`): a wall crossing the
-        // segment is among the walls near it.
-        if !self.layers_overlap() {
-            return step.leave == step.at || !self.segment_meets_wall(step.leave, step.at, inside, clearance);
+        if step.leave == step.at && !self.layers_overlap() {
+            return true;
         }
-        // Where layers overlap, from the triangle holding the tangent's first point on its
-        // layer: walked to from the parent's corner (or the start's triangle).
+        // The candidates' corners are in sight (see `expand_disc`): a wall crossing the
+        // segment is among the walls near it, searched from the triangle holding the
+        // tangent's first point (on its layer): walked to from the parent's corner (a short
+        // walk: the contact is `radius` from it), or the start's or link end's triangle.
+        let inside = radius * (1.0 - super::DISTURBANCE_TOLERANCE);
         let corners = self.disc_corners();
         let n = corners.len() as u32;
         let first = match corners.get(parent.corner as usize) {
-            Some(corner) => {
+            Some(corner) if self.layers_overlap() => {
                 let mut any = |_: TriangleId, _: &mut crate::query::raycast::Tried| true;
                 self.walk_segment(corner.triangle, (corner.centre, step.leave), &mut Vec::new(), &mut any)
             }
+            Some(corner) => self.fan_triangle_holding(corner, step.leave).or_else(|| self.locate(step.leave)),
             None if parent.corner == START => disc.start_triangle,
             // A link's end (the arrival through directed link `corner - n`).
             None => self.links.end_triangles(parent.corner - n).first().copied(),
@@ -734,6 +785,9 @@ impl NavMesh {
             && self.segment_meets_wall_beside(first, (step.leave, step.at), inside, |_| false, clearance)
         {
             return false;
+        }
+        if !self.layers_overlap() {
+            return true;
         }
         // A clear way to the goal or a link's start ends where it aims only on the right layer
         // (a goal on the road may lie inside the circle of a corner of the bridge above): the
@@ -751,6 +805,27 @@ impl NavMesh {
             return arrives(first, &mut Vec::new());
         }
         self.walk_segment(first, (step.leave, at), &mut Vec::new(), &mut arrives).is_some()
+    }
+
+    /// A triangle of `corner`'s fan holding `p` (a contact on its circle), by plain floating
+    /// point: a wall search started from a triangle a rounding away from `p` still enters the
+    /// one holding it. `None` when no fan triangle reaches that far (or rounding says so).
+    fn fan_triangle_holding(&self, corner: &DiscCorner, p: Point) -> Option<TriangleId> {
+        let cross = |a: Point, b: Point| (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+        let mut t = corner.triangle;
+        for _ in 0..self.triangle_count() {
+            let [a, b, c] = self.triangle_points(t);
+            if cross(a, b) >= 0.0 && cross(b, c) >= 0.0 && cross(c, a) >= 0.0 {
+                return Some(t);
+            }
+            // On round the vertex, counter-clockwise: through the edge that arrives at it.
+            let k = self.triangles()[t.index()].iter().position(|&v| v == corner.vertex)?;
+            t = self.neighbours(t)[(k + 2) % 3];
+            if t.is_none() || t == corner.triangle {
+                return None;
+            }
+        }
+        None
     }
 
     /// Whether the arc round `corner`'s circle on `side` from `from` to `to` (as circumscribed
@@ -895,5 +970,123 @@ impl NavMesh {
             }
             push(points, node.at);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::MeshParts;
+    use crate::settings::BakeSettings;
+    use rand::{RngExt, SeedableRng};
+
+    /// A unit direction from a small integer vector: axis-aligned, diagonal and other walls,
+    /// so that walls parallel to the centres' offset come up often.
+    fn direction(rng: &mut rand_pcg::Pcg64) -> Point {
+        loop {
+            let (x, y) = (rng.random_range(-2..=2) as f64, rng.random_range(-2..=2) as f64);
+            let d = (x * x + y * y).sqrt();
+            if d > 0.0 {
+                return Point::new(x / d, y / d);
+            }
+        }
+    }
+
+    fn corner_at(centre: Point, walls: [Point; 2]) -> DiscCorner {
+        DiscCorner { centre, walls, triangle: TriangleId(0), vertex: VertexId(0), next_at_vertex: NONE }
+    }
+
+    #[test]
+    fn taut_sides_rules_out_only_tangents_the_taut_test_refuses() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(2111);
+        let (mut taut_both, mut ruled_out, mut left_to_the_test) = (0, 0, 0);
+        for _ in 0..200_000 {
+            // Centres on a half-unit lattice: offsets along the walls, and circles that touch.
+            let mut centre =
+                || Point::new(rng.random_range(0..12) as f64 * 0.5, rng.random_range(0..12) as f64 * 0.5);
+            let (a, b) = (centre(), centre());
+            let from = corner_at(a, [direction(&mut rng), direction(&mut rng)]);
+            let to = corner_at(b, [direction(&mut rng), direction(&mut rng)]);
+            let radius = [0.1, 0.25, 0.45, 0.5, 1.0, 2.0][rng.random_range(0..6)];
+            let from_side = if rng.random_range(0..2) == 0 { 1.0 } else { -1.0 };
+            let sides = taut_sides(&from, from_side, &to, radius);
+            for (may, to_side) in sides.into_iter().zip([1.0, -1.0]) {
+                let bend = |c: &DiscCorner, side| Bend { centre: c.centre, radius, side };
+                let exact = disc_funnel::tangent(bend(&from, from_side), bend(&to, to_side))
+                    .is_some_and(|(u, _, _)| taut(&from, u, from_side) && taut(&to, u, to_side));
+                if exact {
+                    assert!(may, "{from:?} {from_side} {to:?} {to_side} r {radius}");
+                    taut_both += 1;
+                } else if may {
+                    left_to_the_test += 1;
+                } else {
+                    ruled_out += 1;
+                }
+            }
+        }
+        // It decides as the taut test does but for a few cases at its margin (and at centres
+        // that coincide, which have no tangent).
+        assert!(taut_both > 20_000 && ruled_out > 200_000, "{taut_both} {ruled_out}");
+        assert!(left_to_the_test * 100 < ruled_out, "{left_to_the_test} of {ruled_out}");
+    }
+
+    #[test]
+    fn fan_triangle_holding_finds_the_fan_triangle_that_holds_the_point() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(2112);
+        let (mut found, mut beyond) = (0, 0);
+        for round in 0..60 {
+            let (vertices, triangles) = crate::test_meshes::lattice_mesh(&mut rng, 3 + round % 6, 4);
+            let Ok(neighbours) = crate::topology::build_adjacency(&triangles, vertices.len()) else {
+                continue;
+            };
+            let (islands, _) = crate::topology::find_islands(&neighbours);
+            let areas = vec![crate::ids::AreaId(0); triangles.len()];
+            let parts = MeshParts {
+                settings: BakeSettings::default(),
+                vertices,
+                triangles,
+                neighbours,
+                areas,
+                islands,
+            };
+            let Ok(mesh) = NavMesh::from_parts(parts) else { continue };
+            for corner in mesh.disc_corners() {
+                // The oracle: the fan as the triangles joined to the corner's triangle across
+                // edges at its vertex.
+                let v = corner.vertex;
+                let mut fan = vec![corner.triangle];
+                let mut k = 0;
+                while k < fan.len() {
+                    let t = fan[k];
+                    k += 1;
+                    let tri = mesh.triangles()[t.index()];
+                    for (e, &n) in mesh.neighbours(t).iter().enumerate() {
+                        let at_v = tri[e] == v || tri[(e + 1) % 3] == v;
+                        if at_v && !n.is_none() && !fan.contains(&n) {
+                            fan.push(n);
+                        }
+                    }
+                }
+                for _ in 0..20 {
+                    let angle = rng.random_range(0.0..TAU);
+                    let d = rng.random_range(0.0..1.2);
+                    let p = Point::new(corner.centre.x + d * angle.cos(), corner.centre.y + d * angle.sin());
+                    match mesh.fan_triangle_holding(corner, p) {
+                        Some(t) => {
+                            assert!(
+                                fan.contains(&t) && mesh.triangle_contains(t, p),
+                                "{corner:?} {p:?} {t:?}"
+                            );
+                            found += 1;
+                        }
+                        None => {
+                            assert!(fan.iter().all(|&t| !mesh.triangle_contains(t, p)), "{corner:?} {p:?}");
+                            beyond += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 1000 && beyond > 1000, "{found} {beyond}");
     }
 }
