@@ -79,11 +79,12 @@ pub(crate) struct DiscCorners {
     pub(crate) in_sight: Vec<SightList>,
 }
 
-/// The corners in sight of one corner, nearest first, once kept; how often it was expanded.
+/// The corners in sight of one corner, nearest first, once kept (one list per side of its
+/// circle: the ones a tangent from that side may reach taut); how often it was expanded.
 #[derive(Debug, Default)]
 pub(crate) struct SightList {
     pub(crate) uses: AtomicU32,
-    pub(crate) list: OnceLock<Box<[u32]>>,
+    pub(crate) list: OnceLock<[Box<[u32]>; 2]>,
 }
 
 impl Clone for SightList {
@@ -187,10 +188,9 @@ struct Arrival {
 }
 
 /// A tangent not yet tested: from arrival `parent` round its circle to `leave`, then straight
-/// to `at` on `target`'s circle (or the goal), with the cost `g` there and `f = g + h`.
+/// to `at` on `target`'s circle (or the goal), with the cost `g` there.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
-    f: f64,
     g: f64,
     target: u32,
     side: f64,
@@ -199,18 +199,27 @@ struct Candidate {
     parent: u32,
 }
 
-impl PartialEq for Candidate {
+/// A candidate in the open list: its cost `g` and `f = g + h`, and where it is kept (a small
+/// entry, so that the heap moves less).
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    f: f64,
+    g: f64,
+    candidate: u32,
+}
+
+impl PartialEq for Queued {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
-impl Eq for Candidate {}
-impl PartialOrd for Candidate {
+impl Eq for Queued {}
+impl PartialOrd for Queued {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl Ord for Candidate {
+impl Ord for Queued {
     /// Smallest `f` first (the heap is a max-heap), then largest `g`.
     fn cmp(&self, other: &Self) -> Ordering {
         other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
@@ -223,7 +232,8 @@ pub(crate) struct DiscScratch {
     /// The corners whose circles hold the start (within the bound), found by its expansion.
     touching: Vec<u32>,
     arrivals: Vec<Arrival>,
-    open: BinaryHeap<Candidate>,
+    open: BinaryHeap<Queued>,
+    candidates: Vec<Candidate>,
     /// Per corner and side (`2 c` left, `2 c + 1` right): the first of its expanded arrivals.
     first_at: Vec<u32>,
     /// The arrivals of the path found, goal first.
@@ -341,6 +351,51 @@ fn taut_sides(from: &DiscCorner, from_side: f64, to: &DiscCorner, radius: f64) -
         from.walls.iter().all(|&w| holds(from_side, w)) && to.walls.iter().all(|&w| holds(-from_side, w))
     };
     if from_side > 0.0 { [same, crossing] } else { [crossing, same] }
+}
+
+/// Whether a tangent from `from`'s circle on `from_side` to `to`'s circle (on either side)
+/// may be taut at both corners for some radius: `false` only where [`taut`] refuses both at
+/// every radius, so that a corner's sight lists can leave such corners out once for all
+/// radii. The tangent to the same side runs along the centres' offset `d` whatever the
+/// radius; the crossing one turns from it by `α = asin(2 r / |d|)` in `(0, π/2)`, and each
+/// wall's taut test then reads `A cos α + B sin α >= 0` (from [`taut_sides`]'s terms, `|d|`
+/// divided out). The crossing tangent may be taut when some `α` passes all four: the passing
+/// set is an interval whose ends are the window's or some wall's limits, so those are the
+/// only points to try. Every test is widened far beyond [`SLACK`] (1e-6 of a radian).
+pub(crate) fn may_be_taut(from: &DiscCorner, from_side: f64, to: &DiscCorner) -> bool {
+    const WIDEN: f64 = 1e-6;
+    let (dx, dy) = (to.centre.x - from.centre.x, to.centre.y - from.centre.y);
+    let length = (dx * dx + dy * dy).sqrt();
+    if length == 0.0 {
+        return true;
+    }
+    let cross = |w: &Point| dx * w.y - dy * w.x;
+    let dot = |w: &Point| dx * w.x + dy * w.y;
+    let same = from.walls.iter().chain(&to.walls).all(|w| from_side * cross(w) >= -WIDEN * length);
+    if same {
+        return true;
+    }
+    // Each wall's test as the direction `φ` of `(A, B)`: it passes within a quarter turn (and
+    // the widening) of `φ`.
+    let from_terms = from.walls.map(|w| (from_side * cross(&w), -dot(&w)));
+    let to_terms = to.walls.map(|w| (-from_side * cross(&w), dot(&w)));
+    let directions = [from_terms[0], from_terms[1], to_terms[0], to_terms[1]].map(|(a, b)| b.atan2(a));
+    let reach = std::f64::consts::FRAC_PI_2 + WIDEN;
+    let passes_all = |alpha: f64| directions.iter().all(|&phi| (alpha - phi).cos() >= -WIDEN.sin() - 1e-12);
+    let window = (-WIDEN, std::f64::consts::FRAC_PI_2 + WIDEN);
+    let in_window = |alpha: f64| (window.0..=window.1).contains(&alpha);
+    let limits = directions.iter().flat_map(|&phi| {
+        [phi - reach, phi + reach].map(|t| {
+            if t > PI {
+                t - TAU
+            } else if t <= -PI {
+                t + TAU
+            } else {
+                t
+            }
+        })
+    });
+    [window.0, window.1].into_iter().chain(limits).any(|alpha| in_window(alpha) && passes_all(alpha))
 }
 
 /// The tangent from `from` to `to` (direction and contacts); a point already on `from`'s
@@ -495,6 +550,7 @@ impl NavMesh {
         disc.expanded = 0;
         disc.arrivals.clear();
         disc.open.clear();
+        disc.candidates.clear();
         disc.first_at.clear();
         disc.first_at.resize(2 * corners.len(), NONE);
         disc.walls_at.clear();
@@ -513,7 +569,8 @@ impl NavMesh {
         disc.start_triangle = starts.first().copied();
         self.expand_disc_point(0, starts, aim, disc);
         let mut nearest = 0u32;
-        while let Some(next) = disc.open.pop() {
+        while let Some(queued) = disc.open.pop() {
+            let next = disc.candidates[queued.candidate as usize];
             let link = (next.target >= n && next.target < GOAL).then(|| next.target - n);
             if link.is_some_and(|d| !self.disc_fits_link_ends(d, radius)) {
                 continue;
@@ -626,7 +683,7 @@ impl NavMesh {
             None => Bend::point(arrival.at),
         };
         let limit = aim.bound * (1.0 + SLACK);
-        let open = &mut disc.open;
+        let (open, candidates) = (&mut disc.open, &mut disc.candidates);
         // `rest`: the estimate from the target on (`None`: the one of the contact).
         let mut push = |target: u32, to: Bend, corner: Option<&DiscCorner>, rest: Option<f64>| {
             let Some((u, leave, at)) = tangent_or_on(from, to) else { return };
@@ -644,7 +701,8 @@ impl NavMesh {
             }
             let f = g + rest.unwrap_or_else(|| aim.estimate(self, at));
             if f <= limit {
-                open.push(Candidate { f, g, target, side: to.side, leave, at, parent: index });
+                open.push(Queued { f, g, candidate: candidates.len() as u32 });
+                candidates.push(Candidate { g, target, side: to.side, leave, at, parent: index });
             }
         };
         push(GOAL, Bend::point(goal), None, Some(0.0));
@@ -720,9 +778,11 @@ impl NavMesh {
         // `|c at| >= d - r` and its estimate `>= d - shortfall` for `d = |c centre|` (without
         // links, the shortfall is `|centre goal|`).
         let reach = (limit - arrival.g + aim.shortfall(here.centre) + 3.0 * radius) / 2.0 * (1.0 + SLACK);
-        if let Some(list) = self.corners_in_sight(arrival.corner, &mut disc.sight) {
+        let reach2 = reach * reach;
+        if let Some(list) = self.corners_in_sight(arrival.corner, arrival.side, &mut disc.sight) {
             for &c in list {
-                if corners.list[c as usize].centre.distance(here.centre) > reach {
+                let d = corners.list[c as usize].centre;
+                if (d.x - here.centre.x).powi(2) + (d.y - here.centre.y).powi(2) > reach2 {
                     break;
                 }
                 try_corner(c);
@@ -1028,6 +1088,42 @@ mod tests {
         // that coincide, which have no tangent).
         assert!(taut_both > 20_000 && ruled_out > 200_000, "{taut_both} {ruled_out}");
         assert!(left_to_the_test * 100 < ruled_out, "{left_to_the_test} of {ruled_out}");
+    }
+
+    #[test]
+    fn may_be_taut_keeps_every_corner_a_taut_tangent_reaches_at_some_radius() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(2113);
+        let (mut kept, mut left_out, mut never_taut) = (0, 0, 0);
+        for _ in 0..20_000 {
+            let mut centre =
+                || Point::new(rng.random_range(0..12) as f64 * 0.5, rng.random_range(0..12) as f64 * 0.5);
+            let (a, b) = (centre(), centre());
+            let from = corner_at(a, [direction(&mut rng), direction(&mut rng)]);
+            let to = corner_at(b, [direction(&mut rng), direction(&mut rng)]);
+            let from_side = if rng.random_range(0..2) == 0 { 1.0 } else { -1.0 };
+            let may = may_be_taut(&from, from_side, &to);
+            // Radii from tiny to past half the distance (where crossing tangents vanish), and
+            // the radii at which a crossing tangent runs along a wall (its limits).
+            let distance = a.distance(b);
+            let mut radii: Vec<f64> = (1..=60).map(|k| distance * k as f64 / 100.0).collect();
+            radii.push(1e-9);
+            let taut_somewhere = radii.iter().any(|&radius| {
+                [1.0, -1.0].into_iter().any(|to_side| {
+                    let bend = |c: &DiscCorner, side| Bend { centre: c.centre, radius, side };
+                    disc_funnel::tangent(bend(&from, from_side), bend(&to, to_side))
+                        .is_some_and(|(u, _, _)| taut(&from, u, from_side) && taut(&to, u, to_side))
+                })
+            });
+            if taut_somewhere {
+                assert!(may, "{from:?} {from_side} {to:?}");
+                kept += 1;
+            } else {
+                never_taut += 1;
+                left_out += usize::from(!may);
+            }
+        }
+        // Most corners no tangent reaches taut are left out of the lists.
+        assert!(kept > 2_000 && left_out * 10 > never_taut * 9, "{kept} {left_out} of {never_taut}");
     }
 
     #[test]

@@ -78,20 +78,27 @@ fn report(v: VertexId, seen: &mut GenerationSet, visit: &mut impl FnMut(VertexId
 }
 
 impl NavMesh {
-    /// The turning corners in sight of corner `corner` (see [`Self::vertices_in_sight`]),
-    /// nearest first, the corner itself left out, once the corner has been expanded often
-    /// enough to keep them ([`KEEP_FROM_USE`]; the list is then walked and allocated, once per
-    /// corner and mesh); `None` before.
-    pub(crate) fn corners_in_sight(&self, corner: u32, scratch: &mut SightScratch) -> Option<&[u32]> {
+    /// The turning corners in sight of corner `corner` (see [`Self::vertices_in_sight`]) that
+    /// a tangent leaving its circle on `side` may reach taut at some radius
+    /// ([`super::disc_optimal::may_be_taut`]), nearest first, the corner itself left out, once
+    /// the corner has been expanded often enough to keep them ([`KEEP_FROM_USE`]; both sides'
+    /// lists are then walked and allocated, once per corner and mesh); `None` before.
+    pub(crate) fn corners_in_sight(
+        &self,
+        corner: u32,
+        side: f64,
+        scratch: &mut SightScratch,
+    ) -> Option<&[u32]> {
         let corners = self.disc_corner_index();
         let kept = &corners.in_sight[corner as usize];
-        if let Some(list) = kept.list.get() {
-            return Some(list);
+        let on_side = usize::from(side < 0.0);
+        if let Some(lists) = kept.list.get() {
+            return Some(&lists[on_side]);
         }
         if kept.uses.fetch_add(1, Ordering::Relaxed) + 1 < KEEP_FROM_USE {
             return None;
         }
-        Some(kept.list.get_or_init(|| {
+        let lists = kept.list.get_or_init(|| {
             let eye = &corners.list[corner as usize];
             let mut found = Vec::new();
             let everywhere = |_: [Point; 2]| true;
@@ -101,8 +108,13 @@ impl NavMesh {
             found.retain(|&c| c != corner);
             let away = |c: &u32| corners.list[*c as usize].centre.distance(eye.centre);
             found.sort_by(|a, b| away(a).total_cmp(&away(b)).then(a.cmp(b)));
-            found.into_boxed_slice()
-        }))
+            // Per side of the eye's circle, the corners a tangent may reach taut at some radius.
+            [1.0, -1.0].map(|side| {
+                let may = |c: &&u32| super::disc_optimal::may_be_taut(eye, side, &corners.list[**c as usize]);
+                found.iter().filter(may).copied().collect()
+            })
+        });
+        Some(&lists[on_side])
     }
 
     /// Calls `visit` once for every vertex in sight of `eye` (a vertex of the mesh) through
