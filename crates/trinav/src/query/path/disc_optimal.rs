@@ -51,7 +51,7 @@ use crate::ids::{TriangleId, VertexId};
 use crate::links::LinkWork;
 use crate::mesh::NavMesh;
 use crate::query::path::disc_funnel::{self, ArcRun, Bend};
-use crate::query::path::disc_sight::{SightScratch, least_sum_through};
+use crate::query::path::disc_sight::{SIGHT_CORNER, SightScratch, least_sum_through, sight_side};
 use crate::query::path::{
     LinkStep, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass, SearchEnd,
 };
@@ -79,12 +79,13 @@ pub(crate) struct DiscCorners {
     pub(crate) in_sight: Vec<SightList>,
 }
 
-/// The corners in sight of one corner, nearest first, once kept (one list per side of its
-/// circle: the ones a tangent from that side may reach taut); how often it was expanded.
+/// The corners in sight of one corner, nearest first, once kept (each with the sides of its
+/// circle a tangent may leave from to reach it taut: see [`NavMesh::corners_in_sight`]); how
+/// often it was expanded.
 #[derive(Debug, Default)]
 pub(crate) struct SightList {
     pub(crate) uses: AtomicU32,
-    pub(crate) list: OnceLock<[Box<[u32]>; 2]>,
+    pub(crate) list: OnceLock<Box<[u32]>>,
 }
 
 impl Clone for SightList {
@@ -188,9 +189,10 @@ struct Arrival {
 }
 
 /// A tangent not yet tested: from arrival `parent` round its circle to `leave`, then straight
-/// to `at` on `target`'s circle (or the goal), with the cost `g` there.
+/// to `at` on `target`'s circle (or the goal), with the cost `g` there and `f = g + h`.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
+    f: f64,
     g: f64,
     target: u32,
     side: f64,
@@ -199,27 +201,18 @@ struct Candidate {
     parent: u32,
 }
 
-/// A candidate in the open list: its cost `g` and `f = g + h`, and where it is kept (a small
-/// entry, so that the heap moves less).
-#[derive(Clone, Copy, Debug)]
-struct Queued {
-    f: f64,
-    g: f64,
-    candidate: u32,
-}
-
-impl PartialEq for Queued {
+impl PartialEq for Candidate {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
-impl Eq for Queued {}
-impl PartialOrd for Queued {
+impl Eq for Candidate {}
+impl PartialOrd for Candidate {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl Ord for Queued {
+impl Ord for Candidate {
     /// Smallest `f` first (the heap is a max-heap), then largest `g`.
     fn cmp(&self, other: &Self) -> Ordering {
         other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
@@ -232,8 +225,7 @@ pub(crate) struct DiscScratch {
     /// The corners whose circles hold the start (within the bound), found by its expansion.
     touching: Vec<u32>,
     arrivals: Vec<Arrival>,
-    open: BinaryHeap<Queued>,
-    candidates: Vec<Candidate>,
+    open: BinaryHeap<Candidate>,
     /// Per corner and side (`2 c` left, `2 c + 1` right): the first of its expanded arrivals.
     first_at: Vec<u32>,
     /// The arrivals of the path found, goal first.
@@ -550,7 +542,6 @@ impl NavMesh {
         disc.expanded = 0;
         disc.arrivals.clear();
         disc.open.clear();
-        disc.candidates.clear();
         disc.first_at.clear();
         disc.first_at.resize(2 * corners.len(), NONE);
         disc.walls_at.clear();
@@ -569,8 +560,7 @@ impl NavMesh {
         disc.start_triangle = starts.first().copied();
         self.expand_disc_point(0, starts, aim, disc);
         let mut nearest = 0u32;
-        while let Some(queued) = disc.open.pop() {
-            let next = disc.candidates[queued.candidate as usize];
+        while let Some(next) = disc.open.pop() {
             let link = (next.target >= n && next.target < GOAL).then(|| next.target - n);
             if link.is_some_and(|d| !self.disc_fits_link_ends(d, radius)) {
                 continue;
@@ -683,7 +673,7 @@ impl NavMesh {
             None => Bend::point(arrival.at),
         };
         let limit = aim.bound * (1.0 + SLACK);
-        let (open, candidates) = (&mut disc.open, &mut disc.candidates);
+        let open = &mut disc.open;
         // `rest`: the estimate from the target on (`None`: the one of the contact).
         let mut push = |target: u32, to: Bend, corner: Option<&DiscCorner>, rest: Option<f64>| {
             let Some((u, leave, at)) = tangent_or_on(from, to) else { return };
@@ -701,8 +691,7 @@ impl NavMesh {
             }
             let f = g + rest.unwrap_or_else(|| aim.estimate(self, at));
             if f <= limit {
-                open.push(Queued { f, g, candidate: candidates.len() as u32 });
-                candidates.push(Candidate { g, target, side: to.side, leave, at, parent: index });
+                open.push(Candidate { f, g, target, side: to.side, leave, at, parent: index });
             }
         };
         push(GOAL, Bend::point(goal), None, Some(0.0));
@@ -779,13 +768,17 @@ impl NavMesh {
         // links, the shortfall is `|centre goal|`).
         let reach = (limit - arrival.g + aim.shortfall(here.centre) + 3.0 * radius) / 2.0 * (1.0 + SLACK);
         let reach2 = reach * reach;
-        if let Some(list) = self.corners_in_sight(arrival.corner, arrival.side, &mut disc.sight) {
-            for &c in list {
+        if let Some(list) = self.corners_in_sight(arrival.corner, &mut disc.sight) {
+            let side = sight_side(arrival.side);
+            for &entry in list {
+                let c = entry & SIGHT_CORNER;
                 let d = corners.list[c as usize].centre;
                 if (d.x - here.centre.x).powi(2) + (d.y - here.centre.y).powi(2) > reach2 {
                     break;
                 }
-                try_corner(c);
+                if entry & side != 0 {
+                    try_corner(c);
+                }
             }
             return;
         }
@@ -1105,8 +1098,7 @@ mod tests {
             // Radii from tiny to past half the distance (where crossing tangents vanish), and
             // the radii at which a crossing tangent runs along a wall (its limits).
             let distance = a.distance(b);
-            let mut radii: Vec<f64> = (1..=60).map(|k| distance * k as f64 / 100.0).collect();
-            radii.push(1e-9);
+            let radii: Vec<f64> = (1..=60).map(|k| distance * k as f64 / 100.0).chain([1e-9]).collect();
             let taut_somewhere = radii.iter().any(|&radius| {
                 [1.0, -1.0].into_iter().any(|to_side| {
                     let bend = |c: &DiscCorner, side| Bend { centre: c.centre, radius, side };

@@ -21,6 +21,16 @@ use crate::query::path::GenerationSet;
 /// bound instead.
 const KEEP_FROM_USE: u32 = 4;
 
+/// The bits of a sight list entry that hold the corner; the two above say for which sides
+/// of the eye's circle it is kept (see [`NavMesh::corners_in_sight`]).
+pub(crate) const SIGHT_CORNER: u32 = (1 << 30) - 1;
+
+/// The bit of a sight list entry for tangents leaving the eye's circle on `side`
+/// (counter-clockwise: positive).
+pub(crate) fn sight_side(side: f64) -> u32 {
+    if side > 0.0 { 1 << 30 } else { 1 << 31 }
+}
+
 /// A wedge of directions from the eye, through edge `edge` of the triangle it enters: every
 /// direction from `right` counter-clockwise to `left`, both on the edge's line or beyond it.
 /// Triangles are counter-clockwise and the eye is outside the entered one, so seen from the
@@ -78,27 +88,25 @@ fn report(v: VertexId, seen: &mut GenerationSet, visit: &mut impl FnMut(VertexId
 }
 
 impl NavMesh {
-    /// The turning corners in sight of corner `corner` (see [`Self::vertices_in_sight`]) that
-    /// a tangent leaving its circle on `side` may reach taut at some radius
-    /// ([`super::disc_optimal::may_be_taut`]), nearest first, the corner itself left out, once
-    /// the corner has been expanded often enough to keep them ([`KEEP_FROM_USE`]; both sides'
-    /// lists are then walked and allocated, once per corner and mesh); `None` before.
-    pub(crate) fn corners_in_sight(
-        &self,
-        corner: u32,
-        side: f64,
-        scratch: &mut SightScratch,
-    ) -> Option<&[u32]> {
+    /// The turning corners in sight of corner `corner` (see [`Self::vertices_in_sight`]),
+    /// nearest first, the corner itself left out, once the corner has been expanded often
+    /// enough to keep them ([`KEEP_FROM_USE`]; the list is then walked and allocated, once per
+    /// corner and mesh); `None` before, and on meshes with more corners than an entry holds.
+    /// Each entry is a corner ([`SIGHT_CORNER`] bits) and, per side of `corner`'s circle
+    /// ([`sight_side`]), whether a tangent from that side may reach it taut at some radius
+    /// ([`super::disc_optimal::may_be_taut`]); entries for neither side are left out.
+    pub(crate) fn corners_in_sight(&self, corner: u32, scratch: &mut SightScratch) -> Option<&[u32]> {
         let corners = self.disc_corner_index();
         let kept = &corners.in_sight[corner as usize];
-        let on_side = usize::from(side < 0.0);
-        if let Some(lists) = kept.list.get() {
-            return Some(&lists[on_side]);
+        if let Some(list) = kept.list.get() {
+            return Some(list);
         }
-        if kept.uses.fetch_add(1, Ordering::Relaxed) + 1 < KEEP_FROM_USE {
+        if corners.list.len() > SIGHT_CORNER as usize
+            || kept.uses.fetch_add(1, Ordering::Relaxed) + 1 < KEEP_FROM_USE
+        {
             return None;
         }
-        let lists = kept.list.get_or_init(|| {
+        Some(kept.list.get_or_init(|| {
             let eye = &corners.list[corner as usize];
             let mut found = Vec::new();
             let everywhere = |_: [Point; 2]| true;
@@ -108,13 +116,12 @@ impl NavMesh {
             found.retain(|&c| c != corner);
             let away = |c: &u32| corners.list[*c as usize].centre.distance(eye.centre);
             found.sort_by(|a, b| away(a).total_cmp(&away(b)).then(a.cmp(b)));
-            // Per side of the eye's circle, the corners a tangent may reach taut at some radius.
-            [1.0, -1.0].map(|side| {
-                let may = |c: &&u32| super::disc_optimal::may_be_taut(eye, side, &corners.list[**c as usize]);
-                found.iter().filter(may).copied().collect()
-            })
-        });
-        Some(&lists[on_side])
+            let sides = |c: u32| {
+                let may = |side| super::disc_optimal::may_be_taut(eye, side, &corners.list[c as usize]);
+                c | [1.0, -1.0].into_iter().filter(|&side| may(side)).map(sight_side).fold(0, |a, b| a | b)
+            };
+            found.into_iter().map(sides).filter(|entry| entry & !SIGHT_CORNER != 0).collect()
+        }))
     }
 
     /// Calls `visit` once for every vertex in sight of `eye` (a vertex of the mesh) through
