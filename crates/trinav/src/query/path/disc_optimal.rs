@@ -347,47 +347,47 @@ fn taut_sides(from: &DiscCorner, from_side: f64, to: &DiscCorner, radius: f64) -
 
 /// Whether a tangent from `from`'s circle on `from_side` to `to`'s circle (on either side)
 /// may be taut at both corners for some radius: `false` only where [`taut`] refuses both at
-/// every radius, so that a corner's sight lists can leave such corners out once for all
-/// radii. The tangent to the same side runs along the centres' offset `d` whatever the
-/// radius; the crossing one turns from it by `α = asin(2 r / |d|)` in `(0, π/2)`, and each
-/// wall's taut test then reads `A cos α + B sin α >= 0` (from [`taut_sides`]'s terms, `|d|`
-/// divided out). The crossing tangent may be taut when some `α` passes all four: the passing
-/// set is an interval whose ends are the window's or some wall's limits, so those are the
-/// only points to try. Every test is widened far beyond [`SLACK`] (1e-6 of a radian).
+/// every radius, so that a corner's sight list can leave such corners out once for all radii.
+/// The tangent to the same side runs along the centres' offset `d` whatever the radius; the
+/// crossing one turns from it by `α = asin(2 r / |d|)` in `(0, π/2)`, and each wall's taut test
+/// then reads `n · (cos α, sin α) >= 0` for a unit vector `n` (from [`taut_sides`]'s terms,
+/// `|d|` divided out). The crossing tangent may be taut when some `α` passes all four: the
+/// passing set is an arc whose ends are the window's or some wall's limits (the directions a
+/// quarter turn from its `n`), so those are the only directions to try. Every test is widened
+/// far beyond [`SLACK`] (1e-6 of a radian).
 pub(crate) fn may_be_taut(from: &DiscCorner, from_side: f64, to: &DiscCorner) -> bool {
+    // The sine and cosine of the widening angle.
     const WIDEN: f64 = 1e-6;
+    let widen_cos = (1.0 - WIDEN * WIDEN).sqrt();
     let (dx, dy) = (to.centre.x - from.centre.x, to.centre.y - from.centre.y);
     let length = (dx * dx + dy * dy).sqrt();
     if length == 0.0 {
         return true;
     }
-    let cross = |w: &Point| dx * w.y - dy * w.x;
-    let dot = |w: &Point| dx * w.x + dy * w.y;
-    let same = from.walls.iter().chain(&to.walls).all(|w| from_side * cross(w) >= -WIDEN * length);
-    if same {
+    let (ux, uy) = (dx / length, dy / length);
+    let cross = |w: &Point| ux * w.y - uy * w.x;
+    let dot = |w: &Point| ux * w.x + uy * w.y;
+    if from.walls.iter().chain(&to.walls).all(|w| from_side * cross(w) >= -WIDEN) {
         return true;
     }
-    // Each wall's test as the direction `φ` of `(A, B)`: it passes within a quarter turn (and
-    // the widening) of `φ`.
-    let from_terms = from.walls.map(|w| (from_side * cross(&w), -dot(&w)));
-    let to_terms = to.walls.map(|w| (-from_side * cross(&w), dot(&w)));
-    let directions = [from_terms[0], from_terms[1], to_terms[0], to_terms[1]].map(|(a, b)| b.atan2(a));
-    let reach = std::f64::consts::FRAC_PI_2 + WIDEN;
-    let passes_all = |alpha: f64| directions.iter().all(|&phi| (alpha - phi).cos() >= -WIDEN.sin() - 1e-12);
-    let window = (-WIDEN, std::f64::consts::FRAC_PI_2 + WIDEN);
-    let in_window = |alpha: f64| (window.0..=window.1).contains(&alpha);
-    let limits = directions.iter().flat_map(|&phi| {
-        [phi - reach, phi + reach].map(|t| {
-            if t > PI {
-                t - TAU
-            } else if t <= -PI {
-                t + TAU
-            } else {
-                t
-            }
-        })
+    let from_terms = from.walls.map(|w| Point::new(from_side * cross(&w), -dot(&w)));
+    let to_terms = to.walls.map(|w| Point::new(-from_side * cross(&w), dot(&w)));
+    let normals = [from_terms[0], from_terms[1], to_terms[0], to_terms[1]];
+    let passes_all = |v: Point| normals.iter().all(|n| n.x * v.x + n.y * v.y >= -WIDEN - 1e-12);
+    // The window of angles `[-WIDEN, π/2 + WIDEN]` as its end directions; a direction lies in
+    // it when it is counter-clockwise of the first and clockwise of the second (an arc of
+    // less than a half turn).
+    let (first, last) = (Point::new(widen_cos, -WIDEN), Point::new(-WIDEN, widen_cos));
+    let in_window =
+        |v: Point| first.x * v.y - first.y * v.x >= -1e-12 && v.x * last.y - v.y * last.x >= -1e-12;
+    // Each wall's limits: its normal turned a quarter turn and the widening either way.
+    let limits = normals.into_iter().flat_map(|n| {
+        [
+            Point::new(-n.x * WIDEN - n.y * widen_cos, n.x * widen_cos - n.y * WIDEN),
+            Point::new(-n.x * WIDEN + n.y * widen_cos, -n.x * widen_cos - n.y * WIDEN),
+        ]
     });
-    [window.0, window.1].into_iter().chain(limits).any(|alpha| in_window(alpha) && passes_all(alpha))
+    [first, last].into_iter().chain(limits).any(|v| in_window(v) && passes_all(v))
 }
 
 /// The tangent from `from` to `to` (direction and contacts); a point already on `from`'s
