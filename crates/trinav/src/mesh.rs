@@ -1097,21 +1097,8 @@ impl NavMesh {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_meshes::parts_of;
     use crate::topology::find_islands;
-
-    /// Valid parts of `triangles` on `vertices` (adjacency and islands derived), area 0.
-    fn parts_of(vertices: Vec<Point>, triangles: Vec<[VertexId; 3]>) -> MeshParts {
-        let neighbours = build_adjacency(&triangles, vertices.len()).unwrap();
-        let (islands, _) = find_islands(&neighbours);
-        MeshParts {
-            settings: BakeSettings::default(),
-            areas: vec![AreaId(0); triangles.len()],
-            vertices,
-            triangles,
-            neighbours,
-            islands,
-        }
-    }
 
     /// A 2x1 strip of 4 triangles, plus a separate triangle touching it at one corner.
     fn sample_parts() -> MeshParts {

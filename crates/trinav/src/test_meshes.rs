@@ -1,9 +1,12 @@
-//! Random meshes for the crate's unit tests.
+//! Meshes for the crate's unit tests: random lattices, and parts with their derived arrays.
 
 use rand::RngExt;
 
 use crate::geometry::Point;
-use crate::ids::VertexId;
+use crate::ids::{AreaId, VertexId};
+use crate::mesh::MeshParts;
+use crate::settings::BakeSettings;
+use crate::topology::{build_adjacency, find_islands};
 
 /// A random mesh of unit squares on a `size` x `size` lattice, each cut by a random diagonal,
 /// one half in `leave_out_one_in` (on average) left out: walls with straight runs (half turns
@@ -26,4 +29,18 @@ pub(crate) fn lattice_mesh(
         }
     }
     (vertices, triangles)
+}
+
+/// Valid parts of `triangles` on `vertices` (adjacency and islands derived), area 0.
+pub(crate) fn parts_of(vertices: Vec<Point>, triangles: Vec<[VertexId; 3]>) -> MeshParts {
+    let neighbours = build_adjacency(&triangles, vertices.len()).expect("a manifold mesh");
+    let (islands, _) = find_islands(&neighbours);
+    MeshParts {
+        settings: BakeSettings::default(),
+        areas: vec![AreaId(0); triangles.len()],
+        vertices,
+        triangles,
+        neighbours,
+        islands,
+    }
 }

@@ -1029,8 +1029,6 @@ impl NavMesh {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh::MeshParts;
-    use crate::settings::BakeSettings;
     use rand::{RngExt, SeedableRng};
 
     /// A unit direction from a small integer vector: axis-aligned, diagonal and other walls,
@@ -1125,19 +1123,7 @@ mod tests {
         let (mut found, mut beyond) = (0, 0);
         for round in 0..60 {
             let (vertices, triangles) = crate::test_meshes::lattice_mesh(&mut rng, 3 + round % 6, 4);
-            let Ok(neighbours) = crate::topology::build_adjacency(&triangles, vertices.len()) else {
-                continue;
-            };
-            let (islands, _) = crate::topology::find_islands(&neighbours);
-            let areas = vec![crate::ids::AreaId(0); triangles.len()];
-            let parts = MeshParts {
-                settings: BakeSettings::default(),
-                vertices,
-                triangles,
-                neighbours,
-                areas,
-                islands,
-            };
+            let parts = crate::test_meshes::parts_of(vertices, triangles);
             let Ok(mesh) = NavMesh::from_parts(parts) else { continue };
             for corner in mesh.disc_corners() {
                 // The oracle: the fan as the triangles joined to the corner's triangle across

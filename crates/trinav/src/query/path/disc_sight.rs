@@ -254,10 +254,6 @@ impl NavMesh {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::AreaId;
-    use crate::mesh::MeshParts;
-    use crate::settings::BakeSettings;
-    use crate::topology::{build_adjacency, find_islands};
 
     /// A room [0, 10]² round a square hole [4, 6]², in 8 triangles (vertices 0-3 the room's
     /// corners, 4-7 the hole's).
@@ -270,12 +266,7 @@ mod tests {
                 .iter()
                 .map(|t| t.map(VertexId))
                 .collect();
-        let neighbours = build_adjacency(&triangles, vertices.len()).expect("a manifold mesh");
-        let (islands, _) = find_islands(&neighbours);
-        let areas = vec![AreaId(0); triangles.len()];
-        let settings = BakeSettings::default();
-        NavMesh::from_parts(MeshParts { settings, areas, vertices, triangles, neighbours, islands })
-            .expect("a valid mesh")
+        NavMesh::from_parts(crate::test_meshes::parts_of(vertices, triangles)).expect("a valid mesh")
     }
 
     /// Whether the open segment `a -> b` meets the open hole (4, 6)²: exactly, on the doubled
