@@ -607,6 +607,50 @@ impl NavMesh {
         );
     }
 
+    /// The distances from the segment `a -> b` (`a` a point of triangle `start`, no wall
+    /// crossing it) to the nearest wall on its left and on its right that `skip` does not
+    /// leave out, each at most `reach`. A wall counts on a side when some point of it lies
+    /// strictly on that side of the line `a b`, or when it lies on the line.
+    pub(crate) fn segment_clearance_by_side(
+        &self,
+        start: TriangleId,
+        (a, b): (Point, Point),
+        reach: f64,
+        skip: impl Fn(Point, Point) -> bool,
+        scratch: &mut ClearanceScratch,
+    ) -> [f64; 2] {
+        let mut nearest = [reach; 2];
+        let mut best = reach;
+        let side = |p: Point| (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+        self.walls_near(
+            start,
+            Some((a, b)),
+            scratch,
+            |p, q, best: f64| {
+                if skip(p, q) || boxes_apart([a, b], [p, q], best) {
+                    return None;
+                }
+                let d = segments_distance(a, b, p, q);
+                if d >= best {
+                    return None;
+                }
+                let (sp, sq) = (side(p), side(q));
+                let on_line = sp == 0.0 && sq == 0.0;
+                if on_line || sp.max(sq) > 0.0 {
+                    nearest[0] = nearest[0].min(d);
+                }
+                if on_line || sp.min(sq) < 0.0 {
+                    nearest[1] = nearest[1].min(d);
+                }
+                // The search goes on as far as the farther side's nearest wall.
+                Some(nearest[0].max(nearest[1]))
+            },
+            &mut best,
+            |p, q, best| !boxes_apart([a, b], [p, q], best) && segments_nearer(a, b, p, q, best),
+        );
+        nearest
+    }
+
     /// Whether some wall (with the edges into the triangles `blocked` accepts) comes nearer
     /// than `reach` to the segment `a -> b`, `a` a point of triangle `start`.
     pub(crate) fn segment_meets_wall_beside(

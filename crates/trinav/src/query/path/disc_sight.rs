@@ -9,7 +9,7 @@
 //! sight, so it can only find more vertices than a disc needs, never fewer; the tangents it
 //! yields are still tested against the walls.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU16, Ordering};
 
 use crate::geometry::{Orientation, Point, orient};
 use crate::ids::{HalfEdge, TriangleId, VertexId};
@@ -120,7 +120,11 @@ impl NavMesh {
                 let may = |side| super::disc_optimal::may_be_taut(eye, side, &corners.list[c as usize]);
                 c | [1.0, -1.0].into_iter().filter(|&side| may(side)).map(sight_side).fold(0, |a, b| a | b)
             };
-            found.into_iter().map(sides).filter(|entry| entry & !SIGHT_CORNER != 0).collect()
+            let list: Box<[u32]> =
+                found.into_iter().map(sides).filter(|entry| entry & !SIGHT_CORNER != 0).collect();
+            let unknown = || AtomicU16::new(super::disc_optimal::FREE_UNKNOWN);
+            kept.free.get_or_init(|| list.iter().flat_map(|_| [unknown(), unknown()]).collect());
+            list
         }))
     }
 
