@@ -1003,6 +1003,39 @@ proptest! {
 /// its contact, and missed the way between two corners 2.0 apart (r = 0.999); (3) the fast
 /// search never tried staying in the triangle holding start and goal, whose straight segment
 /// passes a corner nearer than the radius.
+/// A case the oblique property test found (session 22): the short way closes at this radius,
+/// and the fast search, first reaching the triangles near the goal from the far side, closed
+/// those whose every corner is wider than the disc before the long way came back through them
+/// (a triangle of one node goes on only through its two other edges). It now searches again
+/// with a node per way in before answering "no path".
+#[test]
+fn the_fast_mode_finds_the_long_way_back_through_triangles_it_closed() {
+    let level = oblique_level(&[
+        ((12, 9), (0, 0), (0, 0)),
+        ((20, 7), (0, 1), (-2, 0)),
+        ((11, 10), (0, -1), (-1, -8)),
+        ((18, 10), (4, 0), (0, -5)),
+        ((27, 9), (4, 0), (-4, -1)),
+        ((1, 1), (0, -1), (6, -1)),
+        ((13, 12), (0, -1), (3, -1)),
+    ]);
+    let (a, b) =
+        (Point::new(3.516406204042093, 7.482304448371386), Point::new(8.203566299768912, 2.94081962657478));
+    let r = 0.6;
+    let (base, oracle) = (bake_at(&level, 0.0).unwrap(), bake_at(&level, r).unwrap());
+    for mode in [PathMode::Fast, PathMode::Optimal] {
+        let mut tally = Tally::default();
+        compare(Some(&level), &base, &oracle, r, mode, &[(a, b)], &mut tally);
+        assert_eq!((tally.queries, tally.both), (1, 1), "{mode:?}: {tally:?}");
+        assert_eq!(tally.clearance_violations + tally.not_optimal, 0, "{mode:?}: {tally:?}");
+        // The long way round (22.3 against 6.5 for a point), within the fast mode's 2%.
+        assert!(tally.fast_ratio_sum < 1.02, "{mode:?}: {tally:?}");
+    }
+    // The whole level's random queries (the property test's seed) agree with the oracle.
+    let tallies = tally_random_queries(&level, r, 10526050566955971916).unwrap();
+    assert_eq!(tallies.each_ref().map(|t| t.only_oracle + t.only_ours), [0, 0], "{tallies:?}");
+}
+
 #[test]
 fn cases_the_property_tests_found() {
     let cases = [

@@ -1475,8 +1475,14 @@ impl NavMesh {
     ) -> Result<SearchEnd, PathError> {
         scratch.uncrossable.clear();
         loop {
-            let end = self.search_corridor(from, starts, to, goals, *left, radius, scratch);
+            let mut end = self.search_corridor(from, starts, to, goals, *left, radius, scratch);
             *left -= scratch.expanded;
+            if end == SearchEnd::Unreachable && radius > 0.0 {
+                // Searched again with a node per way into every triangle (see
+                // `search_disc_corridor`): a disc's first search may miss a way.
+                end = self.search_disc_corridor(from, starts, to, goals, *left, (radius, true), scratch);
+                *left -= scratch.expanded;
+            }
             let end_point = match end {
                 SearchEnd::Found => Some(to),
                 SearchEnd::Exhausted if partial => {

@@ -74,7 +74,7 @@ impl NavMesh {
         scratch: &mut PathScratch,
     ) -> SearchEnd {
         if radius > 0.0 {
-            return self.search_disc_corridor(from, starts, to, goals, budget, radius, scratch);
+            return self.search_disc_corridor(from, starts, to, goals, budget, (radius, false), scratch);
         }
         scratch.begin(self.triangle_count());
         scratch.per_entry = false;
@@ -197,15 +197,22 @@ impl NavMesh {
     /// cone as in the plain search: its g is the taut length of the point's way along the
     /// corridor, which the disc's way (in the same corridor, kept off the walls) is never
     /// shorter than.
+    ///
+    /// Unless `every_way_in`, a triangle whose every corner is wider than the disc is one
+    /// node: closed by its first way in, it goes on through its other two edges only, so a
+    /// way that must enter it by another edge and leave by that first one (into a triangle
+    /// whose nodes depend on the way in) is missed. Rare, and only ever a miss: a search
+    /// that finds nothing is run again with `every_way_in` (a node per way in everywhere:
+    /// every way a disc can take through the triangles is then searched).
     #[allow(clippy::too_many_arguments)]
-    fn search_disc_corridor(
+    pub(crate) fn search_disc_corridor(
         &self,
         from: Point,
         starts: &[TriangleId],
         to: Point,
         goals: &[TriangleId],
         budget: u32,
-        radius: f64,
+        (radius, every_way_in): (f64, bool),
         scratch: &mut PathScratch,
     ) -> SearchEnd {
         scratch.begin(3 * self.triangle_count());
@@ -218,7 +225,7 @@ impl NavMesh {
         // corner wider than the disc: the plain search's node), else one per edge entered by.
         let node_of = |entry: HalfEdge, into: TriangleId| {
             let t = into.index();
-            if widths[t].iter().all(|&w| f64::from(w) > diameter) {
+            if !every_way_in && widths[t].iter().all(|&w| f64::from(w) > diameter) {
                 return 3 * t;
             }
             let came_from = entry.triangle();
