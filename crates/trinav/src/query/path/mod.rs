@@ -212,12 +212,13 @@ pub enum PathError {
     /// An option the searches do not combine with layers yet was asked on a layered mesh.
     #[error("{0} does not work on a mesh with layers yet")]
     NotWithLayers(&'static str),
-    /// The fast mode's disc funnel did not find a path keeping the agent radius from every
-    /// wall through the corridor it chose, and no edge of that corridor was found closed to
-    /// the disc (a known limitation at passages within a few percent of the disc's diameter;
-    /// see the README). No unverified path is ever returned.
+    /// No path keeping the agent radius from every wall could be verified: the fast mode's
+    /// funnel found none through the corridors it chose (then, on a mesh without links, the
+    /// exact search it falls back on did not either), or a path the exact search found failed
+    /// the wall check (a known limitation at passages within a rounding of the disc's
+    /// diameter; see the README). No unverified path is ever returned.
     #[error(
-        "the fast mode found a corridor for the agent radius but no path through it that it could verify keeps the radius from every wall (a known limitation): try a mesh baked with that agent radius"
+        "no path for the agent radius could be verified to keep the radius from every wall (a known limitation): try a mesh baked with that agent radius"
     )]
     DiscPathUnverified,
     /// A point is closer to a wall than the agent radius (and snapping was not asked for).
@@ -1444,9 +1445,31 @@ impl NavMesh {
             PathMode::Fast => {
                 let mut left = budget;
                 let ends = ((from, starts), (to, goals));
-                let end = self.walk(ends, radius, options.partial, &mut left, scratch, &mut out.points)?;
-                scratch.expanded = budget - left;
-                end
+                match self.walk(ends, radius, options.partial, &mut left, scratch, &mut out.points) {
+                    Ok(end) => {
+                        scratch.expanded = budget - left;
+                        end
+                    }
+                    // The disc's funnel found no way through its corridors that keeps clear of
+                    // the walls: the exact search finds the way (checked as every disc path
+                    // is), within what is left of the budget.
+                    Err(PathError::DiscPathUnverified) => {
+                        let spent = budget - left;
+                        let rest = PathOptions { node_budget: options.node_budget.map(|_| left), ..*options };
+                        let ends = ((from, starts), (to, goals));
+                        let end = self.search_disc_optimal_into(
+                            ends.0,
+                            ends.1,
+                            &rest,
+                            f64::INFINITY,
+                            scratch,
+                            out,
+                        )?;
+                        scratch.expanded += spent;
+                        end
+                    }
+                    Err(e) => return Err(e),
+                }
             }
         };
         match end {
