@@ -93,7 +93,8 @@ pub(crate) struct DiscCorners {
 /// The corners in sight of one corner, nearest first, once kept (each with the sides of its
 /// circle a tangent may leave from to reach it taut: see [`NavMesh::corners_in_sight`]); how
 /// often it was expanded; and per entry what is known of how far the segment between the two
-/// corners keeps from the walls (see [`NavMesh::sight_line_is_free`]).
+/// corners keeps from the walls on its left and on its right (`free[2 k]`, `free[2 k + 1]`
+/// for entry `k`; see [`NavMesh::sight_line_is_free`]).
 #[derive(Debug)]
 pub(crate) struct SightList {
     pub(crate) uses: AtomicU32,
@@ -131,9 +132,9 @@ impl Clone for SightList {
     }
 }
 
-/// A sight line's clearance not measured yet (see [`NavMesh::sight_line_is_free`]).
+/// A kept clearance not measured yet (see [`kept_clearance_meets`]).
 pub(crate) const FREE_UNKNOWN: u16 = u16::MAX;
-/// A sight line's clearance asked for once, not measured yet.
+/// A kept clearance asked for once, not measured yet.
 const FREE_ASKED: u16 = u16::MAX - 1;
 
 /// A distance kept in 16 bits: the upper half of its `f32` (a `bfloat16`), its size rounded
