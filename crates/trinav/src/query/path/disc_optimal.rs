@@ -522,10 +522,20 @@ impl NavMesh {
                 let shared = starts.iter().any(|t| goals.contains(t));
                 self.fast_link_ways((from, starts), (to, goals), shared, &fast, scratch, out).cost
             }
-            false => match self.route((from, starts), (to, goals), &fast, scratch, out) {
-                Ok(()) => out.length,
-                Err(_) => f64::INFINITY,
-            },
+            // The fast mode's walk alone: the checks `route` makes before it (a straight way,
+            // the islands) are this query's, made already, and its fallback when the walk
+            // cannot verify a path is this search.
+            false => {
+                let mut left = fast.node_budget.unwrap_or(u32::MAX);
+                let ends = ((from, starts), (to, goals));
+                match self.walk(ends, fast.radius, false, &mut left, scratch, &mut out.points) {
+                    Ok(SearchEnd::Found) => {
+                        self.measure(out);
+                        out.length
+                    }
+                    _ => f64::INFINITY,
+                }
+            }
         };
         // The fast mode's path passed the wall check: an optimal path equal to it need not
         // be checked again.

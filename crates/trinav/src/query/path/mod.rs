@@ -1456,7 +1456,6 @@ impl NavMesh {
                     Err(PathError::DiscPathUnverified) => {
                         let spent = budget - left;
                         let rest = PathOptions { node_budget: options.node_budget.map(|_| left), ..*options };
-                        let ends = ((from, starts), (to, goals));
                         let end = self.search_disc_optimal_into(
                             ends.0,
                             ends.1,
