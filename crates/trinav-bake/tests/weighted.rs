@@ -19,8 +19,8 @@ use std::collections::BinaryHeap;
 
 use trinav::geometry::{Orientation, orient};
 use trinav::{
-    AreaCosts, AreaId, BakeSettings, NavMesh, Path, PathError, PathMode, PathOptions, PathScratch, Point,
-    TriangleId,
+    AreaCosts, AreaId, BakeSettings, NavMesh, PartialReason, Path, PathError, PathMode, PathOptions,
+    PathScratch, Point, TriangleId,
 };
 use trinav_bake::generate::SplitMix64;
 use trinav_bake::{AreaInput, Level, LinkInput, PolygonInput, bake};
@@ -692,14 +692,7 @@ fn weighted_ratios(
             Vec::new()
         };
         let mesh = bake(&test.level, &BakeSettings::default()).unwrap().mesh;
-        let shrunk: Vec<Vec<Point>> = (test.walls.iter())
-            .map(|shape| {
-                let n = shape.len() as f64;
-                let c =
-                    p(shape.iter().map(|q| q.x).sum::<f64>() / n, shape.iter().map(|q| q.y).sum::<f64>() / n);
-                shape.iter().map(|q| p(q.x + (c.x - q.x) * 1e-6, q.y + (c.y - q.y) * 1e-6)).collect()
-            })
-            .collect();
+        let shrunk = shrunk_walls(&test.walls);
         let mut scratch = PathScratch::new();
         for _ in 0..pairs_per_level {
             let (a, b) = (free_point(rng, size, &test.walls), free_point(rng, size, &test.walls));
@@ -729,9 +722,7 @@ fn weighted_ratios(
                     "{walked} vs {}",
                     path.length
                 );
-                // The mesh's wall sides bend where other types' sides cross them (rounded to the
-                // boolean engine's grid, ~1e-8): a path along one may enter the exact shape by
-                // that much, so the shapes are shrunk by 1e-6 for this check.
+                // The shapes shrunk (see `shrunk_walls`).
                 for (k, w) in path.points.windows(2).enumerate() {
                     let walks = !path.is_link_step(k);
                     assert!(
@@ -758,6 +749,122 @@ fn weighted_ratios(
         }
     }
     (worst_optimal, fast_sum / pairs as f64, pairs)
+}
+
+/// The excluded shapes shrunk by 1e-6 towards their centres. The mesh's wall sides bend where
+/// other types' sides cross them (rounded to the boolean engine's grid, ~1e-8): a path along
+/// one may enter the exact shape by that much.
+fn shrunk_walls(walls: &[Vec<Point>]) -> Vec<Vec<Point>> {
+    (walls.iter())
+        .map(|shape| {
+            let n = shape.len() as f64;
+            let c = p(shape.iter().map(|q| q.x).sum::<f64>() / n, shape.iter().map(|q| q.y).sum::<f64>() / n);
+            shape.iter().map(|q| p(q.x + (c.x - q.x) * 1e-6, q.y + (c.y - q.y) * 1e-6)).collect()
+        })
+        .collect()
+}
+
+/// Node budgets under weighted costs, in both modes, on levels with and without links: with
+/// exactly the nodes a query needed, its path again; with fewer, never more nodes than the
+/// budget, and either still that path (fast mode may have met the goal already) or out of
+/// budget: an error, or with partial paths on, a path from the start whose walked pieces stay
+/// on allowed ground (its cost recomputed from the triangles), that ends on the mesh no
+/// farther from the goal than the start and, in optimal mode, costs within the mode's 1% of
+/// the dense Steiner oracle's cheapest way to its end.
+#[test]
+fn node_budgets_under_weighted_costs_give_partial_paths() {
+    let mut rng = SplitMix64::new(6161);
+    let costs = test_costs();
+    let size = 12;
+    let (mut ran_out, mut linked) = ([0; 2], 0);
+    for level in 0..8 {
+        let mut test = random_level(&mut rng, size);
+        let directed = match level % 2 {
+            1 if !test.walls.is_empty() => add_random_links(&mut rng, size, &mut test, 3),
+            _ => Vec::new(),
+        };
+        let mesh = bake(&test.level, &BakeSettings::default()).unwrap().mesh;
+        let shrunk = shrunk_walls(&test.walls);
+        let mut scratch = PathScratch::new();
+        for _ in 0..8 {
+            let (a, b) = (free_point(&mut rng, size, &test.walls), free_point(&mut rng, size, &test.walls));
+            for (m, options) in modes().into_iter().enumerate() {
+                let options = options.with_area_costs(costs);
+                let Ok(full) = mesh.find_path_with(a, b, &options, &mut scratch) else { continue };
+                let needed = scratch.expanded_nodes();
+                let again = mesh.find_path_with(a, b, &options.with_node_budget(needed), &mut scratch);
+                assert_eq!(
+                    again.as_ref(),
+                    Ok(&full),
+                    "{:?}: a budget of exactly the nodes needed",
+                    options.mode
+                );
+                for budget in [0, needed / 4, needed / 2, needed.saturating_sub(1)] {
+                    if needed == 0 {
+                        break;
+                    }
+                    let options = options.with_node_budget(budget);
+                    let result = mesh.find_path_with(a, b, &options, &mut scratch);
+                    assert!(
+                        scratch.expanded_nodes() <= budget,
+                        "{:?}: {} > {budget}",
+                        options.mode,
+                        scratch.expanded_nodes()
+                    );
+                    let partial =
+                        mesh.find_path_with(a, b, &options.with_partial(true), &mut scratch).unwrap();
+                    match result {
+                        Ok(path) => {
+                            assert_eq!(
+                                options.mode,
+                                PathMode::Fast,
+                                "optimal mode returns only finished searches"
+                            );
+                            assert_eq!(partial, path);
+                            continue;
+                        }
+                        Err(PathError::BudgetExhausted { budget: b }) => assert_eq!(b, budget),
+                        Err(e) => panic!("{:?}: {e}", options.mode),
+                    }
+                    ran_out[m] += 1;
+                    linked += usize::from(!partial.links.is_empty());
+                    assert_eq!(partial.partial, Some(PartialReason::BudgetExhausted), "{partial:?}");
+                    let end = *partial.points.last().unwrap();
+                    assert_eq!(partial.points[0], a);
+                    assert!(mesh.locate(end).is_some(), "{end:?} is off the mesh");
+                    assert!(
+                        end.distance(b) <= a.distance(b),
+                        "{:?}: {partial:?} leads away from {b:?}",
+                        options.mode
+                    );
+                    let recomputed = recomputed_cost(&mesh, &costs, &partial)
+                        .unwrap_or_else(|| panic!("a piece off allowed ground: {partial:?}"));
+                    assert!(
+                        (recomputed - partial.cost).abs() <= 1e-9 * partial.cost.max(1.0),
+                        "{recomputed} vs {partial:?}"
+                    );
+                    for (k, w) in partial.points.windows(2).enumerate() {
+                        let walks = !partial.is_link_step(k);
+                        assert!(
+                            !walks || shrunk.iter().all(|s| misses_interior(w[0], w[1], s)),
+                            "{w:?} enters a wall"
+                        );
+                    }
+                    if options.mode == PathMode::Optimal && end != a {
+                        let oracle = steiner_oracle(&mesh, &costs, (a, end), ORACLE_POINTS, &directed)
+                            .unwrap_or_else(|| panic!("the oracle reaches the end of {partial:?}"));
+                        assert!(
+                            partial.cost <= oracle * 1.01,
+                            "{a:?} -> {end:?}: {} against {oracle}",
+                            partial.cost
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(ran_out.iter().all(|&n| n > 20), "budgets that ran out: {ran_out:?}");
+    eprintln!("weighted budgets: {ran_out:?} ran out (fast, optimal), {linked} partial paths through links");
 }
 
 /// Random levels: `default`, or `TRINAV_WEIGHTED_LEVELS` (for long runs in release).

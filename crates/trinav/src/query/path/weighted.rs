@@ -36,7 +36,7 @@
 
 use std::collections::BinaryHeap;
 
-use crate::geometry::{Orientation, Point, orient};
+use crate::geometry::{Orientation, Point, closest_point_on_triangle, orient};
 use crate::ids::{HalfEdge, TriangleId};
 use crate::mesh::NavMesh;
 use crate::query::path::AreaCosts;
@@ -44,7 +44,8 @@ use crate::query::path::cone::{Cone, Cones, START, Successor};
 use crate::query::path::funnel::{Portal, string_pull};
 use crate::query::path::search::{HEURISTIC_WEIGHT, NextEntry, OpenNode};
 use crate::query::path::{
-    GenerationSet, LinkStep, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass,
+    GenerationSet, LinkStep, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch, PocketPass,
+    stay_at,
 };
 
 /// The fewest Steiner points inside an edge in optimal mode.
@@ -108,6 +109,9 @@ pub(crate) struct WeightedScratch {
     sweep_factor: Vec<f64>,
     /// The directed links the path found takes, in order (its pieces through no triangle).
     taken: Vec<u32>,
+    /// Optimal mode: the expanded node with the smallest estimate to the goal so far, and
+    /// that estimate (where a partial path ends when the budget runs out).
+    nearest: (f64, u32),
     /// Fast mode: per triangle, the root point of its run (the start or a point on a cut edge).
     entry: Vec<Point>,
     /// Fast mode: per triangle, how the run of one cost it is in began (none: at the start).
@@ -255,6 +259,24 @@ impl Weighted<'_> {
     }
 
     /// How many Steiner points canonical half-edge `h` (`3 t + k`) holds.
+    /// Whether a partial path may end at node `u`: an agent there must be able to ask for
+    /// its next path from there. A vertex is exactly on the triangles the search reached it
+    /// through; a point inside an edge is rounded off the edge's line, so only an edge with
+    /// allowed ground on both sides (not a wall, nor excluded ground's side) will do; a link's
+    /// end is not kept (the nodes the search goes on to from it are).
+    fn may_end_at(&self, u: u32) -> bool {
+        match self.place(u) {
+            Place::Start | Place::Vertex(_) => true,
+            Place::OnEdge(h, _) => {
+                let (t, k) = (TriangleId(h / 3), (h % 3) as usize);
+                let allowed = |t: TriangleId| !self.options.area_costs.is_excluded(self.mesh.area_id(t));
+                let beyond = self.mesh.neighbours(t)[k];
+                !beyond.is_none() && allowed(t) && allowed(beyond)
+            }
+            Place::Goal | Place::LinkFrom(_) | Place::LinkTo(_) => false,
+        }
+    }
+
     fn points_on(&self, h: u32) -> usize {
         (self.first[h as usize + 1] - self.first[h as usize]) as usize
     }
@@ -421,11 +443,22 @@ impl NavMesh {
         };
         let budget = options.node_budget.unwrap_or(u32::MAX);
         let w = &mut scratch.weighted;
-        let found = search.run(w, budget, &mut scratch.expanded)?;
-        if !found {
-            return Err(PathError::BudgetExhausted { budget });
-        }
-        search.read_path(w, &mut out.points);
+        let last = match search.run(w, budget, &mut scratch.expanded)? {
+            true => search.goal_node,
+            false if options.partial => {
+                // Towards the goal as far as the search got: the path to the expanded node
+                // with the smallest estimate, refined as any path (its end stays put).
+                if w.nearest.1 == search.start_node {
+                    out.links.clear();
+                    out.cost = 0.0;
+                    return stay_at(from, PartialReason::BudgetExhausted, out);
+                }
+                out.partial = Some(PartialReason::BudgetExhausted);
+                w.nearest.1
+            }
+            false => return Err(PathError::BudgetExhausted { budget }),
+        };
+        search.read_path(w, last, &mut out.points);
         let sweeps = OPTIMAL_SWEEPS;
         search.refine(w, &mut out.points, sweeps);
         // A point slid onto an end of its edge is a vertex of the path: the way may pass it on
@@ -479,8 +512,23 @@ impl NavMesh {
         out: &mut Path,
     ) -> Result<(), PathError> {
         let costs = &options.area_costs;
-        let budget = options.node_budget.unwrap_or(u32::MAX);
-        let goal = self.search_weighted_corridor((from, starts), (to, goals), costs, budget, scratch)?;
+        let budget = (options.node_budget.unwrap_or(u32::MAX), options.partial);
+        let (goal, end) =
+            self.search_weighted_corridor((from, starts), (to, goals), costs, budget, scratch)?;
+        // A partial path (the budget ran out) heads for the point of the most promising
+        // triangle reached that is nearest the goal.
+        let to = match end {
+            Some(end) if end == from => {
+                out.links.clear();
+                out.cost = 0.0;
+                return stay_at(from, PartialReason::BudgetExhausted, out);
+            }
+            Some(end) => {
+                out.partial = Some(PartialReason::BudgetExhausted);
+                end
+            }
+            None => to,
+        };
         let cost = |t: TriangleId| costs.cost(self.area_id(t));
         let w = &mut scratch.weighted;
         w.cuts.clear();
@@ -531,15 +579,18 @@ impl NavMesh {
 
     /// Fast mode's search under weighted costs: A* over triangles with a cone per triangle
     /// inside each run of one cost (see the module documentation). Fills `scratch.corridor`
-    /// and returns the goal's triangle.
+    /// and returns the goal's triangle. When the budget runs out first and `partial`, the
+    /// corridor leads instead to the triangle expanded with the smallest estimate to the goal
+    /// (or none, when a start triangle comes as near the goal), returned with its point
+    /// nearest the goal (`from` when nothing was expanded).
     fn search_weighted_corridor(
         &self,
         (from, starts): (Point, &[TriangleId]),
         (to, goals): (Point, &[TriangleId]),
         costs: &AreaCosts,
-        budget: u32,
+        (budget, partial): (u32, bool),
         scratch: &mut PathScratch,
-    ) -> Result<TriangleId, PathError> {
+    ) -> Result<(TriangleId, Option<Point>), PathError> {
         let n = self.triangle_count();
         scratch.begin(n);
         scratch.per_entry = false;
@@ -646,9 +697,15 @@ impl NavMesh {
             }
         }
         let (mut expanded, mut exhausted) = (0u32, false);
+        let mut nearest = (f64::INFINITY, TriangleId::NONE);
         loop {
             let t = match scratch.next_entry(best.0, budget, &mut expanded) {
-                NextEntry::Expand { node, .. } => node,
+                NextEntry::Expand { node, f } => {
+                    if f - scratch.g[node] < nearest.0 {
+                        nearest = (f - scratch.g[node], TriangleId::from_index(node));
+                    }
+                    node
+                }
                 NextEntry::Exhausted => {
                     exhausted = true;
                     break;
@@ -677,6 +734,9 @@ impl NavMesh {
         scratch.expanded = expanded;
         let goal = best.1;
         if goal.is_none() {
+            if exhausted && partial {
+                return Ok(self.weighted_partial_end((from, starts), to, (nearest.1, costs), scratch));
+            }
             return Err(if exhausted {
                 PathError::BudgetExhausted { budget }
             } else {
@@ -684,7 +744,56 @@ impl NavMesh {
             });
         }
         self.corridor_to(goal.index(), scratch);
-        Ok(goal)
+        Ok((goal, None))
+    }
+
+    /// Where a weighted fast search that ran out of budget ends (see
+    /// [`Self::search_weighted_corridor`]): the point of triangle `reached` nearest `to`, the
+    /// corridor leading there, unless a start triangle's point comes as near (then that
+    /// triangle and point, with no corridor); `from` when nothing was expanded.
+    fn weighted_partial_end(
+        &self,
+        (from, starts): (Point, &[TriangleId]),
+        to: Point,
+        (reached, costs): (TriangleId, &AreaCosts),
+        scratch: &mut PathScratch,
+    ) -> (TriangleId, Option<Point>) {
+        scratch.corridor.clear();
+        if reached.is_none() {
+            return (starts[0], Some(from));
+        }
+        let (mut end, mut triangle) = (from, starts[0]);
+        for &start in starts {
+            if let Some(q) = self.partial_end_in(start, to, costs)
+                && q.distance(to) < end.distance(to)
+            {
+                (end, triangle) = (q, start);
+            }
+        }
+        if let Some(q) = self.partial_end_in(reached, to, costs)
+            && q.distance(to) < end.distance(to)
+        {
+            self.corridor_to(reached.index(), scratch);
+            (end, triangle) = (q, reached);
+        }
+        (triangle, Some(end))
+    }
+
+    /// The point of triangle `t` nearest `to` where a partial path may end: where an agent
+    /// can ask for its next path, so in a triangle of a type `costs` allows (the nearest point
+    /// lies on an edge when `to` is outside `t`, and is rounded off the edge's line, perhaps
+    /// onto excluded ground or off the mesh); else a point a millionth of the way from it to
+    /// `t`'s centroid, else none.
+    fn partial_end_in(&self, t: TriangleId, to: Point, costs: &AreaCosts) -> Option<Point> {
+        let corners = self.triangle_points(t);
+        let q = closest_point_on_triangle(to, corners);
+        let centroid = Point::new(
+            (corners[0].x + corners[1].x + corners[2].x) / 3.0,
+            (corners[0].y + corners[1].y + corners[2].y) / 3.0,
+        );
+        let inward = Point::new(q.x + (centroid.x - q.x) * 1e-6, q.y + (centroid.y - q.y) * 1e-6);
+        let allowed = |p: Point| self.locate_all(p).any(|u| !costs.is_excluded(self.area_id(u)));
+        [q, inward].into_iter().find(|&p| allowed(p))
     }
 }
 
@@ -850,7 +959,9 @@ pub(crate) fn cheapest_on_edge(
 
 impl Weighted<'_> {
     /// A* over the Steiner graph. Ok(true) when the goal was reached, Ok(false) when the
-    /// budget ran out; `Unreachable` when the goal cannot be reached.
+    /// budget ran out (`w.nearest` then holds, with partial paths on, the expanded node with
+    /// the smallest estimate where a path may end: [`Self::may_end_at`]);
+    /// `Unreachable` when the goal cannot be reached.
     fn run(&self, w: &mut WeightedScratch, budget: u32, expanded: &mut u32) -> Result<bool, PathError> {
         let links = if self.links { self.mesh.links.directed.len() } else { 0 };
         let nodes = self.start_node as usize + 1 + 2 * links;
@@ -869,6 +980,7 @@ impl Weighted<'_> {
         w.seen.insert(s);
         w.g[s] = 0.0;
         w.parent[s] = u32::MAX;
+        w.nearest = (f64::INFINITY, self.start_node);
         w.open.push(OpenNode { f_bits: h(self.from).to_bits(), item: self.start_node });
         let mut boundary = [(0u32, 0u8, Point::new(0.0, 0.0)); MAX_BOUNDARY];
         let mut fan = [TriangleId::NONE; 64];
@@ -887,6 +999,13 @@ impl Weighted<'_> {
             *expanded += 1;
             w.closed.insert(u as usize);
             let (gu, pu) = (w.g[u as usize], self.point(u));
+            if self.options.partial {
+                // (Measured again, not f - g: rounding would make ties.)
+                let estimate = h(pu);
+                if estimate < w.nearest.0 && self.may_end_at(u) {
+                    w.nearest = (estimate, u);
+                }
+            }
             if let Place::LinkFrom(d) = self.place(u) {
                 // Taken: a piece through no triangle.
                 let (end, cost) = (self.link_node(d, 1), self.mesh.links.directed[d as usize].cost);
@@ -1144,11 +1263,11 @@ impl Weighted<'_> {
         (0..3).find(|&k| on(u, u_edge, k) && on(v, v_edge, k))
     }
 
-    /// Writes the path found into `points`, with each point's slide edge and each piece's
-    /// cost and triangle.
-    fn read_path(&self, w: &mut WeightedScratch, points: &mut Vec<Point>) {
+    /// Writes the path found to node `last` (the goal, or where a partial path ends) into
+    /// `points`, with each point's slide edge and each piece's cost and triangle.
+    fn read_path(&self, w: &mut WeightedScratch, last: u32, points: &mut Vec<Point>) {
         w.nodes.clear();
-        let mut node = self.goal_node;
+        let mut node = last;
         while node != u32::MAX {
             w.nodes.push(node);
             node = w.parent[node as usize];
@@ -1208,6 +1327,10 @@ impl Weighted<'_> {
                 Place::OnEdge(h, _) => Some(self.edge_ends(h)),
                 _ => None,
             });
+        }
+        // The end stays where it is (a partial path's may be a point on an edge).
+        if let Some(end) = w.slide.last_mut() {
+            *end = None;
         }
         w.stale.resize(points.len(), true);
         w.moved.resize(points.len(), true);
