@@ -202,16 +202,20 @@ fn with_radius(base: BakeSettings, own: Option<f64>, radius_override: Option<f64
 /// [`settings_for`] to honour the level's own agent radius).
 pub fn bake(level: &Level, settings: &BakeSettings) -> Result<Baked, BakeError> {
     settings.check()?;
-    if !(level.layers.is_empty() && level.portals.is_empty()) {
+    let names = validate::area_names(level)?;
+    let mut baked = if !(level.layers.is_empty() && level.portals.is_empty()) {
         let mut baked = layers::bake_layered(level, settings)?;
         add_layered_links(&mut baked.mesh, level)?;
-        return Ok(baked);
-    }
-    if let Some(index) = level.links.iter().position(|l| l.layers.is_some()) {
-        let name = level.links[index].layers.as_ref().expect("found")[0].clone();
-        return Err(LayerError::UnknownLayer { element: format!("link {index}"), name }.into());
-    }
-    bake_on_grid(level, settings, None)
+        baked
+    } else {
+        if let Some(index) = level.links.iter().position(|l| l.layers.is_some()) {
+            let name = level.links[index].layers.as_ref().expect("found")[0].clone();
+            return Err(LayerError::UnknownLayer { element: format!("link {index}"), name }.into());
+        }
+        bake_on_grid(level, settings, None)?
+    };
+    baked.mesh.set_area_names(names);
+    Ok(baked)
 }
 
 /// [`bake`] of a level without layers, with the boolean engine's grid fixed by `grid` (see

@@ -26,7 +26,7 @@ use std::fmt;
 use geo::algorithm::sweep::{Cross, Intersections};
 use geo::{Line, LineIntersection};
 use trinav::geometry::{Orientation, orient};
-use trinav::{AreaId, Point};
+use trinav::{AreaId, AreaNames, Point};
 
 use crate::level::{Level, PolygonInput};
 
@@ -168,27 +168,9 @@ pub enum ValidationError {
     },
 }
 
-/// What is wrong with an entry of `area_names`.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum AreaNameProblem {
-    /// The name is empty or only spaces.
-    #[error("a name must not be empty")]
-    Empty,
-    /// The name reads as a number, which the command line takes as a type.
-    #[error("a name must not be a number")]
-    Numeric,
-    /// The type is 0 or beyond [`AreaId::MAX`].
-    #[error("area type {0} is outside 1..=63")]
-    OutOfRange(u8),
-    /// Another name names the same type.
-    #[error("area type {area} is named \"{other}\" already")]
-    Duplicate {
-        /// The type.
-        area: u8,
-        /// The other name.
-        other: String,
-    },
-}
+/// What is wrong with an entry of `area_names` (the runtime's rules, which a loaded file's
+/// names meet too).
+pub use trinav::AreaNameProblem;
 
 /// Where a ring crosses or touches itself.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -303,25 +285,13 @@ pub fn validate(level: &Level) -> Result<ValidatedLevel, ValidationError> {
 
 /// Checks `area_names`: non-empty, non-numeric names of types in `1..=63`, one name per type.
 fn check_area_names(level: &Level) -> Result<(), ValidationError> {
-    let mut named: [Option<&str>; AreaId::COUNT] = [None; AreaId::COUNT];
-    for (name, &area) in &level.area_names {
-        let problem = if name.trim().is_empty() {
-            Some(AreaNameProblem::Empty)
-        } else if name.trim().parse::<f64>().is_ok() {
-            Some(AreaNameProblem::Numeric)
-        } else if area == 0 || AreaId(area) > AreaId::MAX {
-            Some(AreaNameProblem::OutOfRange(area))
-        } else if let Some(other) = named[area as usize] {
-            Some(AreaNameProblem::Duplicate { area, other: other.to_string() })
-        } else {
-            named[area as usize] = Some(name);
-            None
-        };
-        if let Some(problem) = problem {
-            return Err(ValidationError::BadAreaName { name: name.clone(), problem });
-        }
-    }
-    Ok(())
+    area_names(level).map(|_| ())
+}
+
+/// A level's `area_names`, checked (see [`trinav::AreaNames`]), as the mesh keeps them.
+pub fn area_names(level: &Level) -> Result<AreaNames, ValidationError> {
+    AreaNames::new(level.area_names.iter().map(|(name, &area)| (name.clone(), AreaId(area))))
+        .map_err(|bad| ValidationError::BadAreaName { name: bad.name, problem: bad.problem })
 }
 
 /// Checks and cleans one polygon by the rules of stage 1, as polygon `index` of the `kind`

@@ -286,6 +286,47 @@ fn bad_area_entries_and_names_are_refused_by_name() {
     assert!(bake(&named(&[("mud", 2), ("road", 1)]), &BakeSettings::default()).is_ok());
 }
 
+/// The level's `area_names` stay with the baked mesh and its file (format version 5), on one
+/// layer and on layers; a version 4 file (before names) still loads, without names, and is
+/// otherwise the mesh baked today.
+#[test]
+fn area_names_survive_the_file_and_version_4_files_load_without() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let level = Level::load(root.join("data/levels/terrain.json")).unwrap();
+    let expected: Vec<(String, AreaId)> =
+        level.area_names.iter().map(|(n, &a)| (n.clone(), AreaId(a))).collect();
+    assert!(expected.len() >= 3, "{expected:?}");
+    let mesh = bake(&level, &BakeSettings::default()).unwrap().mesh;
+    let bytes = mesh.to_bytes().unwrap();
+    assert_eq!(bytes[8..12], 5u32.to_le_bytes());
+    let loaded = NavMesh::from_bytes(&bytes).unwrap();
+    let names: Vec<(String, AreaId)> = loaded.area_names().iter().map(|(n, a)| (n.to_string(), a)).collect();
+    assert_eq!(names, expected);
+    for (name, area) in &expected {
+        assert_eq!(
+            (loaded.area_names().area(name), loaded.area_names().name(*area)),
+            (Some(*area), Some(&name[..]))
+        );
+    }
+    // A layered level keeps them too.
+    let layered = Level::load(root.join("data/levels/overpass.json")).unwrap();
+    let named = Level { area_names: [("bridge_deck".to_string(), 5)].into(), ..layered };
+    let mesh = bake(&named, &BakeSettings::default()).unwrap().mesh;
+    let loaded = NavMesh::from_bytes(&mesh.to_bytes().unwrap()).unwrap();
+    assert!(loaded.is_layered() && loaded.area_names().area("bridge_deck") == Some(AreaId(5)));
+    // Version 4: no names, the same mesh.
+    let fixtures = root.join("crates/trinav/tests/fixtures");
+    let old_bytes = std::fs::read(fixtures.join("old/terrain_cdt_v4.nav")).unwrap();
+    assert_eq!(old_bytes[8..12], 4u32.to_le_bytes());
+    let old = NavMesh::from_bytes(&old_bytes).unwrap();
+    let new = NavMesh::from_bytes(&std::fs::read(fixtures.join("terrain_cdt.nav")).unwrap()).unwrap();
+    assert!(old.area_names().is_empty());
+    assert_eq!(old.parts(), new.parts());
+    let mut renamed = old.clone();
+    renamed.set_area_names(new.area_names().clone());
+    assert_eq!(renamed.to_bytes().unwrap(), new.to_bytes().unwrap());
+}
+
 /// Area entries crossing walls that an agent radius moved off the boolean engine's grid: the
 /// crossings (new points) must lie on the walls, else the pieces' area differs from the
 /// walkable region's and the bake's own verification refuses the level. A framed 20 x 20 room

@@ -1,14 +1,16 @@
-//! The baked file format (version 4; versions 3, 2 and 1 still load, as meshes of one layer,
-//! the last two without links); its public face is [`crate::file`].
+//! The baked file format (version 5; versions 4 to 1 still load: without area names, and
+//! versions 3 to 1 as meshes of one layer, the last two without links); its public face is
+//! [`crate::file`].
 //!
 //! ```text
 //! offset  size  field
 //! 0       8     magic "TRINAV\r\n"
-//! 8       4     format version, u32 little-endian (3)
+//! 8       4     format version, u32 little-endian (5)
 //! 12      4     vertex count V, u32 LE
 //! 16      4     triangle count T, u32 LE
 //! 20      8     payload length in bytes, u64 LE: exactly 21 + 20 V + 29 T + 4 E + 4 + 41 L
-//!               + 4, plus for a layered mesh Σ (4 + name bytes) + 2 T + 4 L
+//!               + 4, plus for a layered mesh Σ (4 + name bytes) + 2 T + 4 L, + 4 + Σ (5 +
+//!               area name bytes)
 //! 28      n     payload, fixed-width little-endian arrays, one after the other:
 //!                 settings      agent radius f64, arc error f64, triangulation u8
 //!                               (0 ear clipping, 1 constrained Delaunay, 2 the same by spade)
@@ -30,6 +32,10 @@
 //!                 names         N x (length u32, UTF-8 bytes): unique, not empty
 //!                 layers        T x u16: the layer of each triangle
 //!                 link layers   L x (from layer u16, to layer u16)
+//!                 -- version 5: area names (version 4 ends above) --
+//!                 name count A  u32 (at most 63)
+//!                 area names    A x (area type u8, length u32, UTF-8 bytes), by name: the
+//!                               rules of [`crate::AreaNames`]
 //! 28+n    4     CRC-32 (IEEE) of bytes 0..28+n, u32 LE
 //! ```
 //!
@@ -75,11 +81,12 @@ use crate::settings::{BakeSettings, Triangulation};
 /// The 8 bytes every baked file starts with.
 pub const MAGIC: [u8; 8] = *b"TRINAV\r\n";
 /// The format version this build writes (it reads this one and version 1).
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 /// The older format versions this build still reads.
 const VERSION_1: u32 = 1;
 const VERSION_2: u32 = 2;
 const VERSION_3: u32 = 3;
+const VERSION_4: u32 = 4;
 /// Payload bytes of one off-mesh link (version 3).
 const LINK_BYTES: u64 = 41;
 /// Bytes before the payload.
@@ -204,6 +211,12 @@ pub enum LoadError {
     /// The layers block (version 4) is malformed.
     #[error("corrupt payload: layers block: {0}")]
     BadLayers(&'static str),
+    /// The area names block (version 5) is malformed.
+    #[error("corrupt payload: area names block: {0}")]
+    BadAreaNamesBlock(&'static str),
+    /// The area names block (version 5) holds a name the rules refuse.
+    #[error("corrupt payload: {0}")]
+    BadAreaName(#[from] crate::BadAreaName),
     /// The payload decodes but breaks a structural rule.
     #[error(transparent)]
     Invalid(#[from] InvalidMesh),
@@ -242,15 +255,16 @@ struct PayloadV1 {
 /// Encodes mesh parts into the bytes of a baked file (the current version), without off-mesh
 /// links ([`NavMesh::to_bytes`] stores the mesh's links too).
 pub fn encode(parts: &MeshParts) -> Result<Vec<u8>, EncodeError> {
-    encode_with_links(parts, &[], None)
+    encode_with_links(parts, &[], None, &crate::AreaNames::default())
 }
 
-/// Encodes mesh parts, off-mesh links and the layer table of a layered mesh into the bytes of
-/// a baked file.
+/// Encodes mesh parts, off-mesh links, the layer table of a layered mesh and the names of the
+/// area types into the bytes of a baked file.
 fn encode_with_links(
     parts: &MeshParts,
     links: &[OffMeshLink],
     layers: Option<&LayerTable>,
+    area_names: &crate::AreaNames,
 ) -> Result<Vec<u8>, EncodeError> {
     let count = |n: usize| u32::try_from(n).ok().filter(|&c| c != u32::MAX).ok_or(EncodeError::TooLarge(n));
     let (vertex_count, triangle_count) = (count(parts.vertices.len())?, count(parts.triangles.len())?);
@@ -274,9 +288,11 @@ fn encode_with_links(
             + 2 * t as u64
             + 4 * links.len() as u64
     });
+    let names_len = 4 + area_names.iter().map(|(name, _)| 5 + name.len() as u64).sum::<u64>();
     let payload_len = v2_payload_len(vertex_count, triangle_count, edges.len() as u32)
         + links_block_len(link_count)
-        + layers_len;
+        + layers_len
+        + names_len;
     let mut bytes = Vec::with_capacity(HEADER_LEN + payload_len as usize + TRAILER_LEN);
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -330,6 +346,13 @@ fn encode_with_links(
             }
         }
     }
+    // Version 5: the area names block.
+    bytes.extend_from_slice(&(area_names.len() as u32).to_le_bytes());
+    for (name, area) in area_names.iter() {
+        bytes.push(area.0);
+        bytes.extend_from_slice(&count(name.len())?.to_le_bytes());
+        bytes.extend_from_slice(name.as_bytes());
+    }
     debug_assert_eq!(bytes.len(), HEADER_LEN + payload_len as usize);
     let crc = crc32fast::hash(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
@@ -367,7 +390,7 @@ fn links_block_len(links: u32) -> u64 {
     4 + LINK_BYTES * u64::from(links)
 }
 
-/// Decodes the bytes of a baked file (version 3, 2 or 1) into mesh parts, checking framing,
+/// Decodes the bytes of a baked file (version 5 to 1) into mesh parts, checking framing,
 /// checksum and sizes but not the mesh structure (see [`validate`](crate::validate)). The
 /// off-mesh links of a version 3 file are not part of the mesh parts: [`NavMesh::from_bytes`]
 /// reads them.
@@ -385,6 +408,8 @@ struct Derived<'a> {
     links: Vec<OffMeshLink>,
     /// The layer table of a layered mesh (version 4).
     layers: Option<LayerTable>,
+    /// The names of the area types (version 5).
+    area_names: crate::AreaNames,
 }
 
 /// Time spent in each step of loading a file (see [`load_timed`]).
@@ -539,6 +564,9 @@ fn load(bytes: &[u8], mut laps: Laps, options: LoadOptions) -> Result<NavMesh, L
         }
         .with_layers(table);
         add_stored_links(&mut mesh, derived.iter().flat_map(|d| d.links.iter()))?;
+        if let Some(derived) = derived {
+            mesh.area_names = derived.area_names;
+        }
         laps.lap(|t| &mut t.derived);
         return Ok(mesh);
     }
@@ -563,6 +591,9 @@ fn load(bytes: &[u8], mut laps: Laps, options: LoadOptions) -> Result<NavMesh, L
         _ => NavMesh::derive(parts),
     };
     add_stored_links(&mut mesh, derived.iter().flat_map(|d| d.links.iter()))?;
+    if let Some(derived) = derived {
+        mesh.area_names = derived.area_names;
+    }
     laps.lap(|t| &mut t.derived);
     Ok(mesh)
 }
@@ -601,6 +632,28 @@ fn layers_block_len(block: &[u8], triangles: u32, links: u32) -> Result<u64, Loa
         }
     }
     Ok(at as u64 + 2 * u64::from(triangles) + 4 * u64::from(links))
+}
+
+/// The length of the area names block (version 5) starting at `block`, reading only the count
+/// and name lengths it holds (each within `block`).
+fn area_names_block_len(block: &[u8]) -> Result<u64, LoadError> {
+    let u32_at = |at: usize| -> Option<u32> {
+        let b = block.get(at..at.saturating_add(4))?;
+        Some(u32::from_le_bytes(b.try_into().expect("4 bytes")))
+    };
+    let names = u32_at(0).ok_or(LoadError::BadAreaNamesBlock("truncated"))?;
+    if names as usize >= AreaId::COUNT {
+        return Err(LoadError::BadAreaNamesBlock("more names than area types"));
+    }
+    let mut at = 4usize;
+    for _ in 0..names {
+        let len = u32_at(at + 1).ok_or(LoadError::BadAreaNamesBlock("truncated"))? as usize;
+        at = at.saturating_add(5).saturating_add(len);
+        if at > block.len() {
+            return Err(LoadError::BadAreaNamesBlock("truncated"));
+        }
+    }
+    Ok(at as u64)
 }
 
 /// [`decode`], also returning the derived arrays of a version 2 file.
@@ -657,6 +710,11 @@ fn decode_with_derived<'a>(
         // The layers block follows the links.
         let at = usize::try_from(expected).unwrap_or(usize::MAX);
         expected += layers_block_len(body.get(at..).unwrap_or(&[]), triangles, link_count)?;
+    }
+    if version > VERSION_4 && body.len() >= edges_at + 4 && expected <= payload_len {
+        // The area names block follows the layers.
+        let at = usize::try_from(expected).unwrap_or(usize::MAX);
+        expected += area_names_block_len(body.get(at..).unwrap_or(&[]))?;
     }
     if body.len() < edges_at + 4 || expected != payload_len {
         let edges = Some(edge_count);
@@ -722,9 +780,24 @@ fn decode_with_derived<'a>(
             layers = Some(LayerTable { names, triangles });
         }
     }
+    let mut area_names = crate::AreaNames::default();
+    if version > VERSION_4 {
+        let count = reader.u32() as usize;
+        let mut names = Vec::with_capacity(count);
+        for _ in 0..count {
+            let area = AreaId(reader.take::<1>()[0]);
+            let len = reader.u32() as usize;
+            let (name, rest) = reader.rest.split_at(len);
+            reader.rest = rest;
+            let name =
+                std::str::from_utf8(name).map_err(|_| LoadError::BadAreaNamesBlock("a name is not UTF-8"))?;
+            names.push((name.to_string(), area));
+        }
+        area_names = crate::AreaNames::new(names)?;
+    }
     debug_assert!(reader.rest.is_empty());
     let parts = MeshParts { settings, vertices, triangles, neighbours, areas, islands };
-    Ok((parts, Some(Derived { vertex_order, edges, links, layers })))
+    Ok((parts, Some(Derived { vertex_order, edges, links, layers, area_names })))
 }
 
 /// The vertex ids sorted by position ([`position_key`] order).
@@ -978,7 +1051,7 @@ impl NavMesh {
     /// The bytes of this mesh's baked file.
     pub fn to_bytes(&self) -> Result<Vec<u8>, EncodeError> {
         let links: Vec<OffMeshLink> = self.links().map(|(_, link)| *link).collect();
-        encode_with_links(self.parts(), &links, self.layer_table())
+        encode_with_links(self.parts(), &links, self.layer_table(), self.area_names())
     }
 
     /// Loads a mesh from the bytes of a baked file, checking everything (see [the format
@@ -1111,7 +1184,7 @@ mod tests {
         bytes[8] = 9;
         reseal(&mut bytes);
         let err = NavMesh::from_bytes(&bytes).unwrap_err();
-        assert!(matches!(err, LoadError::UnsupportedVersion { found: 9, supported: 4 }));
+        assert!(matches!(err, LoadError::UnsupportedVersion { found: 9, supported: 5 }));
         assert!(err.to_string().contains("re-bake"), "{err}");
         bytes[0] = b'X';
         assert!(matches!(NavMesh::from_bytes(&bytes), Err(LoadError::BadMagic)));
@@ -1168,12 +1241,13 @@ mod tests {
     }
 
     #[test]
-    fn version_4_layout_is_fixed_width() {
+    fn version_5_layout_is_fixed_width() {
         let parts = square_parts();
         let bytes = encode(&parts).unwrap();
-        // 4 vertices, 2 triangles, 5 edges (the diagonal and four sides), no links, one layer.
-        assert_eq!(bytes.len(), HEADER_LEN + 21 + 20 * 4 + 29 * 2 + 4 * 5 + 4 + 4 + TRAILER_LEN);
-        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 4);
+        // 4 vertices, 2 triangles, 5 edges (the diagonal and four sides), no links, one layer,
+        // no area names.
+        assert_eq!(bytes.len(), HEADER_LEN + 21 + 20 * 4 + 29 * 2 + 4 * 5 + 4 + 4 + 4 + TRAILER_LEN);
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 5);
         // The vertex order: (0, 0), (0, 1), (1, 0), (1, 1).
         let order_at = HEADER_LEN + 17 + 16 * 4;
         let order: Vec<u32> = bytes[order_at..order_at + 16]
@@ -1187,7 +1261,7 @@ mod tests {
     fn wrong_derived_arrays_are_refused_even_for_a_valid_mesh() {
         let bytes = encode(&square_parts()).unwrap();
         let order_at = HEADER_LEN + 17 + 16 * 4;
-        let edges_at = bytes.len() - TRAILER_LEN - 4 - 4 - 4 * 5;
+        let edges_at = bytes.len() - TRAILER_LEN - 4 - 4 - 4 - 4 * 5;
         for (at, what) in [(order_at, "vertex order"), (edges_at, "edge list")] {
             // Swap the first two entries: still a permutation, no longer sorted.
             let mut bad = bytes.clone();
@@ -1198,10 +1272,11 @@ mod tests {
             assert!(matches!(err, LoadError::DerivedMismatch), "{what}: {err}");
         }
         // One edge too many (the payload length kept consistent).
-        let mut longer = bytes[..bytes.len() - TRAILER_LEN - 8].to_vec();
+        let mut longer = bytes[..bytes.len() - TRAILER_LEN - 12].to_vec();
         longer.extend_from_slice(&0u32.to_le_bytes());
         longer.extend_from_slice(&0u32.to_le_bytes()); // no links
         longer.extend_from_slice(&0u32.to_le_bytes()); // one layer
+        longer.extend_from_slice(&0u32.to_le_bytes()); // no area names
         let count_at = edges_at - 4;
         longer[count_at..count_at + 4].copy_from_slice(&6u32.to_le_bytes());
         let body = longer[HEADER_LEN..].to_vec();
@@ -1212,7 +1287,7 @@ mod tests {
     /// The square's version 3 file with `links` in its links block.
     fn with_links_block(links: &[([f64; 5], u8)]) -> Vec<u8> {
         let bytes = encode(&square_parts()).unwrap();
-        let mut body = bytes[HEADER_LEN..bytes.len() - TRAILER_LEN - 8].to_vec();
+        let mut body = bytes[HEADER_LEN..bytes.len() - TRAILER_LEN - 12].to_vec();
         body.extend_from_slice(&(links.len() as u32).to_le_bytes());
         for (values, flags) in links {
             for v in values {
@@ -1225,9 +1300,9 @@ mod tests {
 
     #[test]
     fn version_2_files_load_without_links_and_bad_links_are_refused() {
-        // Version 2: the same payload without the links and layers blocks.
+        // Version 2: the same payload without the links, layers and area names blocks.
         let bytes = encode(&square_parts()).unwrap();
-        let body = bytes[HEADER_LEN..bytes.len() - TRAILER_LEN - 8].to_vec();
+        let body = bytes[HEADER_LEN..bytes.len() - TRAILER_LEN - 12].to_vec();
         let mesh = NavMesh::from_bytes(&frame(VERSION_2, 4, 2, &body)).unwrap();
         assert_eq!((mesh.parts(), mesh.link_count()), (&square_parts(), 0));
         // A good link, both ways.
@@ -1291,9 +1366,10 @@ mod tests {
         let loaded = NavMesh::from_bytes(&bytes).unwrap();
         assert_eq!((loaded.parts(), loaded.layer_table()), (&parts, Some(&table)));
         assert_eq!(loaded.to_bytes().unwrap(), bytes);
-        // The layers block: count 2, "a", "b", five u16 layers, no link layers.
+        // The layers block: count 2, "a", "b", five u16 layers, no link layers (then no area
+        // names).
         let block_len = 4 + (4 + 1) * 2 + 2 * 5;
-        let block_at = bytes.len() - TRAILER_LEN - block_len;
+        let block_at = bytes.len() - TRAILER_LEN - 4 - block_len;
         assert_eq!(bytes[block_at..block_at + 4], 2u32.to_le_bytes());
         // A name that is not UTF-8, a layer out of range, a name given twice, a count past the
         // end: each refused with its reason.
@@ -1304,7 +1380,7 @@ mod tests {
             NavMesh::from_bytes(&bad).unwrap_err()
         };
         assert!(matches!(corrupt(block_at + 8, &[0xff]), LoadError::BadLayers(_)));
-        let err = corrupt(bytes.len() - TRAILER_LEN - 2, &7u16.to_le_bytes());
+        let err = corrupt(bytes.len() - TRAILER_LEN - 4 - 2, &7u16.to_le_bytes());
         assert!(err.to_string().contains("triangle 4 is on layer 7, which does not exist"), "{err}");
         let err = corrupt(block_at + 13, b"a");
         assert!(err.to_string().contains("layer name \"a\" is empty or given twice"), "{err}");
@@ -1313,6 +1389,42 @@ mod tests {
         // Without the table, the repeated position is a duplicate vertex.
         let flat = NavMesh::from_parts(parts).unwrap_err();
         assert!(flat.to_string().contains("same position"), "{flat}");
+    }
+
+    #[test]
+    fn version_5_stores_area_names_and_refuses_bad_name_blocks() {
+        let names = [("mud".to_string(), AreaId(2)), ("road".to_string(), AreaId(1))];
+        let mut mesh = NavMesh::from_parts(square_parts()).unwrap();
+        mesh.set_area_names(crate::AreaNames::new(names).unwrap());
+        let bytes = mesh.to_bytes().unwrap();
+        let loaded = NavMesh::from_bytes(&bytes).unwrap();
+        assert_eq!(loaded.area_names(), mesh.area_names());
+        assert_eq!(loaded.to_bytes().unwrap(), bytes);
+        // The block: count 2, then (2, "mud"), (1, "road"), by name.
+        let block_at = bytes.len() - TRAILER_LEN - (4 + 5 + 3 + 5 + 4);
+        assert_eq!(bytes[block_at..block_at + 9], [2, 0, 0, 0, 2, 3, 0, 0, 0]);
+        let corrupt = |at: usize, value: &[u8]| {
+            let mut bad = bytes.clone();
+            bad[at..at + value.len()].copy_from_slice(value);
+            reseal(&mut bad);
+            NavMesh::from_bytes(&bad).unwrap_err()
+        };
+        // Not UTF-8, a type out of range, two names for one type, a number, a count or length
+        // past the end: each refused with its reason (every rule: `AreaNames::new`).
+        assert!(matches!(corrupt(block_at + 9, &[0xff]), LoadError::BadAreaNamesBlock(_)));
+        let err = corrupt(block_at + 4, &[64]);
+        assert!(err.to_string().contains("area name \"mud\": area type 64 is outside 1..=63"), "{err}");
+        let err = corrupt(block_at + 12, &[2]);
+        assert!(err.to_string().contains("area type 2 is named \"mud\" already"), "{err}");
+        let err = corrupt(block_at + 9, b"7.5");
+        assert!(err.to_string().contains("must not be a number"), "{err}");
+        for at in [block_at, block_at + 5] {
+            assert!(matches!(corrupt(at, &u32::MAX.to_le_bytes()), LoadError::BadAreaNamesBlock(_)));
+        }
+        // Version 4 files (no names block) still load, without names.
+        let body = bytes[HEADER_LEN..block_at].to_vec();
+        let old = NavMesh::from_bytes(&frame(VERSION_4, 4, 2, &body)).unwrap();
+        assert!(old.area_names().is_empty() && old.parts() == mesh.parts());
     }
 
     #[test]

@@ -71,6 +71,7 @@
 
 pub mod geometry;
 
+mod area_names;
 mod clearance;
 mod format;
 mod ids;
@@ -87,6 +88,7 @@ mod spatial_index;
 mod test_meshes;
 mod topology;
 
+pub use area_names::{AreaNameProblem, AreaNames, BadAreaName};
 pub use format::LoadError;
 pub use ids::{AreaId, IslandId, TriangleId, VertexId};
 pub use layers::{DEFAULT_LAYER, LayerId, LayerProblem, LayerTable, MAX_LAYERS};
@@ -131,8 +133,9 @@ pub mod build {
 /// 20      8     payload length in bytes, u64 LE
 /// 28      n     payload: fixed-width little-endian arrays: settings, vertices, the vertex
 ///               order (derived), triangles, neighbours, areas, islands, the edge list
-///               (derived), then the off-mesh links (version 3); version 1 files held
-///               bincode 2 of the first six
+///               (derived), then the off-mesh links (version 3), the layers (version 4)
+///               and the names of the area types (version 5); version 1 files held bincode
+///               2 of the first six
 /// 28+n    4     CRC-32 (IEEE) of bytes 0..28+n, u32 LE
 /// ```
 ///

@@ -707,6 +707,8 @@ pub struct NavMesh {
     /// Whether the floor turns more than a full turn round a portal's end somewhere (a ramp
     /// that folds back over its own foot).
     pub(crate) layers_fold: bool,
+    /// The names of its area types (see [`crate::AreaNames`]).
+    pub(crate) area_names: crate::AreaNames,
 }
 
 /// Summary figures of a mesh.
@@ -863,7 +865,37 @@ impl NavMesh {
             open_vertices: std::sync::OnceLock::new(),
             layers_overlap: false,
             layers_fold: false,
+            area_names: crate::AreaNames::default(),
         }
+    }
+
+    /// The names of this mesh's area types (a level's `"area_names"`; none by default).
+    ///
+    /// ```
+    /// use trinav::build::{MeshParts, build_adjacency};
+    /// use trinav::{AreaId, AreaNames, BakeSettings, IslandId, NavMesh, Point, VertexId};
+    /// let triangles = vec![[0, 1, 2].map(VertexId)];
+    /// let mut mesh = NavMesh::from_parts(MeshParts {
+    ///     settings: BakeSettings::default(),
+    ///     vertices: vec![Point::new(0., 0.), Point::new(1., 0.), Point::new(0., 1.)],
+    ///     neighbours: build_adjacency(&triangles, 3)?,
+    ///     triangles,
+    ///     areas: vec![AreaId(1)],
+    ///     islands: vec![IslandId(0)],
+    /// })?;
+    /// mesh.set_area_names(AreaNames::new([("road".to_string(), AreaId(1))])?);
+    /// assert_eq!(mesh.area_names().area("road"), Some(AreaId(1)));
+    /// let again = NavMesh::from_bytes(&mesh.to_bytes()?)?;
+    /// assert_eq!(again.area_names(), mesh.area_names());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn area_names(&self) -> &crate::AreaNames {
+        &self.area_names
+    }
+
+    /// Names this mesh's area types (replacing any names it had); saved with it.
+    pub fn set_area_names(&mut self, names: crate::AreaNames) {
+        self.area_names = names;
     }
 
     /// Drops the data derived from the triangles on first use (traversal widths, disc

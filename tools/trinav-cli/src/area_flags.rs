@@ -1,5 +1,6 @@
 //! `--cost AREA=C`, `--exclude AREA` and `--names LEVEL`: an agent's area costs from the
-//! command line. AREA is a type's number (0 to 63) or a name from the level's `area_names`.
+//! command line. AREA is a type's number (0 to 63) or a name: from the level's `area_names`
+//! given with `--names`, else from the mesh (a baked file keeps its level's names).
 //! `--terrain LETTER=AREA,...` and `--area-color RRGGBB=AREA`: the area types of a grid's cells
 //! for `bake`.
 
@@ -7,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use trinav::{AreaCosts, AreaId};
+use trinav::{AreaCosts, AreaId, AreaNames, NavMesh};
 use trinav_bake::Level;
 use trinav_bake::import::terrain::GridTerrain;
 use trinav_bake::import::{ImportError, TerrainOption};
@@ -16,31 +17,36 @@ use trinav_bake::import::{ImportError, TerrainOption};
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct AreaFlags {
     /// The cost of an area type per unit of distance, `AREA=C` (AREA a number 0-63 or a name
-    /// from --names; C finite and above 0; repeatable). Other types cost 1.
+    /// from --names, else from the mesh; C finite and above 0; repeatable). Other types cost 1.
     #[arg(long = "cost", value_name = "AREA=C")]
     pub costs: Vec<String>,
     /// An area type the agent may not enter (a number or a name; repeatable): a wall to it.
     #[arg(long = "exclude", value_name = "AREA")]
     pub exclude: Vec<String>,
-    /// A level file whose `area_names` give the names --cost and --exclude may use.
+    /// A level file whose `area_names` give the names --cost and --exclude may use (instead
+    /// of the names the mesh keeps).
     #[arg(long, value_name = "LEVEL")]
     pub names: Option<PathBuf>,
 }
 
 impl AreaFlags {
-    /// The costs the flags ask for; errors name the flag.
-    pub fn area_costs(&self) -> Result<AreaCosts> {
-        let names = match &self.names {
-            Some(path) => load_names(path)?,
-            None => BTreeMap::new(),
+    /// The costs the flags ask for on `mesh` (read from `mesh_path`), names from --names or
+    /// else the mesh's; errors name the flag.
+    pub fn area_costs(&self, mesh: &NavMesh, mesh_path: &Path) -> Result<AreaCosts> {
+        let (names, source) = match &self.names {
+            Some(path) => (load_names(path)?, Some(path.as_path())),
+            None if !mesh.area_names().is_empty() => {
+                let names = mesh.area_names().iter().map(|(name, area)| (name.to_string(), area.0));
+                (names.collect(), Some(mesh_path))
+            }
+            None => (BTreeMap::new(), None),
         };
         let mut costs = AreaCosts::default();
         for flag in &self.costs {
             let Some((area, cost)) = flag.rsplit_once('=') else {
                 bail!("--cost {flag}: expected AREA=C (a type's number or name, then its cost)");
             };
-            let area =
-                area_id(area, &names, self.names.as_deref()).with_context(|| format!("--cost {flag}"))?;
+            let area = area_id(area, &names, source).with_context(|| format!("--cost {flag}"))?;
             let cost: f64 = cost
                 .trim()
                 .parse()
@@ -48,8 +54,7 @@ impl AreaFlags {
             costs = costs.with_cost(area, cost).with_context(|| format!("--cost {flag}"))?;
         }
         for flag in &self.exclude {
-            let area =
-                area_id(flag, &names, self.names.as_deref()).with_context(|| format!("--exclude {flag}"))?;
+            let area = area_id(flag, &names, source).with_context(|| format!("--exclude {flag}"))?;
             costs = costs.with_excluded(area);
         }
         Ok(costs)
@@ -62,7 +67,7 @@ fn load_names(path: &Path) -> Result<BTreeMap<String, u8>> {
     Ok(level.area_names)
 }
 
-/// A type by number or name.
+/// A type by number or name (`names` read from the file `names_file`).
 fn area_id(text: &str, names: &BTreeMap<String, u8>, names_file: Option<&Path>) -> Result<AreaId> {
     let text = text.trim();
     if let Ok(number) = text.parse::<u32>() {
@@ -77,7 +82,9 @@ fn area_id(text: &str, names: &BTreeMap<String, u8>, names_file: Option<&Path>) 
             let known: Vec<&str> = names.keys().map(String::as_str).collect();
             bail!("unknown area name `{text}` (the names in {}: {})", file.display(), known.join(", "))
         }
-        (None, None) => bail!("unknown area name `{text}`: give a type's number, or the level with --names"),
+        (None, None) => bail!(
+            "unknown area name `{text}`: no names given (the mesh keeps none): give a type's number, or the level with --names"
+        ),
     }
 }
 
@@ -99,6 +106,13 @@ pub struct TerrainFlags {
 }
 
 impl TerrainFlags {
+    /// The names --names gives, for the baked mesh to keep (none without the flag).
+    pub fn area_names(&self) -> Result<Option<AreaNames>> {
+        let Some(path) = &self.names else { return Ok(None) };
+        let names = load_names(path)?.into_iter().map(|(name, area)| (name, AreaId(area)));
+        Ok(Some(AreaNames::new(names).with_context(|| format!("--names {}", path.display()))?))
+    }
+
     /// The terrain the flags ask for; errors name the flag.
     pub fn terrain(&self) -> Result<GridTerrain> {
         let names = match &self.names {

@@ -117,8 +117,8 @@ pub(crate) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             "{scen_name}: not a dynamic scenario (version 2): give the mesh to run it on (trinav bench MESH --scen {scen_name})"
         ),
     };
-    let area_costs = args.areas.area_costs()?;
     let mesh = load_mesh(mesh_path)?;
+    let area_costs = args.areas.area_costs(&mesh, mesh_path)?;
     let queries = read_queries(&args.scen)?;
     let mut costs = Vec::new();
 

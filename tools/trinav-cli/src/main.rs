@@ -193,14 +193,15 @@ struct SearchFlags {
 }
 
 impl SearchFlags {
-    fn options(&self) -> Result<PathOptions> {
+    /// The path options for queries on `mesh` (read from `mesh_path`: area names).
+    fn options(&self, mesh: &NavMesh, mesh_path: &Path) -> Result<PathOptions> {
         Ok(PathOptions::default()
             .with_snap(self.snap)
             .with_mode(self.mode)
             .with_partial(self.closest)
             .with_node_budget(self.node_budget)
             .with_radius(self.radius)
-            .with_area_costs(self.areas.area_costs()?))
+            .with_area_costs(self.areas.area_costs(mesh, mesh_path)?))
     }
 }
 
@@ -377,7 +378,14 @@ fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
     let import_ms = ms(start.elapsed());
     let base = BakeSettings::default().with_arc_error(args.arc_error).with_triangulation(args.triangulation);
     let settings = source.settings(base, args.agent_radius);
-    let baked = bake_source(&source, &settings).with_context(|| level_path.display().to_string())?;
+    let mut baked = bake_source(&source, &settings).with_context(|| level_path.display().to_string())?;
+    // A grid or bitmap has no names of its own: it keeps those --names gives (a level keeps
+    // its own).
+    if let Some(names) = args.terrain.area_names()?
+        && baked.mesh.area_names().is_empty()
+    {
+        baked.mesh.set_area_names(names);
+    }
     let bake_ms = ms(start.elapsed());
     let bytes = baked.mesh.to_bytes().with_context(|| args.output.display().to_string())?;
     write_atomic(&args.output, &bytes).with_context(|| format!("{}: cannot write", args.output.display()))?;
@@ -462,6 +470,9 @@ struct InspectReport<'a> {
     widest_point: Option<[f64; 2]>,
     /// The area and triangles of each area type present.
     area_types: Option<Vec<trinav::AreaTypeStats>>,
+    /// The names of the area types the mesh keeps (name to type), when it keeps any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    area_names: Option<std::collections::BTreeMap<String, u8>>,
     agent_radius: f64,
     arc_error: f64,
     triangulation: &'static str,
@@ -502,6 +513,7 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         widest_radius: None,
         widest_point: None,
         area_types: None,
+        area_names: None,
         agent_radius: parts.settings.agent_radius,
         arc_error: parts.settings.arc_error,
         triangulation: parts.settings.triangulation.name(),
@@ -523,6 +535,10 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         report.min_angle_deg = Some(stats.min_angle_deg);
         report.boundary_edges = Some(stats.boundary_edges);
         report.area_types = Some(mesh.area_types());
+        if !mesh.area_names().is_empty() {
+            report.area_names =
+                Some(mesh.area_names().iter().map(|(name, area)| (name.to_string(), area.0)).collect());
+        }
         if let Some((at, radius)) = mesh.widest_point() {
             report.widest_radius = Some(radius);
             report.widest_point = Some(at.into());
@@ -577,7 +593,11 @@ fn inspect_text(r: &InspectReport) -> String {
     if let Some(types) = &r.area_types {
         let list: Vec<String> = types
             .iter()
-            .map(|t| format!("{}: area {} ({} triangles)", t.area.0, t.size, t.triangles))
+            .map(|t| {
+                let name = (r.area_names.iter().flatten()).find(|&(_, &a)| a == t.area.0).map(|(n, _)| n);
+                let name = name.map(|n| format!(" ({n})")).unwrap_or_default();
+                format!("{}{name}: area {} ({} triangles)", t.area.0, t.size, t.triangles)
+            })
             .collect();
         text.push_str(&format!("\narea types: {}", list.join(", ")));
     }
@@ -700,7 +720,7 @@ fn partial_text(reason: trinav::PartialReason) -> String {
 
 fn run_path(args: &PathArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
-    let options = args.search.options()?;
+    let options = args.search.options(&mesh, &args.mesh)?;
     let outcome = query_path(&mesh, &args.mesh, (&args.from, &args.to), &options)?;
     let partial_flag = |partial: bool| args.search.closest.then_some(partial);
     let report = match &outcome {
@@ -764,9 +784,11 @@ fn run_path(args: &PathArgs) -> Result<ExitCode> {
 fn run_render(args: &RenderArgs) -> Result<ExitCode> {
     let mesh = load_mesh(&args.mesh)?;
     let query = match (&args.from, &args.to) {
-        (Some(from), Some(to)) => {
-            Some((from.point, to.point, query_path(&mesh, &args.mesh, (from, to), &args.search.options()?)?))
-        }
+        (Some(from), Some(to)) => Some((
+            from.point,
+            to.point,
+            query_path(&mesh, &args.mesh, (from, to), &args.search.options(&mesh, &args.mesh)?)?,
+        )),
         _ => None,
     };
     let (triangles, islands) = (mesh.triangle_count(), mesh.island_count());

@@ -303,6 +303,13 @@ fn grid_terrain_tags_cells_and_paths_cost_them() {
             .map(|t| (t["area"].as_u64().unwrap(), t["size"].as_f64().unwrap()))
             .collect();
         assert_eq!(sizes, vec![(0, 56.0), (3, 4.0)], "{extra:?}");
+        // With --names the mesh keeps the level's names (a grid has none of its own).
+        let kept = if extra.contains(&"--names") {
+            serde_json::json!({"water": 3})
+        } else {
+            serde_json::Value::Null
+        };
+        assert_eq!(inspect["area_names"], kept, "{extra:?}");
     }
     let path = |mesh: &Path, extra: &[&str]| {
         let mut args = vec!["path", mesh.to_str().unwrap(), "--from", "1,0.5", "--to", "10,0.5", "--json"];
@@ -314,6 +321,8 @@ fn grid_terrain_tags_cells_and_paths_cost_them() {
     for (extra, cost) in [
         (vec!["--cost", "3=3", "--mode", "optimal"], 11.0),
         (vec!["--cost", "water=5", "--names", names.to_str().unwrap(), "--mode", "optimal"], round),
+        // The names the mesh keeps.
+        (vec!["--cost", "water=5", "--mode", "optimal"], round),
         (vec!["--exclude", "3", "--mode", "optimal"], round),
     ] {
         let out = path(&nav, &extra);

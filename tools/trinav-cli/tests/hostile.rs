@@ -118,6 +118,7 @@ impl Fixture {
             ("levels/town.json", "town.nav"),
             ("maps/tiny.map", "tiny.nav"),
             ("levels/overpass.json", "overpass.nav"),
+            ("levels/terrain.json", "terrain.nav"),
         ] {
             let out = trinav(&["bake", &data(level), "-o", &fixture.path(nav)]);
             assert!(out.status.success(), "{}", text(&out.stderr));
@@ -137,20 +138,33 @@ impl Fixture {
         let crc = crc32(&nan_vertex[..end]);
         nan_vertex[end..].copy_from_slice(&crc.to_le_bytes());
         // A link whose end is off the mesh, in a file whose frame and checksum are valid: the
-        // links block (version 3) then the layers block (version 4, a count of 0 for one
-        // layer) end the payload, the link count 8 bytes before the checksum.
-        let mut bad_link = town[..town.len() - 12].to_vec();
-        assert_eq!(town[town.len() - 12..town.len() - 4], [0u8; 8], "town.nav has no links, one layer");
+        // links block (version 3), the layers block (version 4, a count of 0 for one layer)
+        // and the area names block (version 5, a count of 0) end the payload, the link count
+        // 12 bytes before the checksum.
+        let blocks_at = town.len() - 16;
+        assert_eq!(town[blocks_at..town.len() - 4], [0u8; 12], "town.nav has no links, one layer, no names");
+        let sealed = |mut bytes: Vec<u8>| {
+            let payload = (bytes.len() - 28) as u64;
+            bytes[20..28].copy_from_slice(&payload.to_le_bytes());
+            let crc = crc32(&bytes);
+            bytes.extend_from_slice(&crc.to_le_bytes());
+            bytes
+        };
+        let mut bad_link = town[..blocks_at].to_vec();
         bad_link.extend_from_slice(&1u32.to_le_bytes());
         for v in [5.0f64, 5.0, 1e6, 1e6, 1.0] {
             bad_link.extend_from_slice(&v.to_le_bytes());
         }
         bad_link.push(0);
-        bad_link.extend_from_slice(&0u32.to_le_bytes());
-        let payload = (bad_link.len() - 28) as u64;
-        bad_link[20..28].copy_from_slice(&payload.to_le_bytes());
-        let crc = crc32(&bad_link);
-        bad_link.extend_from_slice(&crc.to_le_bytes());
+        bad_link.extend_from_slice(&[0u8; 8]);
+        let bad_link = sealed(bad_link);
+        // An area name for type 70 (there are 64), the rest of the file valid.
+        let mut bad_name = town[..blocks_at + 8].to_vec();
+        bad_name.extend_from_slice(&1u32.to_le_bytes());
+        bad_name.push(70);
+        bad_name.extend_from_slice(&4u32.to_le_bytes());
+        bad_name.extend_from_slice(b"lava");
+        let bad_name = sealed(bad_name);
         // Deterministic bytes, not valid UTF-8.
         let garbage: Vec<u8> =
             (0..512u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 | 0x80).collect();
@@ -178,6 +192,7 @@ impl Fixture {
             ("flipped.nav", flipped),
             ("nan_vertex.nav", nan_vertex),
             ("bad_link.nav", bad_link),
+            ("bad_name.nav", bad_name),
             ("empty.json", Vec::new()),
             ("garbage.json", garbage.clone()),
             ("huge_1e400.json", br#"{"walkable": [{"outer": [[0,0],[1e400,0],[1,1]]}]}"#.to_vec()),
@@ -390,6 +405,7 @@ fn cases(f: &Fixture) -> Vec<Case> {
         (p("flipped.nav"), "checksum mismatch"),
         (p("nan_vertex.nav"), "vertex 0 has a NaN, infinite or out-of-range"),
         (p("bad_link.nav"), "off-mesh link 0: link to point (1000000, 1000000) is not on the walkable area"),
+        (p("bad_name.nav"), "area name \"lava\": area type 70 is outside 1..=63"),
         (data("levels/town.json"), "bad magic"),
     ];
     let scen = data("maps/tiny.map.scen");
@@ -671,7 +687,7 @@ fn cases(f: &Fixture) -> Vec<Case> {
         ),
     ];
     for (extra, expect) in area_cases.iter().filter(|(extra, _)| !extra.contains(&"--radius")) {
-        // bench: the flags are read before the mesh (a start on an excluded type is per query).
+        // bench: a start on an excluded type is per query, not an error.
         if expect.contains(&town.as_str()) {
             continue;
         }
@@ -687,6 +703,14 @@ fn cases(f: &Fixture) -> Vec<Case> {
         args.extend(extra.iter().copied());
         cases.push(case(format!("render {}", extra.join(" ")), &args, Out::File("out.svg"), expect));
     }
+    // A mesh that keeps area names (terrain.json's): a name it does not keep is refused,
+    // listing those it keeps.
+    let terrain = p("terrain.nav");
+    let expect = ["--cost lava=2", "unknown area name `lava`", "terrain.nav: mud, road, water"];
+    let args = ["path", &terrain, "--from", "5,5", "--to", "100,70", "--cost", "lava=2"];
+    cases.push(case("path --cost lava=2 on a mesh with names", &args, Out::Nothing, &expect));
+    let args = ["bench", &terrain, "--scen", &scen, "--cost", "lava=2", "--paths", "{OUT}"];
+    cases.push(case("bench --cost lava=2 on a mesh with names", &args, Out::File("out.jsonl"), &expect));
     let args = ["render", &town, "-o", "{OUT}"];
     cases.push(case(
         "render to a missing folder",

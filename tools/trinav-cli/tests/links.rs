@@ -44,7 +44,7 @@ fn inspect_counts_the_links() {
     let out = trinav(&["inspect", &nav, "--json"]);
     assert!(out.status.success());
     let report = json(&out);
-    assert_eq!((report["links"].as_u64(), report["format_version"].as_u64()), (Some(2), Some(4)));
+    assert_eq!((report["links"].as_u64(), report["format_version"].as_u64()), (Some(2), Some(5)));
     let out = trinav(&["inspect", &nav]);
     assert!(stdout(&out).contains("islands 2, links 2,"), "{}", stdout(&out));
 }

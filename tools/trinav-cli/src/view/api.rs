@@ -95,6 +95,8 @@ pub struct Geometry<'a> {
     pub islands: Vec<u32>,
     /// The area type of each triangle (`mesh.area_id(t)`).
     pub areas: Vec<u8>,
+    /// The names of area types the mesh keeps, name to type (empty when none).
+    pub area_names: std::collections::BTreeMap<String, u8>,
     /// The layer of each triangle (an index into `layers`); empty on a mesh without layers.
     pub triangle_layers: Vec<u16>,
     /// The fill colour (`#rrggbb`) of each island, as `trinav render` draws it.
@@ -203,6 +205,7 @@ impl<'a> Geometry<'a> {
                 .collect(),
             islands: ids().map(|t| mesh.island(t).0).collect(),
             areas: ids().map(|t| mesh.area_id(t).0).collect(),
+            area_names: mesh.area_names().iter().map(|(name, area)| (name.to_string(), area.0)).collect(),
             triangle_layers: match mesh.is_layered() {
                 true => ids().map(|t| mesh.triangle_layer(t).0).collect(),
                 false => Vec::new(),

@@ -310,9 +310,12 @@ fn the_page_asks_for_layers_links_a_radius_and_costs() {
         [b.min.x + 0.2 * (b.max.x - b.min.x), b.min.y + 0.5 * (b.max.y - b.min.y)],
         [b.min.x + 0.8 * (b.max.x - b.min.x), b.min.y + 0.5 * (b.max.y - b.min.y)],
     );
-    for (radius, costs, args) in
-        [("0.5", "", vec!["--radius", "0.5"]), ("0", "1=3, 2=0.5", vec!["--cost", "1=3", "--cost", "2=0.5"])]
-    {
+    // Costs by type and by the names the mesh keeps (terrain.json: road 1, mud 2).
+    for (radius, costs, args) in [
+        ("0.5", "", vec!["--radius", "0.5"]),
+        ("0", "1=3, 2=0.5", vec!["--cost", "1=3", "--cost", "2=0.5"]),
+        ("0", "road=3, mud=0.5", vec!["--cost", "road=3", "--cost", "mud=0.5"]),
+    ] {
         enter(&browser, "radius", radius);
         enter(&browser, "costs", costs);
         let cost = click_path(&browser, from, to);

@@ -902,7 +902,9 @@
     const where = h.on_mesh ? `at ${pointText(h.nearest)}` :
       `off the mesh; nearest walkable point ${pointText(h.nearest)} at distance ${fmt(h.distance)}`;
     const layers = state.mesh.layers.length > 1 ? `, layer ${h.layer}` : '';
-    el.textContent = `triangle ${h.triangle}, island ${h.island}, area ${h.area}${layers} ${where}`;
+    const named = Object.entries(state.mesh.area_names || {}).find(([, type]) => type === h.area);
+    const area = named ? `${h.area} (${named[0]})` : `${h.area}`;
+    el.textContent = `triangle ${h.triangle}, island ${h.island}, area ${area}${layers} ${where}`;
     el.dataset.triangle = h.triangle;
     el.dataset.island = h.island;
     el.dataset.area = h.area;
@@ -994,21 +996,30 @@
     return Number.isFinite(radius) && radius > 0 ? radius : 0;
   }
 
+  /** An area type by number or by a name the mesh keeps (undefined when neither). */
+  function areaType(text) {
+    if (/^[0-9]+$/.test(text || '')) return Number(text);
+    const names = state.mesh ? state.mesh.area_names : {};
+    return Object.prototype.hasOwnProperty.call(names, text) ? names[text] : undefined;
+  }
+
   /** The agent's options for /api/path from the panel; an Error names a bad entry. */
   function agentOptions() {
     const options = { radius: agentRadius() };
     const costs = $('costs').value.split(',').map((s) => s.trim()).filter((s) => s !== '');
     options.costs = costs.map((entry) => {
       const [area, cost] = entry.split('=').map((s) => s.trim());
-      if (!/^[0-9]+$/.test(area || '') || cost === undefined || cost === '' || !Number.isFinite(Number(cost))) {
-        throw new Error(`costs: "${entry}" is not AREA=COST (a type's number, then a number)`);
+      const type = areaType(area);
+      if (type === undefined || cost === undefined || cost === '' || !Number.isFinite(Number(cost))) {
+        throw new Error(`costs: "${entry}" is not AREA=COST (a type's number or name, then a number)`);
       }
-      return [Number(area), Number(cost)];
+      return [type, Number(cost)];
     });
     const exclude = $('exclude').value.split(',').map((s) => s.trim()).filter((s) => s !== '');
     options.exclude = exclude.map((area) => {
-      if (!/^[0-9]+$/.test(area)) throw new Error(`exclude: "${area}" is not an area type's number`);
-      return Number(area);
+      const type = areaType(area);
+      if (type === undefined) throw new Error(`exclude: "${area}" is not an area type's number or name`);
+      return type;
     });
     const budget = $('budget').value.trim();
     if (budget !== '') {
