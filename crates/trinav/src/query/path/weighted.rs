@@ -701,7 +701,7 @@ impl NavMesh {
         loop {
             let t = match scratch.next_entry(best.0, budget, &mut expanded) {
                 NextEntry::Expand { node, f } => {
-                    if f - scratch.g[node] < nearest.0 {
+                    if partial && f - scratch.g[node] < nearest.0 {
                         nearest = (f - scratch.g[node], TriangleId::from_index(node));
                     }
                     node
