@@ -1,7 +1,7 @@
 //! Stage 5, derive: islands, area ids, bounds and the point-location grid.
 //!
 //! Islands are the connected components over edge adjacency
-//! ([`trinav::find_islands`]); each triangle keeps the area type of the piece it was cut from.
+//! ([`trinav::build::find_islands`]); each triangle keeps the area type of the piece it was cut from.
 //! The bake's own meshes of at least [`NUMBER_BREADTH_FIRST_FROM`] triangles are numbered
 //! breadth first from the lowest triangle of each island (`number_breadth_first`): every
 //! triangle but the first of its island then links to a lower one, which lets a load count the

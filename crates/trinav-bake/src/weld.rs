@@ -3,7 +3,7 @@
 //! Vertices weld only when their coordinates are identical (bit for bit, with `-0.0` equal to
 //! `0.0`): no tolerance ever moves a point. Vertex ids follow first use, so the result depends
 //! only on the triangle order. Adjacency is by shared edges only
-//! ([`trinav::build_adjacency`]): triangles that meet at a single vertex are not neighbours.
+//! ([`trinav::build::build_adjacency`]): triangles that meet at a single vertex are not neighbours.
 //!
 //! T-junctions are repaired: ear clipping drops ring points that are collinear with their
 //! neighbours, and across a hole bridge that leaves a vertex lying inside the edge of a

@@ -391,7 +391,7 @@ fn links_block_len(links: u32) -> u64 {
 }
 
 /// Decodes the bytes of a baked file (version 5 to 1) into mesh parts, checking framing,
-/// checksum and sizes but not the mesh structure (see [`validate`](crate::validate)). The
+/// checksum and sizes but not the mesh structure (see [`MeshParts::find_problems`](crate::build::MeshParts::find_problems)). The
 /// off-mesh links of a version 3 file are not part of the mesh parts: [`NavMesh::from_bytes`]
 /// reads them.
 pub fn decode(bytes: &[u8]) -> Result<MeshParts, LoadError> {
@@ -1055,7 +1055,7 @@ impl NavMesh {
     }
 
     /// Loads a mesh from the bytes of a baked file, checking everything (see [the format
-    /// module](crate::format)).
+    /// module](crate::file)).
     ///
     /// ```
     /// use trinav::{LoadError, NavMesh};

@@ -23,7 +23,7 @@ pub const DEFAULT_LAYER: &str = "default";
 /// The most layers one mesh holds.
 pub const MAX_LAYERS: usize = u16::MAX as usize;
 
-/// A layer of a mesh: its index in [`NavMesh::layer_names`].
+/// A layer of a mesh: its index among the mesh's layers ([`NavMesh::layer_name`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LayerId(pub u16);
 

@@ -64,7 +64,7 @@
 //!
 //! The root holds what a game uses. Three modules serve tools: [`geometry`] (the exact
 //! orientation predicate every decision goes through, and the coordinate limits), [`build`]
-//! (building and checking a mesh from raw arrays, for bakers) and [`file`] (the baked file's
+//! (building and checking a mesh from raw arrays, for bakers) and [`file`](mod@file) (the baked file's
 //! layout and raw encoding).
 
 #![warn(missing_docs)]
@@ -142,7 +142,7 @@ pub mod build {
 /// Games load files with [`NavMesh::load`](crate::NavMesh::load) or
 /// [`NavMesh::from_bytes`](crate::NavMesh::from_bytes), which check everything (framing,
 /// checksum, sizes, then every structural rule) and fail with a typed
-/// [`LoadError`](crate::LoadError); nothing panics. Encoding is deterministic: the same mesh
+/// [`LoadError`]; nothing panics. Encoding is deterministic: the same mesh
 /// always gives the same bytes.
 pub mod file {
     pub use crate::format::{

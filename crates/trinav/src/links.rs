@@ -73,7 +73,7 @@ impl OffMeshLink {
         }
     }
 
-    /// This link with its ends on layers `from` and `to` (see [`crate::layers`]).
+    /// This link with its ends on layers `from` and `to` (see [`crate::LayerId`]).
     pub fn with_layers(mut self, from: LayerId, to: LayerId) -> Self {
         (self.from_layer, self.to_layer) = (from, to);
         self

@@ -30,7 +30,7 @@ pub struct MeshParts {
     pub neighbours: Vec<[TriangleId; 3]>,
     /// Area type of each triangle.
     pub areas: Vec<AreaId>,
-    /// Island of each triangle, numbered as [`find_islands`](crate::find_islands) numbers them.
+    /// Island of each triangle, numbered as [`find_islands`](crate::build::find_islands) numbers them.
     pub islands: Vec<IslandId>,
 }
 
