@@ -1123,25 +1123,9 @@ impl NavMesh {
         let reach = radius * (2.0 + disc_funnel::ARC_TOLERANCE);
         // No wall but its own within reach (known from earlier queries on this mesh: it
         // depends on the mesh alone): none to gather.
-        if !self.layers_overlap() {
-            let slot = &self.disc_corner_index().in_sight[corner as usize].round;
-            let free = kept_clearance_meets(slot, reach).unwrap_or_else(|| {
-                let skip = |p, q| own_wall(&c, p, q);
-                // (A point has no sides: both are its clearance.)
-                let [far, _] = self.segment_clearance_by_side(
-                    c.triangle,
-                    (c.centre, c.centre),
-                    1.1 * reach,
-                    skip,
-                    clearance,
-                );
-                keep_clearance(slot, far, 1.1 * reach);
-                far >= reach * (1.0 + KEPT_MARGIN)
-            });
-            if free {
-                disc.walls_at[corner as usize] = (start as u32, start as u32);
-                return (start, start);
-            }
+        if !self.layers_overlap() && self.corner_keeps_clear(corner, reach, clearance) {
+            disc.walls_at[corner as usize] = (start as u32, start as u32);
+            return (start, start);
         }
         self.walls_within(c.triangle, c.centre, reach, clearance, &mut disc.walls);
         let mut kept = start;
@@ -1155,6 +1139,60 @@ impl NavMesh {
         disc.walls.truncate(kept);
         disc.walls_at[corner as usize] = (start as u32, kept as u32);
         (start, kept)
+    }
+
+    /// Whether every wall but its own keeps at least `need` from corner `corner` (of a mesh
+    /// whose layers do not overlap), from what is kept of its clearance (see
+    /// [`kept_clearance_meets`]: measured the second time it is asked, up to 1.1 `need`, and
+    /// kept for every later query).
+    pub(crate) fn corner_keeps_clear(
+        &self,
+        corner: u32,
+        need: f64,
+        clearance: &mut ClearanceScratch,
+    ) -> bool {
+        let slot = &self.disc_corner_index().in_sight[corner as usize].round;
+        kept_clearance_meets(slot, need).unwrap_or_else(|| {
+            let c = &self.disc_corners()[corner as usize];
+            let skip = |p, q| own_wall(c, p, q);
+            // (A point has no sides: both are its clearance.)
+            let [far, _] =
+                self.segment_clearance_by_side(c.triangle, (c.centre, c.centre), 1.1 * need, skip, clearance);
+            keep_clearance(slot, far, 1.1 * need);
+            far >= need * (1.0 + KEPT_MARGIN)
+        })
+    }
+
+    /// Whether the chords of an arc round `centre` (each point within `outer` of it) keep
+    /// `inside` from every wall, proven without a search: the centre is a mesh vertex with one
+    /// turning corner, every wall but that corner's own keeps `outer + inside` from it (kept,
+    /// see [`Self::corner_keeps_clear`]), and the chords keep `inside` from its two walls (taken
+    /// `outer + inside` long, longer than any part that could come nearer). `false` says
+    /// nothing: the walls are then searched.
+    pub(crate) fn arc_clear_of_walls(
+        &self,
+        centre: Point,
+        chords: &[Point],
+        (outer, inside): (f64, f64),
+        clearance: &mut ClearanceScratch,
+    ) -> bool {
+        let Some(t) = self.locate(centre) else { return false };
+        let Some(&v) = self.triangles()[t.index()].iter().find(|v| self.vertices()[v.index()] == centre)
+        else {
+            return false;
+        };
+        let corners = self.disc_corner_index();
+        let mut at = corners.at_vertex(v);
+        let (Some(corner), None) = (at.next(), at.next()) else { return false };
+        let around = outer + inside;
+        if !self.corner_keeps_clear(corner, around, clearance) {
+            return false;
+        }
+        let c = &corners.list[corner as usize];
+        c.walls.iter().all(|u| {
+            let end = Point::new(centre.x + u.x * around, centre.y + u.y * around);
+            chords.windows(2).all(|w| !segments_nearer(w[0], w[1], centre, end, inside))
+        })
     }
 
     /// Whether an arrival already expanded at the candidate's circle and side can go round
@@ -1510,5 +1548,80 @@ mod tests {
             free_lines > 1_000 && tangents > 1_000 && one_sided > 100 && free_rounds > 1_000,
             "{free_lines} {tangents} {one_sided} {free_rounds}"
         );
+    }
+
+    /// The fast mode's check of an arc round a corner without a search: random arcs (a random
+    /// start, up to two radians either way round, chords as the funnel writes them) round every corner of random
+    /// lattice meshes at four radii. Every arc it lets through keeps the radius from every
+    /// wall by brute force; and it lets through every arc that keeps twice the radius from
+    /// every wall but the corner's own and the radius from those (once its kept clearance is
+    /// measured), which is most of them.
+    #[test]
+    fn arcs_let_through_without_a_search_keep_the_radius() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(2311);
+        let (mut through, mut complete, mut arcs) = (0, 0, 0);
+        for round in 0..16 {
+            let (vertices, triangles) = crate::test_meshes::lattice_mesh(&mut rng, 8 + round % 7, 6);
+            let Ok(mesh) = NavMesh::from_parts(crate::test_meshes::parts_of(vertices, triangles)) else {
+                continue;
+            };
+            let walls = all_walls(&mesh);
+            let mut clearance = ClearanceScratch::default();
+            for c in mesh.disc_corners().iter() {
+                for radius in [0.1, 0.2, 0.3, 0.45] {
+                    let outer = radius * (1.0 + disc_funnel::ARC_TOLERANCE);
+                    let inside = radius * (1.0 - crate::query::path::DISTURBANCE_TOLERANCE);
+                    let single = mesh.disc_corner_index().at_vertex(c.vertex).count() == 1;
+                    for _ in 0..6 {
+                        let at =
+                            |a: f64| Point::new(c.centre.x + radius * a.cos(), c.centre.y + radius * a.sin());
+                        let side = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+                        let a0 = rng.random_range(0.0..TAU);
+                        let a1 = a0 + side * rng.random_range(0.05..2.0);
+                        let bend = Bend { centre: c.centre, radius, side };
+                        let mut chords = vec![at(a0)];
+                        disc_funnel::arc(bend, at(a0), at(a1), &mut chords);
+                        chords.push(at(a1));
+                        arcs += 1;
+                        let nearest = |keep: &dyn Fn(Point, Point) -> bool| {
+                            (walls.iter().filter(|&&(p, q)| keep(p, q)))
+                                .flat_map(|&(p, q)| {
+                                    chords.windows(2).map(move |w| segments_distance(w[0], w[1], p, q))
+                                })
+                                .fold(f64::INFINITY, f64::min)
+                        };
+                        // Asked three times: the first ask marks the corner, the second measures.
+                        let clear = (0..3)
+                            .map(|_| {
+                                mesh.arc_clear_of_walls(c.centre, &chords, (outer, inside), &mut clearance)
+                            })
+                            .last()
+                            .unwrap();
+                        if clear {
+                            through += 1;
+                            let d = nearest(&|_, _| true);
+                            assert!(
+                                d >= inside,
+                                "{c:?} r {radius}: an arc let through comes {d} near a wall"
+                            );
+                        }
+                        let others = nearest(&|p, q| !own_wall(c, p, q));
+                        let own = nearest(&|p, q| own_wall(c, p, q));
+                        // (Room to spare for the kept clearance's rounding down, 1/256.)
+                        if single && others >= 2.02 * radius && own >= inside {
+                            complete += 1;
+                            let corner_far = (walls.iter().filter(|&&(p, q)| !own_wall(c, p, q)))
+                                .map(|&(p, q)| segment_distance(c.centre, p, q))
+                                .fold(f64::INFINITY, f64::min);
+                            if corner_far >= (outer + inside) * 1.01 {
+                                assert!(clear, "{c:?} r {radius}: a clear arc not let through");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!("{through} of {arcs} let through, {complete} clear");
+        assert!(through > 1_000 && complete > 500, "{through} of {arcs} let through, {complete} clear");
     }
 }

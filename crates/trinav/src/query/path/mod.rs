@@ -1815,18 +1815,22 @@ impl NavMesh {
         while k + 1 < points.len() {
             // (An arc whose first point is off the mesh, if rounding ever put one there, is
             // checked chord by chord, which then reports it.)
-            if arcs.peek().is_some_and(|arc| arc.first == k)
-                && let Some(start) = self.locate(points[k])
-                && let Some(arc) = arcs.next()
-            {
+            if let Some(arc) = arcs.next_if(|arc| arc.first == k) {
                 let chords = &points[arc.first..=arc.last];
                 let outer = arc.radius * (1.0 + disc_funnel::ARC_TOLERANCE);
-                let nearest = self.nearest_wall_to_arc((start, chords), arc.centre, outer, inside, scratch);
-                if let Some((j, wall)) = nearest {
-                    return Some((k + j, wall));
+                if self.arc_clear_of_walls(arc.centre, chords, (outer, inside), scratch) {
+                    k = arc.last;
+                    continue;
                 }
-                k = arc.last;
-                continue;
+                if let Some(start) = self.locate(points[k]) {
+                    let nearest =
+                        self.nearest_wall_to_arc((start, chords), arc.centre, outer, inside, scratch);
+                    if let Some((j, wall)) = nearest {
+                        return Some((k + j, wall));
+                    }
+                    k = arc.last;
+                    continue;
+                }
             }
             if !steps.is_empty() && steps.iter().any(|step| step.point == k) {
                 k += 1;
