@@ -1105,6 +1105,14 @@ mod tests {
         bytes[end..].copy_from_slice(&crc.to_le_bytes());
     }
 
+    /// Loads `bytes` with `value` written at `at` (the checksum made to match).
+    fn load_with(bytes: &[u8], at: usize, value: &[u8]) -> Result<NavMesh, LoadError> {
+        let mut changed = bytes.to_vec();
+        changed[at..at + value.len()].copy_from_slice(value);
+        reseal(&mut changed);
+        NavMesh::from_bytes(&changed)
+    }
+
     #[test]
     fn counting_sorts_give_the_comparison_sorts_order() {
         use rand::{RngExt, SeedableRng};
@@ -1373,12 +1381,7 @@ mod tests {
         assert_eq!(bytes[block_at..block_at + 4], 2u32.to_le_bytes());
         // A name that is not UTF-8, a layer out of range, a name given twice, a count past the
         // end: each refused with its reason.
-        let corrupt = |at: usize, value: &[u8]| {
-            let mut bad = bytes.clone();
-            bad[at..at + value.len()].copy_from_slice(value);
-            reseal(&mut bad);
-            NavMesh::from_bytes(&bad).unwrap_err()
-        };
+        let corrupt = |at: usize, value: &[u8]| load_with(&bytes, at, value).unwrap_err();
         assert!(matches!(corrupt(block_at + 8, &[0xff]), LoadError::BadLayers(_)));
         let err = corrupt(bytes.len() - TRAILER_LEN - 4 - 2, &7u16.to_le_bytes());
         assert!(err.to_string().contains("triangle 4 is on layer 7, which does not exist"), "{err}");
@@ -1403,12 +1406,7 @@ mod tests {
         // The block: count 2, then (2, "mud"), (1, "road"), by name.
         let block_at = bytes.len() - TRAILER_LEN - (4 + 5 + 3 + 5 + 4);
         assert_eq!(bytes[block_at..block_at + 9], [2, 0, 0, 0, 2, 3, 0, 0, 0]);
-        let corrupt = |at: usize, value: &[u8]| {
-            let mut bad = bytes.clone();
-            bad[at..at + value.len()].copy_from_slice(value);
-            reseal(&mut bad);
-            NavMesh::from_bytes(&bad).unwrap_err()
-        };
+        let corrupt = |at: usize, value: &[u8]| load_with(&bytes, at, value).unwrap_err();
         // Not UTF-8, a type out of range, two names for one type, a number, a count or length
         // past the end: each refused with its reason (every rule: `AreaNames::new`).
         assert!(matches!(corrupt(block_at + 9, &[0xff]), LoadError::BadAreaNamesBlock(_)));
