@@ -412,19 +412,8 @@ impl NavMesh {
         self.nearest_wall_to_segment_from(start, (a, b), r, scratch).is_none_or(|(d, _)| d >= r)
     }
 
-    /// The wall nearest the segment `a -> b` among those closer than `reach`, with its
-    /// distance (`a` must be on the mesh; `None` when no wall is that close).
-    pub(crate) fn nearest_wall_to_segment(
-        &self,
-        a: Point,
-        b: Point,
-        reach: f64,
-        scratch: &mut ClearanceScratch,
-    ) -> Option<(f64, (Point, Point))> {
-        self.nearest_wall_to_segment_from(self.locate(a)?, (a, b), reach, scratch)
-    }
-
-    /// [`NavMesh::nearest_wall_to_segment`] for a segment that starts in triangle `start`.
+    /// The wall nearest the segment `a -> b`, which starts in triangle `start`, among those
+    /// closer than `reach`, with its distance (`None` when no wall is that close).
     pub(crate) fn nearest_wall_to_segment_from(
         &self,
         start: TriangleId,

@@ -1550,6 +1550,25 @@ mod tests {
         );
     }
 
+    /// A disc path's check: a segment starting off the mesh is a disturbance at its first
+    /// point (it used to pass as clear: no triangle to search the walls from); on the mesh,
+    /// a segment in the open is clear and one grazing a wall is not.
+    #[test]
+    fn a_segment_starting_off_the_mesh_disturbs_the_path() {
+        let square =
+            [Point::new(0.0, 0.0), Point::new(10.0, 0.0), Point::new(10.0, 10.0), Point::new(0.0, 10.0)];
+        let triangles = vec![[0, 1, 2].map(VertexId), [0, 2, 3].map(VertexId)];
+        let mesh = NavMesh::from_parts(crate::test_meshes::parts_of(square.to_vec(), triangles)).unwrap();
+        let mut clearance = ClearanceScratch::default();
+        let start = mesh.locate(Point::new(5.0, 5.0)).unwrap();
+        let mut check =
+            |points: &[Point]| mesh.first_disturbance(points, &[], &[], (1.0, start), &mut clearance);
+        let off = Point::new(-0.5, 5.0);
+        assert_eq!(check(&[off, Point::new(5.0, 6.0)]), Some((0, (off, off))));
+        assert_eq!(check(&[Point::new(2.0, 5.0), Point::new(8.0, 5.0)]), None);
+        assert_eq!(check(&[Point::new(2.0, 5.0), Point::new(8.0, 9.5)]).map(|(k, _)| k), Some(0));
+    }
+
     /// The fast mode's check of an arc round a corner without a search: random arcs (a random
     /// start, up to two radians either way round, chords as the funnel writes them) round every corner of random
     /// lattice meshes at four radii. Every arc it lets through keeps the radius from every

@@ -1789,8 +1789,9 @@ impl NavMesh {
     }
 
     /// The first segment of `points` (its index) that a wall comes closer to than `radius`
-    /// (beyond the rounding of the distances), with that wall; the links taken (`steps`) are
-    /// not walked, so not checked.
+    /// (beyond the rounding of the distances), with that wall, or that starts off the mesh
+    /// (with its first point as the wall); the links taken (`steps`) are not walked, so not
+    /// checked.
     ///
     /// The segments of an arc (`arcs`) are checked together: the walls within reach of its
     /// circle are gathered by one search, then measured against each of its chords.
@@ -1836,7 +1837,12 @@ impl NavMesh {
                 k += 1;
                 continue;
             }
-            if let Some((_, wall)) = self.nearest_wall_to_segment(points[k], points[k + 1], inside, scratch) {
+            // A segment whose first point is off the mesh (rounding could put a contact
+            // there) is not proven clear: it disturbs the path at that point.
+            let Some(from) = self.locate(points[k]) else { return Some((k, (points[k], points[k]))) };
+            if let Some((_, wall)) =
+                self.nearest_wall_to_segment_from(from, (points[k], points[k + 1]), inside, scratch)
+            {
                 return Some((k, wall));
             }
             k += 1;
