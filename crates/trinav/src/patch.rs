@@ -381,7 +381,7 @@ impl NavMesh {
 
     /// The vertex at exactly `p`, if any (through the grid: a vertex lies in the box of every
     /// triangle it is a corner of).
-    fn vertex_at(&self, p: Point) -> Option<VertexId> {
+    pub(crate) fn vertex_at(&self, p: Point) -> Option<VertexId> {
         let key = position_key(p);
         (self.grid.candidates(p).iter())
             .flat_map(|&t| self.parts.triangles[t.index()])

@@ -35,10 +35,7 @@ impl AreaFlags {
     pub fn area_costs(&self, mesh: &NavMesh, mesh_path: &Path) -> Result<AreaCosts> {
         let (names, source) = match &self.names {
             Some(path) => (load_names(path)?, Some(path.as_path())),
-            None if !mesh.area_names().is_empty() => {
-                let names = mesh.area_names().iter().map(|(name, area)| (name.to_string(), area.0));
-                (names.collect(), Some(mesh_path))
-            }
+            None if !mesh.area_names().is_empty() => (by_name(mesh.area_names()), Some(mesh_path)),
             None => (BTreeMap::new(), None),
         };
         let mut costs = AreaCosts::default();
@@ -59,6 +56,11 @@ impl AreaFlags {
         }
         Ok(costs)
     }
+}
+
+/// The names of a mesh's area types as a level writes them: name to type.
+pub fn by_name(names: &AreaNames) -> BTreeMap<String, u8> {
+    names.iter().map(|(name, area)| (name.to_string(), area.0)).collect()
 }
 
 /// The `area_names` of a level file.
@@ -106,18 +108,19 @@ pub struct TerrainFlags {
 }
 
 impl TerrainFlags {
-    /// The names --names gives, for the baked mesh to keep (none without the flag).
-    pub fn area_names(&self) -> Result<Option<AreaNames>> {
-        let Some(path) = &self.names else { return Ok(None) };
-        let names = load_names(path)?.into_iter().map(|(name, area)| (name, AreaId(area)));
-        Ok(Some(AreaNames::new(names).with_context(|| format!("--names {}", path.display()))?))
-    }
-
-    /// The terrain the flags ask for; errors name the flag.
-    pub fn terrain(&self) -> Result<GridTerrain> {
+    /// The terrain the flags ask for, and the names --names gives, for the baked mesh to keep
+    /// (none without the flag; the level is read once); errors name the flag.
+    pub fn terrain(&self) -> Result<(GridTerrain, Option<AreaNames>)> {
         let names = match &self.names {
             Some(path) => load_names(path)?,
             None => BTreeMap::new(),
+        };
+        let kept = match &self.names {
+            Some(path) => {
+                let pairs = names.iter().map(|(name, &area)| (name.clone(), AreaId(area)));
+                Some(AreaNames::new(pairs).with_context(|| format!("--names {}", path.display()))?)
+            }
+            None => None,
         };
         let names_file = self.names.as_deref();
         let mut terrain = GridTerrain::default();
@@ -144,7 +147,7 @@ impl TerrainFlags {
             let area = area_id(area, &names, names_file).with_context(context)?;
             terrain = terrain.with_color(color, area).with_context(context)?;
         }
-        Ok(terrain)
+        Ok((terrain, kept))
     }
 
     /// An import error, with the flag named when it is the flag's fault (given for a format

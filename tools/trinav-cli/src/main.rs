@@ -371,8 +371,8 @@ fn ms(d: std::time::Duration) -> f64 {
 
 fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
     let level_path = &args.level;
-    let options =
-        ImportOptions::default().with_threshold(args.threshold).with_terrain(args.terrain.terrain()?);
+    let (terrain, names) = args.terrain.terrain()?;
+    let options = ImportOptions::default().with_threshold(args.threshold).with_terrain(terrain);
     let start = Instant::now();
     let source = import(level_path, args.format, &options).map_err(|e| args.terrain.name_flag(e))?;
     let import_ms = ms(start.elapsed());
@@ -381,7 +381,7 @@ fn run_bake(args: &BakeArgs) -> Result<ExitCode> {
     let mut baked = bake_source(&source, &settings).with_context(|| level_path.display().to_string())?;
     // A grid or bitmap has no names of its own: it keeps those --names gives (a level keeps
     // its own).
-    if let Some(names) = args.terrain.area_names()?
+    if let Some(names) = names
         && baked.mesh.area_names().is_empty()
     {
         baked.mesh.set_area_names(names);
@@ -536,8 +536,7 @@ fn run_inspect(args: &InspectArgs) -> Result<ExitCode> {
         report.boundary_edges = Some(stats.boundary_edges);
         report.area_types = Some(mesh.area_types());
         if !mesh.area_names().is_empty() {
-            report.area_names =
-                Some(mesh.area_names().iter().map(|(name, area)| (name.to_string(), area.0)).collect());
+            report.area_names = Some(area_flags::by_name(mesh.area_names()));
         }
         if let Some((at, radius)) = mesh.widest_point() {
             report.widest_radius = Some(radius);

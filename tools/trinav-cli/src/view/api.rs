@@ -205,7 +205,7 @@ impl<'a> Geometry<'a> {
                 .collect(),
             islands: ids().map(|t| mesh.island(t).0).collect(),
             areas: ids().map(|t| mesh.area_id(t).0).collect(),
-            area_names: mesh.area_names().iter().map(|(name, area)| (name.to_string(), area.0)).collect(),
+            area_names: crate::area_flags::by_name(mesh.area_names()),
             triangle_layers: match mesh.is_layered() {
                 true => ids().map(|t| mesh.triangle_layer(t).0).collect(),
                 false => Vec::new(),

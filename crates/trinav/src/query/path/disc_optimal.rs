@@ -1176,11 +1176,7 @@ impl NavMesh {
         (outer, inside): (f64, f64),
         clearance: &mut ClearanceScratch,
     ) -> bool {
-        let Some(t) = self.locate(centre) else { return false };
-        let Some(&v) = self.triangles()[t.index()].iter().find(|v| self.vertices()[v.index()] == centre)
-        else {
-            return false;
-        };
+        let Some(v) = self.vertex_at(centre) else { return false };
         let corners = self.disc_corner_index();
         let mut at = corners.at_vertex(v);
         let (Some(corner), None) = (at.next(), at.next()) else { return false };

@@ -2024,11 +2024,14 @@ struct LinkWays {
 /// [`PathError::DiscPathUnverified`].
 const MAX_DISTURBANCES: usize = 16;
 
-/// Makes `out` the partial path that stays at `from` (marked with `reason`).
+/// Makes `out` the partial path that stays at `from` (marked with `reason`): no length, no
+/// cost, no link taken.
 fn stay_at(from: Point, reason: PartialReason, out: &mut Path) -> Result<(), PathError> {
     out.points.clear();
     out.points.push(from);
+    out.links.clear();
     out.length = 0.0;
+    out.cost = 0.0;
     out.partial = Some(reason);
     Ok(())
 }

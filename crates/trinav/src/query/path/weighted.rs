@@ -258,7 +258,6 @@ impl Weighted<'_> {
         }
     }
 
-    /// How many Steiner points canonical half-edge `h` (`3 t + k`) holds.
     /// Whether a partial path may end at node `u`: an agent there must be able to ask for
     /// its next path from there. A vertex is exactly on the triangles the search reached it
     /// through; a point inside an edge is rounded off the edge's line, so only an edge with
@@ -277,6 +276,7 @@ impl Weighted<'_> {
         }
     }
 
+    /// How many Steiner points canonical half-edge `h` (`3 t + k`) holds.
     fn points_on(&self, h: u32) -> usize {
         (self.first[h as usize + 1] - self.first[h as usize]) as usize
     }
@@ -449,8 +449,6 @@ impl NavMesh {
                 // Towards the goal as far as the search got: the path to the expanded node
                 // with the smallest estimate, refined as any path (its end stays put).
                 if w.nearest.1 == search.start_node {
-                    out.links.clear();
-                    out.cost = 0.0;
                     return stay_at(from, PartialReason::BudgetExhausted, out);
                 }
                 out.partial = Some(PartialReason::BudgetExhausted);
@@ -518,11 +516,7 @@ impl NavMesh {
         // A partial path (the budget ran out) heads for the point of the most promising
         // triangle reached that is nearest the goal.
         let to = match end {
-            Some(end) if end == from => {
-                out.links.clear();
-                out.cost = 0.0;
-                return stay_at(from, PartialReason::BudgetExhausted, out);
-            }
+            Some(end) if end == from => return stay_at(from, PartialReason::BudgetExhausted, out),
             Some(end) => {
                 out.partial = Some(PartialReason::BudgetExhausted);
                 end
