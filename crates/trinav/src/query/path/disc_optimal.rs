@@ -444,6 +444,62 @@ fn taut_sides(from: &DiscCorner, from_side: f64, ahead: Point, to: &DiscCorner, 
     if from_side > 0.0 { [same, crossing] } else { [crossing, same] }
 }
 
+/// Where the centres lie of the circles that a tangent leaving a corner's circle on `side`
+/// may reach taut, after an arrival moving along `ahead`: [`taut`] at the corner and the
+/// sweep test (a wall along `-ahead`, as in [`taut_sides`]) hold the tangent's direction `u`
+/// to `side (u × w) >= 0` for three walls `w`, and a tangent to a circle of the same radius
+/// centred `d` away runs within `asin(2 r / |d|)` of `d`, so that circle's centre `x` has
+/// `side ((x - c) × w) >= -2 r` for each (`c` the corner; a margin of `1e-6 |x - c|` covers the
+/// rounding). Each of those sets holds, along every ray from `c`, a segment from `c`, so a
+/// corner seen from `c` through an edge none of whose points is in all three is in them
+/// neither: the sight walk need not look through that edge.
+struct LeavingRoom {
+    centre: Point,
+    side: f64,
+    walls: [Point; 3],
+    radius: f64,
+}
+
+impl LeavingRoom {
+    fn new(corner: &DiscCorner, side: f64, ahead: Point, radius: f64) -> LeavingRoom {
+        let walls = [corner.walls[0], corner.walls[1], Point::new(-ahead.x, -ahead.y)];
+        LeavingRoom { centre: corner.centre, side, walls, radius }
+    }
+
+    /// Whether point `x` is in the room.
+    fn holds(&self, x: Point) -> bool {
+        let (dx, dy) = (x.x - self.centre.x, x.y - self.centre.y);
+        let margin = 2.0 * self.radius * (1.0 + 1e-9) + 1e-6 * (dx.abs() + dy.abs());
+        self.walls.iter().all(|w| self.side * (dx * w.y - dy * w.x) + margin >= 0.0)
+    }
+
+    /// Whether some point of segment `[p, q]` is in the room (clipping the segment's
+    /// parameter by each wall's half-plane).
+    fn meets(&self, [p, q]: [Point; 2]) -> bool {
+        let c = self.centre;
+        // `|x - c|` on the segment is at most its ends' larger taxicab distance.
+        let far = ((p.x - c.x).abs() + (p.y - c.y).abs()).max((q.x - c.x).abs() + (q.y - c.y).abs());
+        let margin = 2.0 * self.radius * (1.0 + 1e-9) + 1e-6 * far;
+        let (mut low, mut high) = (0.0_f64, 1.0_f64);
+        for w in self.walls {
+            // `side ((p + t (q - p) - c) × w) + margin >= 0`, as `a + b t >= 0`.
+            let a = self.side * ((p.x - c.x) * w.y - (p.y - c.y) * w.x) + margin;
+            let b = self.side * ((q.x - p.x) * w.y - (q.y - p.y) * w.x);
+            if b > 0.0 {
+                low = low.max(-a / b);
+            } else if b < 0.0 {
+                high = high.min(-a / b);
+            } else if a < 0.0 {
+                return false;
+            }
+            if low > high {
+                return false;
+            }
+        }
+        true
+    }
+}
+
 /// Whether a tangent from `from`'s circle on `from_side` to `to`'s circle (on either side)
 /// may be taut at both corners for some radius: `false` only where [`taut`] refuses both at
 /// every radius, so that a corner's sight list can leave such corners out once for all radii.
@@ -889,15 +945,21 @@ impl NavMesh {
         // links, the shortfall is `|centre goal|`).
         let reach = (limit - arrival.g + aim.shortfall(here.centre) + 3.0 * radius) / 2.0 * (1.0 + SLACK);
         let reach2 = reach * reach;
+        let room = LeavingRoom::new(here, arrival.side, ahead, radius);
         if let Some(list) = self.corners_in_sight(arrival.corner, &mut disc.sight) {
             let side = sight_side(arrival.side);
             for (k, &entry) in list.iter().enumerate() {
+                // Entries for the other side only are passed over without reading their
+                // corner (the cut by distance can wait for the next entry of this side).
+                if entry & side == 0 {
+                    continue;
+                }
                 let c = entry & SIGHT_CORNER;
                 let d = corners.list[c as usize].centre;
                 if (d.x - here.centre.x).powi(2) + (d.y - here.centre.y).powi(2) > reach2 {
                     break;
                 }
-                if entry & side != 0 {
+                if room.holds(d) {
                     try_corner(c, k as u32);
                 }
             }
@@ -906,7 +968,10 @@ impl NavMesh {
         // Not kept (yet): walked within the bound. Through an edge, no corner is nearer the
         // centre and the goal together than the edge's best point; the contact is within
         // `radius` of the centre.
-        let worth = |edge| arrival.g + aim.least_through(here.centre, edge) - 3.0 * radius <= limit;
+        // Nor through an edge no taut tangent's target lies beyond.
+        let worth = |edge| {
+            room.meets(edge) && arrival.g + aim.least_through(here.centre, edge) - 3.0 * radius <= limit
+        };
         self.vertices_in_sight(here.vertex, here.triangle, worth, &mut disc.sight, |v| {
             corners.at_vertex(v).for_each(|c| try_corner(c, NONE))
         });
@@ -1354,6 +1419,55 @@ mod tests {
         // centres that coincide, which have no tangent).
         assert!(taken > 10_000 && ruled_out > 250_000, "{taken} {ruled_out}");
         assert!(left_to_the_test * 100 < ruled_out, "{left_to_the_test} of {ruled_out}");
+    }
+
+    #[test]
+    fn the_leaving_room_holds_every_target_a_taut_tangent_leaves_for() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(2117);
+        let (mut reached, mut shut_out, mut not_reached) = (0, 0, 0);
+        for _ in 0..100_000 {
+            let (from, from_side, to) = random_pair(&mut rng);
+            let radius = [0.1, 0.25, 0.45, 0.5, 1.0, 2.0][rng.random_range(0..6)];
+            let arrival = (rng.random_range(0..4) > 0).then(|| {
+                let n = direction(&mut rng);
+                let contact = Point::new(from.centre.x + radius * n.x, from.centre.y + radius * n.y);
+                (contact, Point::new(-from_side * n.y, from_side * n.x))
+            });
+            let ahead = arrival.map_or(Point::new(0.0, 0.0), |(_, ahead)| ahead);
+            let room = LeavingRoom::new(&from, from_side, ahead, radius);
+            // The search's own tests at the corner it leaves: a tangent to either side of the
+            // target's circle, taut there and round the circle by at most a half turn.
+            let bend = |c: &DiscCorner, side| Bend { centre: c.centre, radius, side };
+            let leaves = [1.0, -1.0].into_iter().any(|to_side| {
+                disc_funnel::tangent(bend(&from, from_side), bend(&to, to_side)).is_some_and(
+                    |(u, leave, _)| {
+                        taut(&from, u, from_side)
+                            && arrival.is_none_or(|(at, _)| sweep(from.centre, at, leave, from_side) <= PI)
+                    },
+                )
+            });
+            // A random segment through a random point of the sight line to the target: the
+            // walk looks through it on the way to the target.
+            let (c, x) = (from.centre, to.centre);
+            let t = rng.random_range(0.01..=1.0);
+            let on_line = Point::new(c.x + t * (x.x - c.x), c.y + t * (x.y - c.y));
+            let v = direction(&mut rng);
+            let (back, on) = (rng.random_range(0.0..3.0), rng.random_range(0.0..3.0));
+            let edge = [
+                Point::new(on_line.x - back * v.x, on_line.y - back * v.y),
+                Point::new(on_line.x + on * v.x, on_line.y + on * v.y),
+            ];
+            if leaves {
+                assert!(room.meets(edge), "{from:?} {from_side} {to:?} r {radius} {arrival:?} {edge:?}");
+                assert!(room.meets([x, x]));
+                reached += 1;
+            } else {
+                not_reached += 1;
+                shut_out += usize::from(!room.meets([x, x]));
+            }
+        }
+        // Most targets no taut tangent leaves for are outside the room.
+        assert!(reached > 10_000 && shut_out * 2 > not_reached, "{reached} {shut_out} of {not_reached}");
     }
 
     #[test]
