@@ -33,6 +33,10 @@
 //! - **Turning back.** A tangent leaving a circle more than a half turn round from where the
 //!   path arrived is refused; [`taut_sides`] tells so from the centres' offset, before the
 //!   tangent is worked out (the arrival's direction counts as one more wall).
+//! - **The leaving room.** Those three walls hold every taut tangent from an arrival within a
+//!   wedge, and the centres it can reach within `2 r` of it ([`LeavingRoom`]): the walk from a
+//!   circle does not look through an edge that misses that room, and list entries outside it
+//!   are passed over.
 //! - **Kept clearances.** The walls a tangent between two corners' circles must keep `r` from
 //!   are searched for when it leaves the open list; where the segment between the two
 //!   corners keeps `2 r` from every wall but their own on the side the tangent runs (see
