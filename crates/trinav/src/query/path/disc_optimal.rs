@@ -340,6 +340,8 @@ pub(crate) struct DiscScratch {
     /// Arrivals expanded by the last search.
     pub(crate) expanded: u32,
     sight: SightScratch,
+    /// The entries of a kept sight list that pass the cheap tests, in list order.
+    passing: Vec<u32>,
     /// With links: the estimates of [`NavMesh::link_estimates`] and, per directed link, the
     /// least cost at its start of the arrivals through it so far.
     link_work: LinkWork,
@@ -474,7 +476,8 @@ impl LeavingRoom {
     fn holds(&self, x: Point) -> bool {
         let (dx, dy) = (x.x - self.centre.x, x.y - self.centre.y);
         let margin = 2.0 * self.radius * (1.0 + 1e-9) + 1e-6 * (dx.abs() + dy.abs());
-        self.walls.iter().all(|w| self.side * (dx * w.y - dy * w.x) + margin >= 0.0)
+        let [a, b, c] = self.walls.map(|w| self.side * (dx * w.y - dy * w.x));
+        a.min(b).min(c) + margin >= 0.0
     }
 
     /// Whether some point of segment `[p, q]` is in the room (clipping the segment's
@@ -952,20 +955,25 @@ impl NavMesh {
         let room = LeavingRoom::new(here, arrival.side, ahead, radius);
         if let Some(list) = self.corners_in_sight(arrival.corner, &mut disc.sight) {
             let side = sight_side(arrival.side);
+            // The cheap tests first, without branches that guess wrong half the time: the
+            // entries that pass are noted, then tried in list order.
+            let passing = &mut disc.passing;
+            if passing.len() < list.len() {
+                passing.resize(list.len(), 0);
+            }
+            let mut count = 0;
             for (k, &entry) in list.iter().enumerate() {
-                // Entries for the other side only are passed over without reading their
-                // corner (the cut by distance can wait for the next entry of this side).
-                if entry & side == 0 {
-                    continue;
-                }
-                let c = entry & SIGHT_CORNER;
-                let d = corners.list[c as usize].centre;
+                let d = corners.list[(entry & SIGHT_CORNER) as usize].centre;
+                // Nearest first: no entry from here on is within reach.
                 if (d.x - here.centre.x).powi(2) + (d.y - here.centre.y).powi(2) > reach2 {
                     break;
                 }
-                if room.holds(d) {
-                    try_corner(c, k as u32);
-                }
+                passing[count] = k as u32;
+                count += usize::from((entry & side != 0) & room.holds(d));
+            }
+            for i in 0..count {
+                let k = disc.passing[i];
+                try_corner(list[k as usize] & SIGHT_CORNER, k);
             }
             return;
         }
