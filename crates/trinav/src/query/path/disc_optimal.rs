@@ -1380,6 +1380,24 @@ mod tests {
         (from, if rng.random_range(0..2) == 0 { 1.0 } else { -1.0 }, to)
     }
 
+    /// A random radius and an arrival round `from`'s circle on `from_side` at a random contact
+    /// (the contact and the direction `ahead` the path moves there), or none (a tangent from
+    /// the start: any direction, `ahead` zero).
+    fn random_arrival(
+        rng: &mut rand_pcg::Pcg64,
+        from: &DiscCorner,
+        from_side: f64,
+    ) -> (f64, Option<(Point, Point)>, Point) {
+        let radius = [0.1, 0.25, 0.45, 0.5, 1.0, 2.0][rng.random_range(0..6)];
+        let arrival = (rng.random_range(0..4) > 0).then(|| {
+            let n = direction(rng);
+            let contact = Point::new(from.centre.x + radius * n.x, from.centre.y + radius * n.y);
+            (contact, Point::new(-from_side * n.y, from_side * n.x))
+        });
+        let ahead = arrival.map_or(Point::new(0.0, 0.0), |(_, ahead)| ahead);
+        (radius, arrival, ahead)
+    }
+
     /// The search's own test: the tangent exists and is taut at both corners.
     fn exactly_taut(
         (from, from_side, to): (&DiscCorner, f64, &DiscCorner),
@@ -1397,15 +1415,7 @@ mod tests {
         let (mut taken, mut ruled_out, mut left_to_the_test) = (0, 0, 0);
         for _ in 0..200_000 {
             let (from, from_side, to) = random_pair(&mut rng);
-            let radius = [0.1, 0.25, 0.45, 0.5, 1.0, 2.0][rng.random_range(0..6)];
-            // An arrival round `from`'s circle at a random contact (moving along `ahead`), or
-            // none (a tangent from the start: any direction).
-            let arrival = (rng.random_range(0..4) > 0).then(|| {
-                let n = direction(&mut rng);
-                let contact = Point::new(from.centre.x + radius * n.x, from.centre.y + radius * n.y);
-                (contact, Point::new(-from_side * n.y, from_side * n.x))
-            });
-            let ahead = arrival.map_or(Point::new(0.0, 0.0), |(_, ahead)| ahead);
+            let (radius, arrival, ahead) = random_arrival(&mut rng, &from, from_side);
             let sides = taut_sides(&from, from_side, ahead, &to, radius);
             for (may, to_side) in sides.into_iter().zip([1.0, -1.0]) {
                 // The search's own tests: taut at both corners, and round the circle from the
@@ -1439,13 +1449,7 @@ mod tests {
         let (mut reached, mut shut_out, mut not_reached) = (0, 0, 0);
         for _ in 0..100_000 {
             let (from, from_side, to) = random_pair(&mut rng);
-            let radius = [0.1, 0.25, 0.45, 0.5, 1.0, 2.0][rng.random_range(0..6)];
-            let arrival = (rng.random_range(0..4) > 0).then(|| {
-                let n = direction(&mut rng);
-                let contact = Point::new(from.centre.x + radius * n.x, from.centre.y + radius * n.y);
-                (contact, Point::new(-from_side * n.y, from_side * n.x))
-            });
-            let ahead = arrival.map_or(Point::new(0.0, 0.0), |(_, ahead)| ahead);
+            let (radius, arrival, ahead) = random_arrival(&mut rng, &from, from_side);
             let room = LeavingRoom::new(&from, from_side, ahead, radius);
             // The search's own tests at the corner it leaves: a tangent to either side of the
             // target's circle, taut there and round the circle by at most a half turn.
