@@ -563,10 +563,7 @@ fn load(bytes: &[u8], mut laps: Laps, options: LoadOptions) -> Result<NavMesh, L
             _ => NavMesh::derive(parts),
         }
         .with_layers(table);
-        add_stored_links(&mut mesh, derived.iter().flat_map(|d| d.links.iter()))?;
-        if let Some(derived) = derived {
-            mesh.area_names = derived.area_names;
-        }
+        keep_stored(&mut mesh, derived)?;
         laps.lap(|t| &mut t.derived);
         return Ok(mesh);
     }
@@ -590,70 +587,65 @@ fn load(bytes: &[u8], mut laps: Laps, options: LoadOptions) -> Result<NavMesh, L
         }
         _ => NavMesh::derive(parts),
     };
-    add_stored_links(&mut mesh, derived.iter().flat_map(|d| d.links.iter()))?;
-    if let Some(derived) = derived {
-        mesh.area_names = derived.area_names;
-    }
+    keep_stored(&mut mesh, derived)?;
     laps.lap(|t| &mut t.derived);
     Ok(mesh)
 }
 
-/// Adds a file's links to its mesh, refusing the first bad one.
-fn add_stored_links<'a>(
-    mesh: &mut NavMesh,
-    links: impl Iterator<Item = &'a OffMeshLink>,
-) -> Result<(), LoadError> {
-    for (index, &link) in links.enumerate() {
+/// Gives a loaded mesh what its file stores beside the triangles (a version 2 file's or
+/// later's `derived`): its links, refusing the first bad one, and its area names.
+fn keep_stored(mesh: &mut NavMesh, derived: Option<Derived>) -> Result<(), LoadError> {
+    let Some(derived) = derived else { return Ok(()) };
+    for (index, &link) in derived.links.iter().enumerate() {
         mesh.add_link(link).map_err(|error| LoadError::BadLink { index, error })?;
     }
+    mesh.area_names = derived.area_names;
     Ok(())
 }
 
 /// The length of the layers block (version 4) starting at `block`, for `triangles` triangles
 /// and `links` links, reading only the counts and name lengths it holds (each within `block`).
 fn layers_block_len(block: &[u8], triangles: u32, links: u32) -> Result<u64, LoadError> {
-    let u32_at = |at: usize| -> Result<u32, LoadError> {
-        let b = block.get(at..at.saturating_add(4)).ok_or(LoadError::BadLayers("truncated"))?;
-        Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")))
-    };
-    let names = u32_at(0)?;
+    let names = u32_in(block, 0).ok_or(LoadError::BadLayers("truncated"))?;
     if names == 0 {
         return Ok(4);
     }
     if names as usize > MAX_LAYERS {
         return Err(LoadError::BadLayers("more layers than a mesh may have"));
     }
-    let mut at = 4usize;
-    for _ in 0..names {
-        let len = u32_at(at)? as usize;
-        at = at.saturating_add(4).saturating_add(len);
-        if at > block.len() {
-            return Err(LoadError::BadLayers("truncated"));
-        }
-    }
-    Ok(at as u64 + 2 * u64::from(triangles) + 4 * u64::from(links))
+    let end = names_end(block, names, 0).ok_or(LoadError::BadLayers("truncated"))?;
+    Ok(end as u64 + 2 * u64::from(triangles) + 4 * u64::from(links))
 }
 
 /// The length of the area names block (version 5) starting at `block`, reading only the count
 /// and name lengths it holds (each within `block`).
 fn area_names_block_len(block: &[u8]) -> Result<u64, LoadError> {
-    let u32_at = |at: usize| -> Option<u32> {
-        let b = block.get(at..at.saturating_add(4))?;
-        Some(u32::from_le_bytes(b.try_into().expect("4 bytes")))
-    };
-    let names = u32_at(0).ok_or(LoadError::BadAreaNamesBlock("truncated"))?;
+    let names = u32_in(block, 0).ok_or(LoadError::BadAreaNamesBlock("truncated"))?;
     if names as usize >= AreaId::COUNT {
         return Err(LoadError::BadAreaNamesBlock("more names than area types"));
     }
+    let end = names_end(block, names, 1).ok_or(LoadError::BadAreaNamesBlock("truncated"))?;
+    Ok(end as u64)
+}
+
+/// Where `count` names that follow a block's u32 count end (each `prefix` bytes, then its
+/// length u32 and its bytes), or `None` when one runs past the end of `block`.
+fn names_end(block: &[u8], count: u32, prefix: usize) -> Option<usize> {
     let mut at = 4usize;
-    for _ in 0..names {
-        let len = u32_at(at + 1).ok_or(LoadError::BadAreaNamesBlock("truncated"))? as usize;
-        at = at.saturating_add(5).saturating_add(len);
+    for _ in 0..count {
+        let len = u32_in(block, at.saturating_add(prefix))? as usize;
+        at = at.saturating_add(prefix + 4).saturating_add(len);
         if at > block.len() {
-            return Err(LoadError::BadAreaNamesBlock("truncated"));
+            return None;
         }
     }
-    Ok(at as u64)
+    Some(at)
+}
+
+/// The little-endian u32 at `at` in `block`, if it lies within.
+fn u32_in(block: &[u8], at: usize) -> Option<u32> {
+    let b = block.get(at..at.saturating_add(4))?;
+    Some(u32::from_le_bytes(b.try_into().expect("4 bytes")))
 }
 
 /// [`decode`], also returning the derived arrays of a version 2 file.
