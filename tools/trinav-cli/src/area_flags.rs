@@ -111,16 +111,14 @@ impl TerrainFlags {
     /// The terrain the flags ask for, and the names --names gives, for the baked mesh to keep
     /// (none without the flag; the level is read once); errors name the flag.
     pub fn terrain(&self) -> Result<(GridTerrain, Option<AreaNames>)> {
-        let names = match &self.names {
-            Some(path) => load_names(path)?,
-            None => BTreeMap::new(),
-        };
-        let kept = match &self.names {
+        let (names, kept) = match &self.names {
             Some(path) => {
+                let names = load_names(path)?;
                 let pairs = names.iter().map(|(name, &area)| (name.clone(), AreaId(area)));
-                Some(AreaNames::new(pairs).with_context(|| format!("--names {}", path.display()))?)
+                let kept = AreaNames::new(pairs).with_context(|| format!("--names {}", path.display()))?;
+                (names, Some(kept))
             }
-            None => None,
+            None => (BTreeMap::new(), None),
         };
         let names_file = self.names.as_deref();
         let mut terrain = GridTerrain::default();
