@@ -472,10 +472,16 @@ impl LeavingRoom {
         LeavingRoom { centre: corner.centre, side, walls, radius }
     }
 
+    /// How far beyond each wall's line the room reaches, for points at most `far` (taxicab)
+    /// from the corner: `2 r`, and the rounding.
+    fn margin(&self, far: f64) -> f64 {
+        2.0 * self.radius * (1.0 + 1e-9) + 1e-6 * far
+    }
+
     /// Whether point `x` is in the room.
     fn holds(&self, x: Point) -> bool {
         let (dx, dy) = (x.x - self.centre.x, x.y - self.centre.y);
-        let margin = 2.0 * self.radius * (1.0 + 1e-9) + 1e-6 * (dx.abs() + dy.abs());
+        let margin = self.margin(dx.abs() + dy.abs());
         let [a, b, c] = self.walls.map(|w| self.side * (dx * w.y - dy * w.x));
         a.min(b).min(c) + margin >= 0.0
     }
@@ -486,7 +492,7 @@ impl LeavingRoom {
         let c = self.centre;
         // `|x - c|` on the segment is at most its ends' larger taxicab distance.
         let far = ((p.x - c.x).abs() + (p.y - c.y).abs()).max((q.x - c.x).abs() + (q.y - c.y).abs());
-        let margin = 2.0 * self.radius * (1.0 + 1e-9) + 1e-6 * far;
+        let margin = self.margin(far);
         let (mut low, mut high) = (0.0_f64, 1.0_f64);
         for w in self.walls {
             // `side ((p + t (q - p) - c) × w) + margin >= 0`, as `a + b t >= 0`.
@@ -1473,9 +1479,11 @@ mod tests {
                 Point::new(on_line.x - back * v.x, on_line.y - back * v.y),
                 Point::new(on_line.x + on * v.x, on_line.y + on * v.y),
             ];
+            // The list's test of a point and the walk's of a segment agree on the point.
+            assert_eq!(room.holds(x), room.meets([x, x]), "{from:?} {from_side} {to:?} r {radius}");
             if leaves {
                 assert!(room.meets(edge), "{from:?} {from_side} {to:?} r {radius} {arrival:?} {edge:?}");
-                assert!(room.meets([x, x]));
+                assert!(room.holds(x));
                 reached += 1;
             } else {
                 not_reached += 1;
