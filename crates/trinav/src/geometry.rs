@@ -120,6 +120,14 @@ pub fn min_angle_deg(a: Point, b: Point, c: Point) -> f64 {
     angle_at(a, b, c).min(angle_at(b, c, a)).min(angle_at(c, a, b))
 }
 
+/// The angle at `p` of triangle `p q r`, in radians (`[0, π]`; the sum of these round a mesh
+/// vertex is how far its fan turns).
+#[inline]
+pub(crate) fn angle_at(p: Point, q: Point, r: Point) -> f64 {
+    let (cross, dot) = corner_sides(p, q, r);
+    cross.atan2(dot)
+}
+
 /// The angle at `p` of triangle `p q r` as the (absolute cross, dot) products of its sides.
 #[inline]
 fn corner_sides(p: Point, q: Point, r: Point) -> (f64, f64) {

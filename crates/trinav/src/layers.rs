@@ -11,9 +11,10 @@
 //! lies on a portal.
 
 use std::collections::HashMap;
+use std::f64::consts::TAU;
 use std::fmt;
 
-use crate::geometry::{Orientation, Point, orient};
+use crate::geometry::{Orientation, Point, angle_at, orient};
 use crate::ids::{TriangleId, VertexId};
 use crate::mesh::{InvalidMesh, MeshParts, MeshProblem, NavMesh, Proven, find_problems_with, position_key};
 
@@ -194,7 +195,10 @@ impl NavMesh {
         self.layers = Some(Box::new(table));
         self.flag_portal_corners(&shared);
         self.layers_overlap = self.find_layer_overlap();
-        self.layers_fold = self.layers_overlap && self.find_fold(&shared);
+        let turn = if self.layers_overlap { self.largest_turn(&shared) } else { 0.0 };
+        // A fold adds at least the angle of a corner; rounding adds a few ulps per triangle.
+        self.layers_fold = turn > TAU * (1.0 + 1e-9);
+        self.layers_fold_deep = turn >= 1.5 * TAU * (1.0 - 1e-9);
         self
     }
 
@@ -234,23 +238,20 @@ impl NavMesh {
         })
     }
 
-    /// Whether the triangles round some vertex used by two layers sweep more than a full turn
-    /// (their corners' angles add up to more than `2 pi`): the floor folds over itself at a
-    /// portal's end, as a ramp leaving the ground and turning back over its own foot does
-    /// (`shared`: per vertex, whether two layers use it).
-    fn find_fold(&self, shared: &[bool]) -> bool {
+    /// The largest angle the triangles round a vertex used by two layers sweep (their
+    /// corners' angles added up; `shared`: per vertex, whether two layers use it). Beyond a
+    /// full turn, the floor folds over itself at a portal's end, as a ramp leaving the ground
+    /// and turning back over its own foot does.
+    fn largest_turn(&self, shared: &[bool]) -> f64 {
         let parts = &self.parts;
         let mut turn = vec![0.0f64; parts.vertices.len()];
         for tri in &parts.triangles {
             let corners = tri.map(|v| parts.vertices[v.index()]);
             for (k, &v) in tri.iter().enumerate() {
-                let (c, a, b) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
-                let (u, w) = ((a.x - c.x, a.y - c.y), (b.x - c.x, b.y - c.y));
-                turn[v.index()] += (u.0 * w.1 - u.1 * w.0).abs().atan2(u.0 * w.0 + u.1 * w.1);
+                turn[v.index()] += angle_at(corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
             }
         }
-        // A fold adds at least the angle of a corner; rounding adds a few ulps per triangle.
-        shared.iter().zip(&turn).any(|(&shared, &turn)| shared && turn > std::f64::consts::TAU * (1.0 + 1e-9))
+        shared.iter().zip(&turn).filter(|(shared, _)| **shared).map(|(_, &turn)| turn).fold(0.0, f64::max)
     }
 
     /// Whether triangles of two layers overlap in x, y (a bridge over a road): where they do
@@ -260,10 +261,19 @@ impl NavMesh {
     }
 
     /// Whether the floor turns more than a full turn round a portal's end somewhere (a ramp
-    /// that leaves the ground and turns back over its own foot): an agent radius is refused
-    /// on such a mesh ([`crate::PathError::NotWithLayers`]).
+    /// that leaves the ground and turns back over its own foot). An agent radius is taken
+    /// there (a path round such a corner may turn more than a half turn), unless the floor
+    /// turns one and a half turns or more ([`Self::layers_fold_deep`]).
     pub fn layers_fold(&self) -> bool {
         self.layers_fold
+    }
+
+    /// Whether the floor turns one and a half turns or more round a portal's end somewhere (a
+    /// ramp that winds round it again): an agent radius is refused on such a mesh
+    /// ([`crate::PathError::NotWithLayers`]; a contact on a circle round that end would not be
+    /// told by its direction alone).
+    pub fn layers_fold_deep(&self) -> bool {
+        self.layers_fold_deep
     }
 
     /// The layer of each triangle where layers overlap (`None` elsewhere).

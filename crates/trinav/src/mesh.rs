@@ -707,6 +707,8 @@ pub struct NavMesh {
     /// Whether the floor turns more than a full turn round a portal's end somewhere (a ramp
     /// that folds back over its own foot).
     pub(crate) layers_fold: bool,
+    /// Whether it turns one and a half turns or more round one (an agent radius is refused).
+    pub(crate) layers_fold_deep: bool,
     /// The names of its area types (see [`crate::AreaNames`]).
     pub(crate) area_names: crate::AreaNames,
 }
@@ -865,6 +867,7 @@ impl NavMesh {
             open_vertices: std::sync::OnceLock::new(),
             layers_overlap: false,
             layers_fold: false,
+            layers_fold_deep: false,
             area_names: crate::AreaNames::default(),
         }
     }
@@ -977,6 +980,7 @@ impl NavMesh {
                 &self.parts.vertices,
                 &self.parts.triangles,
                 &self.parts.neighbours,
+                self.layers_fold,
             )
         })
     }

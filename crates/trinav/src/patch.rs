@@ -1435,7 +1435,12 @@ pub fn check_derived(mesh: &NavMesh) -> Result<(), String> {
         }
     }
     if let Some(corners) = mesh.derived_disc_corners() {
-        let fresh = crate::query::path::disc_corners(&parts.vertices, &parts.triangles, &parts.neighbours);
+        let fresh = crate::query::path::disc_corners(
+            &parts.vertices,
+            &parts.triangles,
+            &parts.neighbours,
+            fresh.layers_fold(),
+        );
         if *corners != fresh {
             wrong.push("disc corners".to_string());
         }

@@ -260,12 +260,13 @@ fn passes_by(from: Bend, to: Bend, other: Bend, tolerance: f64) -> bool {
 /// one. The funnel keeps each portal end's circle on its side though the path may end, or turn
 /// away, short of that circle (a goal beside a portal's far end): the apex it then made of a
 /// corner on the other side is a bend no wall asks for. What is left must still be checked
-/// against the walls.
-pub(crate) fn drop_slack_bends(bends: &mut Vec<Bend>) -> bool {
+/// against the walls. Bends for which `keep` holds stay (round a floor that folds, a tangent
+/// that clears a circle in x, y may run on the wrong sheet).
+pub(crate) fn drop_slack_bends(bends: &mut Vec<Bend>, keep: impl Fn(&Bend) -> bool) -> bool {
     let before = bends.len();
     let mut k = 1;
     while k + 1 < bends.len() {
-        if clears(bends[k - 1], bends[k + 1], bends[k]) {
+        if !keep(&bends[k]) && clears(bends[k - 1], bends[k + 1], bends[k]) {
             bends.remove(k);
             k = (k - 1).max(1);
         } else {
@@ -432,9 +433,9 @@ mod tests {
         pull_disc(&portals, 0.9, &mut Default::default(), &mut bends, &mut arcs, &mut out);
         let centres = |bends: &[Bend]| bends.iter().map(|b| b.centre).collect::<Vec<_>>();
         assert_eq!(centres(&bends), [start, p(6.5, 18.), p(8., 16.5), goal]);
-        assert!(drop_slack_bends(&mut bends));
+        assert!(drop_slack_bends(&mut bends, |_| false));
         assert_eq!(centres(&bends), [start, p(6.5, 18.), goal]);
-        assert!(!drop_slack_bends(&mut bends));
+        assert!(!drop_slack_bends(&mut bends, |_| false));
         write_path(&bends, &mut arcs, &mut out);
         assert_eq!((out.first(), out.last(), arcs.len()), (Some(&start), Some(&goal), 1));
         // The last segment keeps 0.9 from (8, 16.5).

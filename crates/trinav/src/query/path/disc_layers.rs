@@ -9,10 +9,15 @@
 //! clearance search then starts from a triangle of the right layer (the path's end on its
 //! layer, a segment's first point walked to along the path), and counts only walls in plain
 //! sight ([`NavMesh::wall_in_sight`]), not those of another layer over the same place; under
-//! area costs, the disc's shortcuts and slides keep the path on its layers. Not yet there
-//! (refused by name): a radius on a mesh whose floor turns more than a full turn round a
-//! portal's end ([`NavMesh::layers_fold`]: the disc's optimal search measures the turn round
-//! a corner by directions, one turn at most).
+//! area costs, the disc's shortcuts and slides keep the path on its layers.
+//!
+//! Where the floor turns more than a full turn round a portal's end ([`NavMesh::layers_fold`]:
+//! a ramp turning back over its own foot), the disc's corner there is a fold (see
+//! [`super::disc_optimal`]'s arcs round it), the disc funnel keeps its bend there, and the
+//! disc's Steiner-point search counts a wall of another sheet only in plain sight. Refused by
+//! name: a radius where the floor turns one and a half turns or more round one
+//! ([`NavMesh::layers_fold_deep`]: a contact on the circle round that end would not be told by
+//! its direction alone).
 
 use super::{Endpoint, PathError, PathOptions, PathScratch};
 use crate::geometry::Point;
@@ -28,9 +33,9 @@ impl NavMesh {
         if !(radius.is_finite() && radius >= 0.0) {
             return Err(PathError::BadRadius(radius));
         }
-        if radius > 0.0 && self.layers_fold() {
+        if radius > 0.0 && self.layers_fold_deep() {
             return Err(PathError::NotWithLayers(
-                "an agent radius where the floor turns more than a full turn round a portal's end",
+                "an agent radius where the floor turns one and a half turns or more round a portal's end",
             ));
         }
         Ok(())

@@ -31,8 +31,16 @@
 //! where every shortest disc path lies.
 //!
 //! - **Turning back.** A tangent leaving a circle more than a half turn round from where the
-//!   path arrived is refused; [`taut_sides`] tells so from the centres' offset, before the
+//!   path arrived is refused (round a corner where the floor folds: past its last taut
+//!   contact); [`taut_sides`] tells so from the centres' offset, before the
 //!   tangent is worked out (the arrival's direction counts as one more wall).
+//! - **Floors that fold.** Round a portal's end where the floor turns more than a full turn
+//!   and less than one and a half (a ramp turning back over its own foot; found by adding up
+//!   the fan's angles), the corner's two walls lie on two sheets of the floor: a tangent is
+//!   taut there unless it crosses both, and an arc may go round by more than a half turn, up
+//!   to the last taut contact ([`arc_room`]); the two tests that rule tangents out by the
+//!   half turn ([`taut_sides`], [`LeavingRoom`]) let every tangent from or to such a corner
+//!   through to be worked out.
 //! - **The leaving room.** Those three walls hold every taut tangent from an arrival within a
 //!   wedge, and the centres it can reach within `2 r` of it ([`LeavingRoom`]): the walk from a
 //!   circle does not look through an edge that misses that room, and list entries outside it
@@ -61,7 +69,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{self, AtomicU16, AtomicU32};
 
 use crate::clearance::{ClearanceScratch, segment_distance, segments_nearer};
-use crate::geometry::{Orientation, Point, orient};
+use crate::geometry::{Orientation, Point, angle_at, orient};
 use crate::ids::{TriangleId, VertexId};
 use crate::links::LinkWork;
 use crate::mesh::NavMesh;
@@ -81,6 +89,10 @@ pub(crate) struct DiscCorner {
     pub(crate) vertex: VertexId,
     /// The next corner at the same vertex (a pinch point turns in several fans), or `NONE`.
     next_at_vertex: u32,
+    /// Whether the fan sweeps more than a full turn (and less than one and a half: a floor
+    /// folding round a portal's end; see [`arc_room`]). Its walls then cross a tangent only
+    /// where both do, and an arc round it may exceed a half turn.
+    pub(crate) fold: bool,
 }
 
 /// The turning corners of a mesh, where each vertex's are, and which corners each sees.
@@ -212,10 +224,14 @@ impl DiscCorners {
 /// `a`, counter-clockwise from it); walking it to its last triangle gives the other boundary
 /// edge, `last -> a`. The corner turns when the fan spans more than a half turn, the same exact
 /// test as [`super::search_flags`] (a full turn included: on a layered mesh, a portal's end).
+///
+/// `folds`: whether some fan may sweep more than a full turn ([`NavMesh::layers_fold`]); only
+/// then are the fans' angles added up, to find the corners that fold.
 pub(crate) fn disc_corners(
     vertices: &[Point],
     triangles: &[[VertexId; 3]],
     neighbours: &[[TriangleId; 3]],
+    folds: bool,
 ) -> DiscCorners {
     let unit = |from: Point, to: Point| {
         let d = from.distance(to);
@@ -228,16 +244,28 @@ pub(crate) fn disc_corners(
                 continue;
             }
             let (a, first) = (tri[e], tri[(e + 1) % 3]);
-            let (cur, k) = super::optimal::walk_fan(triangles, neighbours, t, e, |_, _| {});
+            let mut span = 0.0;
+            let (cur, k) = super::optimal::walk_fan(triangles, neighbours, t, e, |cur, k| {
+                if folds {
+                    let [c, a, b] =
+                        [k, (k + 1) % 3, (k + 2) % 3].map(|j| vertices[triangles[cur][j].index()]);
+                    span += angle_at(c, a, b);
+                }
+            });
             let last = triangles[cur][(k + 2) % 3];
             let [pa, pf, pl] = [a, first, last].map(|v| vertices[v.index()]);
-            let turns = match orient(pa, pf, pl) {
-                Orientation::Clockwise => true,
-                // A full turn: a portal's end where the walls of its two layers run on one
-                // line (one layer's fans never overlap, so this is layers' only).
-                Orientation::Collinear => (pf.x - pa.x) * (pl.x - pa.x) + (pf.y - pa.y) * (pl.y - pa.y) > 0.0,
-                Orientation::CounterClockwise => false,
-            };
+            // The threshold of `NavMesh::layers_fold`: the fan folds past a full turn.
+            let fold = span > TAU * (1.0 + 1e-9);
+            let turns = fold
+                || match orient(pa, pf, pl) {
+                    Orientation::Clockwise => true,
+                    // A full turn: a portal's end where the walls of its two layers run on one
+                    // line (one layer's fans never overlap, so this is layers' only).
+                    Orientation::Collinear => {
+                        (pf.x - pa.x) * (pl.x - pa.x) + (pf.y - pa.y) * (pl.y - pa.y) > 0.0
+                    }
+                    Orientation::CounterClockwise => false,
+                };
             if turns {
                 corners.push(DiscCorner {
                     centre: pa,
@@ -245,6 +273,7 @@ pub(crate) fn disc_corners(
                     triangle: TriangleId::from_index(t),
                     vertex: a,
                     next_at_vertex: NONE,
+                    fold,
                 });
             }
         }
@@ -410,9 +439,32 @@ fn sweep(centre: Point, from: Point, to: Point, side: f64) -> f64 {
 }
 
 /// Whether the walls at `corner` both lie on `side` of direction `u` (or on its line): a path
-/// moving along `u` against the corner's circle on that side is taut there.
+/// moving along `u` against the corner's circle on that side is taut there. Round a corner
+/// that folds, the walls are on two sheets of the floor: the contacts where both walls cross
+/// the tangent (a gap of less than a half turn between the walls' directions) are the only
+/// ones not taut.
 fn taut(corner: &DiscCorner, u: Point, side: f64) -> bool {
-    corner.walls.iter().all(|w| side * (u.x * w.y - u.y * w.x) >= -SLACK)
+    let clear = |w: &Point| side * (u.x * w.y - u.y * w.x) >= -SLACK;
+    match corner.fold {
+        false => corner.walls.iter().all(clear),
+        true => corner.walls.iter().any(clear),
+    }
+}
+
+/// How far round `corner`'s circle on `side` a path that reached it at contact `at` may go:
+/// a half turn (the taut contacts span less, so a longer sweep goes the other way round), or
+/// round a corner that folds (its taut contacts span more than a half turn and less than a
+/// full one), the sweep to its last taut contact on that side: a quarter turn short of the
+/// wall the path moves towards. A contact a rounding past that one has no room.
+fn arc_room(corner: &DiscCorner, at: Point, side: f64) -> f64 {
+    if !corner.fold {
+        return PI;
+    }
+    let [first, last] = corner.walls;
+    let end = if side > 0.0 { Point::new(last.y, -last.x) } else { Point::new(-first.y, first.x) };
+    let c = corner.centre;
+    let room = sweep(c, at, Point::new(c.x + end.x, c.y + end.y), side);
+    if room > TAU - 1e-6 { 0.0 } else { room }
 }
 
 /// For a tangent leaving `from`'s circle on `from_side` and reaching `to`'s on each side
@@ -426,6 +478,10 @@ fn taut(corner: &DiscCorner, u: Point, side: f64) -> bool {
 /// for a wall along `-ahead`. The margin (twice [`SLACK`]) leaves every case near either
 /// test's edge to it.
 fn taut_sides(from: &DiscCorner, from_side: f64, ahead: Point, to: &DiscCorner, radius: f64) -> [bool; 2] {
+    // Round a corner that folds, neither test holds: the tangent is worked out.
+    if from.fold || to.fold {
+        return [true; 2];
+    }
     let from_walls = [from.walls[0], from.walls[1], Point::new(-ahead.x, -ahead.y)];
     let (dx, dy) = (to.centre.x - from.centre.x, to.centre.y - from.centre.y);
     let d2 = dx * dx + dy * dy;
@@ -468,7 +524,11 @@ struct LeavingRoom {
 
 impl LeavingRoom {
     fn new(corner: &DiscCorner, side: f64, ahead: Point, radius: f64) -> LeavingRoom {
-        let walls = [corner.walls[0], corner.walls[1], Point::new(-ahead.x, -ahead.y)];
+        let walls = match corner.fold {
+            false => [corner.walls[0], corner.walls[1], Point::new(-ahead.x, -ahead.y)],
+            // Round a corner that folds, the room is everywhere: zero walls hold every point.
+            true => [Point::new(0.0, 0.0); 3],
+        };
         LeavingRoom { centre: corner.centre, side, walls, radius }
     }
 
@@ -527,6 +587,9 @@ pub(crate) fn may_be_taut(from: &DiscCorner, from_side: f64, to: &DiscCorner) ->
     // The sine and cosine of the widening angle.
     const WIDEN: f64 = 1e-6;
     let widen_cos = (1.0 - WIDEN * WIDEN).sqrt();
+    if from.fold || to.fold {
+        return true;
+    }
     let (dx, dy) = (to.centre.x - from.centre.x, to.centre.y - from.centre.y);
     let length = (dx * dx + dy * dy).sqrt();
     if length == 0.0 {
@@ -863,7 +926,7 @@ impl NavMesh {
             let mut g = arrival.g + leave.distance(at);
             if let Some(c) = here {
                 let turn = sweep(c.centre, arrival.at, leave, arrival.side);
-                if turn > PI {
+                if turn > arc_room(c, arrival.at, arrival.side) {
                     return;
                 }
                 g += radius * turn;
@@ -1274,6 +1337,16 @@ impl NavMesh {
         })
     }
 
+    /// Whether `p` is a vertex where the floor folds (a disc corner whose fan sweeps more than
+    /// a full turn).
+    pub(crate) fn folds_at(&self, p: Point) -> bool {
+        self.layers_fold()
+            && self.vertex_at(p).is_some_and(|v| {
+                let corners = self.disc_corner_index();
+                corners.at_vertex(v).any(|c| corners.list[c as usize].fold)
+            })
+    }
+
     /// Whether an arrival already expanded at the candidate's circle and side can go round
     /// the circle to the candidate's contact for no more than the candidate's cost.
     fn dominated(
@@ -1283,14 +1356,14 @@ impl NavMesh {
         disc: &mut DiscScratch,
         clearance: &mut ClearanceScratch,
     ) -> bool {
-        let centre = self.disc_corners()[step.target as usize].centre;
+        let corner = self.disc_corners()[step.target as usize];
         let mut k = disc.first_at[2 * step.target as usize + usize::from(step.side < 0)];
         let side = f64::from(step.side);
         while k != NONE {
             let other = disc.arrivals[k as usize];
             k = other.next_same;
-            let turn = sweep(centre, other.at, step.at, side);
-            if turn <= PI
+            let turn = sweep(corner.centre, other.at, step.at, side);
+            if turn <= arc_room(&corner, other.at, side)
                 && other.g + radius * turn <= step.g * (1.0 + SLACK)
                 && self.arc_is_clear(step.target, side, (other.at, step.at), radius, disc, clearance)
             {
@@ -1380,10 +1453,73 @@ mod tests {
             let centre =
                 Point::new(rng.random_range(0..12) as f64 * 0.5, rng.random_range(0..12) as f64 * 0.5);
             let walls = [direction(rng), direction(rng)];
-            DiscCorner { centre, walls, triangle: TriangleId(0), vertex: VertexId(0), next_at_vertex: NONE }
+            DiscCorner {
+                centre,
+                walls,
+                triangle: TriangleId(0),
+                vertex: VertexId(0),
+                next_at_vertex: NONE,
+                fold: false,
+            }
         };
         let (from, to) = (corner(), corner());
         (from, if rng.random_range(0..2) == 0 { 1.0 } else { -1.0 }, to)
+    }
+
+    /// Round a corner whose floor folds (walls at angles `w0` and `w0 + 2π + β` unrolled, `β`
+    /// in `(0, π)`), a contact at unrolled angle `a` from the corner is taut when the walls are
+    /// both at least a quarter turn from it, unrolled: `a - w0` in `[π/2, 3π/2 + β]`; and an arc
+    /// may go on from it to the last such contact. [`taut`] and [`arc_room`] against those
+    /// angles, for random corners, contacts and sides (a thousandth of a radian from each
+    /// limit left out); corners that do not fold keep a half turn of room.
+    #[test]
+    fn a_corner_that_folds_is_taut_and_has_room_as_its_unrolled_angles_say() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(0xf01d);
+        let unit = |a: f64| Point::new(a.cos(), a.sin());
+        let (mut taut_ones, mut others) = (0, 0);
+        for _ in 0..100_000 {
+            let (w0, beta) = (rng.random_range(0.0..TAU), rng.random_range(0.01..PI - 0.01));
+            let centre = Point::new(rng.random_range(-5.0..5.0), rng.random_range(-5.0..5.0));
+            let mut corner = DiscCorner {
+                centre,
+                walls: [unit(w0), unit(w0 + beta)],
+                triangle: TriangleId(0),
+                vertex: VertexId(0),
+                next_at_vertex: NONE,
+                fold: true,
+            };
+            // The contact, as its angle past the first wall (unrolled onto the taut range where
+            // it falls in it).
+            let mut past = rng.random_range(0.0..TAU);
+            if past < PI / 2.0 {
+                past += TAU;
+            }
+            let (low, high) = (PI / 2.0, 1.5 * PI + beta);
+            if (past - low).abs() < 1e-3 || (past - high).abs() < 1e-3 {
+                continue;
+            }
+            let expected = (low..=high).contains(&past);
+            let side = if rng.random_range(0..2) == 0 { 1.0 } else { -1.0 };
+            let n = unit(w0 + past);
+            // Moving round the circle on `side`: the normal turned left, or right.
+            let u = Point::new(-side * n.y, side * n.x);
+            assert_eq!(taut(&corner, u, side), expected, "beta {beta} past {past} side {side}");
+            let at = Point::new(centre.x + 0.7 * n.x, centre.y + 0.7 * n.y);
+            if expected {
+                taut_ones += 1;
+                let room = if side > 0.0 { high - past } else { past - low };
+                let found = arc_room(&corner, at, side);
+                assert!(
+                    (found - room).abs() <= 1e-9,
+                    "beta {beta} past {past} side {side}: {found} against {room}"
+                );
+            } else {
+                others += 1;
+            }
+            corner.fold = false;
+            assert_eq!(arc_room(&corner, at, side), PI);
+        }
+        assert!(taut_ones > 50_000 && others > 10_000, "{taut_ones} taut, {others} not");
     }
 
     /// A random radius and an arrival round `from`'s circle on `from_side` at a random contact

@@ -1750,8 +1750,10 @@ impl NavMesh {
             disc_funnel::pull_disc_between(&scratch.portals, shape, funnel, bends, arcs, points);
             // The funnel may have wrapped a corner for a portal end's circle the path never
             // nears: without the bends no circle needs, the path is shorter, and kept if it
-            // keeps clear of the walls (else the funnel's own path is checked as before).
-            if disc_funnel::drop_slack_bends(&mut scratch.bends) {
+            // keeps clear of the walls (else the funnel's own path is checked as before). A
+            // bend round a corner where the floor folds stays: the shortcut past it in x, y
+            // may end on another sheet of the floor.
+            if disc_funnel::drop_slack_bends(&mut scratch.bends, |bend| self.folds_at(bend.centre)) {
                 disc_funnel::write_path(&scratch.bends, &mut scratch.arcs, points);
                 if self
                     .first_disturbance(points, &scratch.arcs, &[], (radius, start), &mut scratch.clearance)
