@@ -562,15 +562,16 @@ impl NavMesh {
     }
 
     /// Appends to `out` every wall nearer than `reach` to triangle `t` (its own walls too),
-    /// counting the edges into the triangles `blocked` accepts as walls. The disc's searches
-    /// under area exclusions measure against these.
+    /// counting the edges into the triangles `blocked` accepts as walls, and with `owners`
+    /// the triangle each is an edge of. The disc's searches under area exclusions measure
+    /// against these.
     pub(crate) fn walls_near_triangle(
         &self,
         t: TriangleId,
         reach: f64,
         blocked: impl Fn(TriangleId) -> bool,
         scratch: &mut ClearanceScratch,
-        out: &mut Vec<(Point, Point)>,
+        (out, mut owners): (&mut Vec<(Point, Point)>, Option<&mut Vec<TriangleId>>),
     ) {
         let [c0, c1, c2] = self.triangle_points(t);
         let near = |p: Point, q: Point| {
@@ -580,20 +581,22 @@ impl NavMesh {
                     || segments_nearer(p, q, c2, c0, reach))
         };
         let mut none = f64::INFINITY;
-        self.walls_near_beside(
-            t,
-            None,
-            blocked,
-            scratch,
-            |p, q, _| {
-                if near(p, q) {
-                    out.push((p, q));
+        // The owner of the wall about to be measured (`counts` is asked first).
+        let owner = std::cell::Cell::new(TriangleId::NONE);
+        let counts = |t: TriangleId, _: (Point, Point)| {
+            owner.set(t);
+            true
+        };
+        let measure = |p: Point, q: Point, _: f64| {
+            if near(p, q) {
+                out.push((p, q));
+                if let Some(owners) = owners.as_deref_mut() {
+                    owners.push(owner.get());
                 }
-                None
-            },
-            &mut none,
-            |p, q, _| near(p, q),
-        );
+            }
+            None
+        };
+        self.flood_walls(t, (blocked, counts), scratch, measure, &mut none, |p, q, _| near(p, q));
     }
 
     /// The distances from the segment `a -> b` (`a` a point of triangle `start`, no wall

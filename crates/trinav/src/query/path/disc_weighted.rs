@@ -123,6 +123,9 @@ pub(crate) struct DiscWeightedScratch {
     edges_done: GenerationSet,
     edge_nodes: Vec<(u32, u32)>,
     walls: Vec<(Point, Point)>,
+    /// Where the floor folds round a portal's end ([`NavMesh::layers_fold`]): the triangle
+    /// each wall of `walls` is an edge of (else empty).
+    wall_owners: Vec<TriangleId>,
     corners: Vec<Point>,
     /// The offsets of the corner polygons' vertices from their corner (one past the last: the
     /// first again).
@@ -350,6 +353,7 @@ impl DiscSearch<'_> {
         w.closed.clear();
         w.open.clear();
         w.walls.clear();
+        w.wall_owners.clear();
         w.link_members.clear();
         w.opened.clear(mesh.triangle_count());
         w.edges_done.clear(3 * mesh.triangle_count());
@@ -426,7 +430,7 @@ impl DiscSearch<'_> {
             let shared = if a_edges == 0 { 0 } else { a_edges & on_edges(&b) };
             let factor = if shared == 0 { cost } else { along[shared.trailing_zeros() as usize] };
             let g = g_u + a.at.distance(b.at) * factor;
-            if g >= w.g[v as usize] || !self.step_clear(w, opened, a.at, b.at) {
+            if g >= w.g[v as usize] || !self.step_clear(w, (t, opened.walls), a.at, b.at) {
                 continue;
             }
             w.g[v as usize] = g;
@@ -447,15 +451,15 @@ impl DiscSearch<'_> {
     }
 
     /// The start node of directed link `d` (made with its end node on first use), or `None`
-    /// when the disc does not fit at one of its ends (`walls`: those near the start's
-    /// triangle, being opened) or the end is on ground it may not enter.
-    fn link_nodes(&self, w: &mut DiscWeightedScratch, d: u32, walls: (u32, u32)) -> Option<u32> {
+    /// when the disc does not fit at one of its ends (`near`: the start's triangle, being
+    /// opened, and the walls near it) or the end is on ground it may not enter.
+    fn link_nodes(&self, w: &mut DiscWeightedScratch, d: u32, near: (TriangleId, (u32, u32))) -> Option<u32> {
         if !w.link_nodes.contains(d as usize) {
             w.link_nodes.insert(d as usize);
             let directed = &self.mesh.links.directed[d as usize];
             let ends = self.mesh.links.end_triangles(d);
             let usable = match ends.iter().copied().find(|&t| self.allowed(t)) {
-                Some(t) if self.point_clear(w, walls, directed.from) => {
+                Some(t) if self.point_clear(w, near, directed.from) => {
                     let blocked = |n: TriangleId| self.blocked(n);
                     self.mesh.clearance_beside(directed.to, t, blocked, &mut w.clearance) >= self.reach
                 }
@@ -488,12 +492,31 @@ impl DiscSearch<'_> {
         w.open.push(OpenNode { f_bits: (g + self.estimate(w.nodes[end as usize].at)).to_bits(), item: end });
     }
 
-    /// Whether the step `a -> b` inside an opened triangle keeps the radius from its walls.
-    fn step_clear(&self, w: &DiscWeightedScratch, opened: Opened, a: Point, b: Point) -> bool {
-        let walls = &w.walls[opened.walls.0 as usize..opened.walls.1 as usize];
-        !walls.iter().any(|&(p, q)| {
-            !boxes_apart([a, b], [p, q], self.reach) && segments_nearer(a, b, p, q, self.reach)
+    /// Whether the step `a -> b` inside triangle `t` keeps the radius from the walls near it
+    /// (a range of `w.walls`).
+    fn step_clear(
+        &self,
+        w: &DiscWeightedScratch,
+        (t, walls): (TriangleId, (u32, u32)),
+        a: Point,
+        b: Point,
+    ) -> bool {
+        let range = walls.0 as usize..walls.1 as usize;
+        !w.walls[range.clone()].iter().enumerate().any(|(k, &(p, q))| {
+            !boxes_apart([a, b], [p, q], self.reach)
+                && segments_nearer(a, b, p, q, self.reach)
+                && self.wall_counts(w, t, (a, b), range.start + k)
         })
+    }
+
+    /// Whether wall `k` of `w.walls`, found near triangle `t` and within the radius of the
+    /// segment `core` in it, is a wall to it: always, but where the floor folds round a
+    /// portal's end, the search round `t` also finds walls of another sheet of the floor
+    /// over the same place; those count only in plain sight of the core (see
+    /// [`NavMesh::wall_in_sight`]: whether any wall is within the radius is still decided
+    /// exactly).
+    fn wall_counts(&self, w: &DiscWeightedScratch, t: TriangleId, core: (Point, Point), k: usize) -> bool {
+        w.wall_owners.is_empty() || self.mesh.wall_in_sight(t, core, w.wall_owners[k], w.walls[k])
     }
 
     /// Opens triangle `t` (once per query): gathers the walls near it and places its nodes.
@@ -504,7 +527,8 @@ impl DiscSearch<'_> {
         w.opened.insert(t.index());
         let first_wall = w.walls.len() as u32;
         let blocked = |n: TriangleId| self.blocked(n);
-        self.mesh.walls_near_triangle(t, self.outer, blocked, &mut w.clearance, &mut w.walls);
+        let owners = self.mesh.layers_fold().then_some(&mut w.wall_owners);
+        self.mesh.walls_near_triangle(t, self.outer, blocked, &mut w.clearance, (&mut w.walls, owners));
         let walls = (first_wall, w.walls.len() as u32);
         self.find_corners(w, t, walls);
         let mut opened = Opened { walls, ..Opened::default() };
@@ -518,7 +542,7 @@ impl DiscSearch<'_> {
             for j in 0..self.sides {
                 let q = polygon_vertex(&w.unit, w.corners[c], j);
                 let inside = bounds.contains(q) && self.mesh.triangle_contains(t, q);
-                if inside && self.point_clear(w, walls, q) {
+                if inside && self.point_clear(w, (t, walls), q) {
                     self.push_node(w, Node::on(q, [t, TriangleId::NONE], NO_EDGE));
                 }
             }
@@ -526,7 +550,7 @@ impl DiscSearch<'_> {
         opened.interior = (first, w.nodes.len() as u32);
         let first_link = w.link_members.len() as u32;
         for d in self.mesh.links.starting_in(t) {
-            if let Some(start) = self.link_nodes(w, d, walls) {
+            if let Some(start) = self.link_nodes(w, d, (t, walls)) {
                 w.link_members.push(start);
             }
         }
@@ -536,11 +560,13 @@ impl DiscSearch<'_> {
         opened
     }
 
-    /// Whether point `q` is at least the radius from the walls `walls` (a range of `w.walls`).
-    fn point_clear(&self, w: &DiscWeightedScratch, walls: (u32, u32), q: Point) -> bool {
-        w.walls[walls.0 as usize..walls.1 as usize]
-            .iter()
-            .all(|&(a, b)| segment_distance(q, a, b) >= self.reach)
+    /// Whether point `q` of triangle `t` is at least the radius from the walls near it (a
+    /// range of `w.walls`).
+    fn point_clear(&self, w: &DiscWeightedScratch, (t, walls): (TriangleId, (u32, u32)), q: Point) -> bool {
+        let range = walls.0 as usize..walls.1 as usize;
+        w.walls[range.clone()].iter().enumerate().all(|(k, &(a, b))| {
+            segment_distance(q, a, b) >= self.reach || !self.wall_counts(w, t, (q, q), range.start + k)
+        })
     }
 
     /// Fills `w.corners` with the ends of the walls near `t` (within the polygons' reach)
@@ -555,7 +581,11 @@ impl DiscSearch<'_> {
                     continue;
                 }
                 // Walls run with the walkable side on their left: turning right at a vertex
-                // wraps the free space round it.
+                // wraps the free space round it (and so does a floor folding round it).
+                if self.mesh.folds_at(v) {
+                    w.corners.push(v);
+                    continue;
+                }
                 let mut ins = walls.iter().filter(|w| w.1 == v);
                 let mut outs = walls.iter().filter(|w| w.0 == v);
                 let turning = match (ins.next(), ins.next(), outs.next(), outs.next()) {
@@ -590,10 +620,21 @@ impl DiscSearch<'_> {
         w.edges_done.insert(h as usize);
         let corners = mesh.triangle_points(t);
         let (p, q) = (corners[k], corners[(k + 1) % 3]);
-        // The parts of the edge nearer than r to a wall (open intervals of the fraction along it).
+        // The parts of the edge nearer than r to a wall (open intervals of the fraction along
+        // it). Where the floor folds, a wall of another sheet blocks no part from whose middle
+        // it is out of sight: the ends of the free parts are then only places to try, as the
+        // steps from them are tested ([`Self::step_clear`]).
         w.blocked.clear();
-        for &wall in &w.walls[walls.0 as usize..walls.1 as usize] {
-            w.blocked.extend(line_near_segment(p, q, wall, self.r));
+        for j in walls.0 as usize..walls.1 as usize {
+            let Some((lo, hi)) = line_near_segment(p, q, w.walls[j], self.r) else { continue };
+            if !w.wall_owners.is_empty() {
+                let s = 0.5 * (lo.max(0.0) + hi.min(1.0));
+                let middle = Point::new(p.x + s * (q.x - p.x), p.y + s * (q.y - p.y));
+                if !self.wall_counts(w, t, (middle, middle), j) {
+                    continue;
+                }
+            }
+            w.blocked.push((lo, hi));
         }
         w.blocked.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
         let free = |s: f64, blocked: &[(f64, f64)]| blocked.iter().all(|&(lo, hi)| s <= lo || s >= hi);
