@@ -168,17 +168,270 @@ fn two_floors_joined_by_a_portal() {
     };
     assert_eq!(point, p(5., 2.));
     // The upper floor turns back over the ramp's foot: round the portal's end (10, 2) the
-    // floor sweeps 450 degrees. An agent radius is refused there by name, in both modes.
-    assert!(mesh.layers_overlap() && mesh.layers_fold());
+    // floor sweeps 450 degrees. A disc goes round that end by more than a half turn, both
+    // ways (the exact length: see `a_disc_round_a_floor_that_folds_takes_the_exact_way`).
+    assert!(mesh.layers_overlap() && mesh.layers_fold() && !mesh.layers_fold_deep());
+    let ramp = FoldRamp { width: 10.0, height: 10.0, foot: 2.0, ramp: 4.0 };
     for mode in MODES {
         let radius = options(mode).with_radius(0.5);
-        assert_eq!(
-            mesh.find_path_on((ground, p(5., 5.)), (upper, p(5., 5.)), &radius, &mut scratch).unwrap_err(),
-            PathError::NotWithLayers(
-                "an agent radius where the floor turns more than a full turn round a portal's end"
-            )
-        );
+        let there =
+            mesh.find_path_on((ground, p(5., 5.)), (upper, p(5., 5.)), &radius, &mut scratch).unwrap();
+        let back = mesh.find_path_on((upper, p(5., 5.)), (ground, p(5., 5.)), &radius, &mut scratch).unwrap();
+        for path in [there, back] {
+            ramp.assert_length(&path, 0.5, p(5., 5.), p(5., 5.), "two floors");
+        }
     }
+}
+
+/// A ramp that turns back over its own foot, as [`two_floors`] with other sizes: ground
+/// `[0, width] × [0, height]`; upper: the ramp `[width, width + ramp] × [0, height]` and the
+/// floor `[0, width + ramp] × [foot, height]` over the ground; the portal: `x = width` for `y`
+/// in `[0, foot]`. Round the portal's end `(width, foot)` the floor sweeps 450 degrees, and
+/// no other corner turns.
+#[derive(Clone, Copy, Debug)]
+struct FoldRamp {
+    width: f64,
+    height: f64,
+    foot: f64,
+    ramp: f64,
+}
+
+impl FoldRamp {
+    fn level(self) -> Level {
+        let FoldRamp { width: w, height: h, foot, ramp } = self;
+        Level {
+            layers: vec![
+                layer("ground", vec![PolygonInput::rect(0.0, 0.0, w, h)], vec![]),
+                layer(
+                    "upper",
+                    vec![PolygonInput::new(vec![
+                        [w, 0.],
+                        [w + ramp, 0.],
+                        [w + ramp, h],
+                        [0., h],
+                        [0., foot],
+                        [w, foot],
+                    ])],
+                    vec![],
+                ),
+            ],
+            portals: vec![portal("ground", "upper", [w, 0.], [w, foot])],
+            ..Level::default()
+        }
+    }
+
+    /// The length of the shortest way of a disc of radius `r` from `s` on the ground to `g` on
+    /// the floor over it (or back), in closed form: both lie more than a half turn apart round
+    /// the fold's corner `c` (unrolled, the ground's directions from `c` run from 90 to 270
+    /// degrees, the upper floor's over the ground from 450 to 540), so the way is the tangent
+    /// from `s` to `c`'s circle, the arc round it, and the tangent to `g`; with both at least
+    /// `r` from every wall and the floors at least `2 r` wide round `c`, nothing else is near.
+    fn exact_length(self, r: f64, s: Point, g: Point) -> f64 {
+        let c = p(self.width, self.foot);
+        let angle = |q: Point| (q.y - c.y).atan2(q.x - c.x).rem_euclid(std::f64::consts::TAU);
+        // The upper floor over the ground lies one turn on.
+        let (from, to) = (angle(s), angle(g) + std::f64::consts::TAU);
+        let (ds, dg) = (s.distance(c), g.distance(c));
+        let tangent = |d: f64| (d * d - r * r).sqrt();
+        let arc = to - from - (r / ds).acos() - (r / dg).acos();
+        tangent(ds) + tangent(dg) + r * arc
+    }
+
+    /// Asserts that `path` (between `s` on the ground and `g` on the floor over it, either
+    /// way) is the exact way of [`Self::exact_length`], its arc as chords within 1e-3 `r` of
+    /// the circle, and keeps `r` from the walls of the floor each segment runs on.
+    fn assert_length(self, path: &Path, r: f64, s: Point, g: Point, case: &str) {
+        let exact = self.exact_length(r, s, g);
+        // The arc is at most 1.5 turns; chords circumscribed within 1e-3 r are at most
+        // 1/cos(h) - 1 = 1e-3 off the circle, so they are at most tan(h)/h - 1 < 7e-4 longer.
+        let slack = 7e-4 * r * 1.5 * std::f64::consts::TAU;
+        assert!(
+            path.length >= exact * (1.0 - 1e-9) && path.length <= exact + slack,
+            "{case}: {} against exactly {exact} (r {r}, {s:?} -> {g:?}, {self:?})",
+            path.length
+        );
+        let clearance = self.clearance(path);
+        assert!(clearance >= r * (1.0 - 1e-9), "{case}: {clearance} from a wall (r {r}): {:?}", path.points);
+    }
+
+    /// The least distance of `path` from the walls of the sheet of the floor each piece of
+    /// it runs on, its segments cut at `x = width`: beyond, the ramp (its walls and the fold's
+    /// corner); before, below the foot or across its line, the ground (only the ground is
+    /// there, and only the ground crosses that line); above the foot, the floor of the
+    /// segment's first point (the two overlap there).
+    fn clearance(self, path: &Path) -> f64 {
+        let FoldRamp { width: w, height: h, foot, ramp } = self;
+        let chain = |points: &[Point]| points.windows(2).map(|e| (e[0], e[1])).collect::<Vec<_>>();
+        let corner = p(w, foot);
+        let mut on_ramp = chain(&[p(w, 0.), p(w + ramp, 0.), p(w + ramp, h)]);
+        on_ramp.push((corner, corner));
+        let ground = chain(&[p(w, foot), p(w, h), p(0., h), p(0., 0.), p(w, 0.)]);
+        let upper = chain(&[p(w + ramp, h), p(0., h), p(0., foot), p(w, foot)]);
+        let mut least = f64::INFINITY;
+        for k in 0..path.points.len() - 1 {
+            let (a, b) = (path.points[k], path.points[k + 1]);
+            // The pieces before and beyond `x = width`.
+            let mut pieces = vec![(a, b)];
+            if (a.x - w) * (b.x - w) < 0.0 {
+                let cut = p(w, a.y + (b.y - a.y) * (w - a.x) / (b.x - a.x));
+                pieces = vec![(a, cut), (cut, b)];
+            }
+            for (u, v) in pieces {
+                let walls = if u.x.min(v.x) >= w {
+                    &on_ramp
+                } else if u.y.min(v.y) < foot || path.layer(k).index() == 0 {
+                    &ground
+                } else {
+                    &upper
+                };
+                for &(c, d) in walls {
+                    least = least.min(segment_distance(u, v, c, d));
+                }
+            }
+        }
+        least
+    }
+}
+
+/// The distance between segments `a b` and `c d` (which do not cross in these tests, or the
+/// distance is 0 and the test fails as it should).
+fn segment_distance(a: Point, b: Point, c: Point, d: Point) -> f64 {
+    let to_segment = |q: Point, u: Point, v: Point| {
+        let (dx, dy) = (v.x - u.x, v.y - u.y);
+        let t = (((q.x - u.x) * dx + (q.y - u.y) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
+        q.distance(p(u.x + t * dx, u.y + t * dy))
+    };
+    let crosses = orient(a, b, c) != orient(a, b, d) && orient(c, d, a) != orient(c, d, b);
+    if crosses {
+        return 0.0;
+    }
+    to_segment(a, c, d).min(to_segment(b, c, d)).min(to_segment(c, a, b)).min(to_segment(d, a, b))
+}
+
+/// Random ramps that fold back over their foot, random radii, random places on the ground
+/// and on the floor over it: both modes find the way there and back, of the closed-form
+/// length (arcs of up to 270 degrees round the fold's corner), keeping the radius.
+#[test]
+fn a_disc_round_a_floor_that_folds_takes_the_exact_way() {
+    let mut rng = trinav_bake::generate::SplitMix64::new(0xf01d);
+    let mut scratch = PathScratch::new();
+    let mut ways = 0;
+    for case in 0..150 {
+        let mut between = |low: f64, high: f64| low + (high - low) * rng.unit();
+        // Sizes in 64ths: the bake keeps them exact (the walls asserted are the level's).
+        let mut size = |low: f64, high: f64| (between(low, high) * 64.0).round() / 64.0;
+        let ramp = FoldRamp {
+            width: size(3.0, 14.0),
+            height: size(4.0, 14.0),
+            foot: size(1.0, 3.0),
+            ramp: size(1.0, 6.0),
+        };
+        let room = ramp.foot.min(ramp.ramp).min(ramp.height - ramp.foot).min(ramp.width);
+        let r = between(0.02, 0.49) * room;
+        let mesh = bake_level(&ramp.level());
+        assert!(mesh.layers_fold() && !mesh.layers_fold_deep(), "{ramp:?}");
+        let (ground, upper) = (mesh.layer_by_name("ground").unwrap(), mesh.layer_by_name("upper").unwrap());
+        for _ in 0..4 {
+            let s = p(between(r, ramp.width - r), between(r, ramp.height - r));
+            let g = p(between(r, ramp.width), between(ramp.foot + r, ramp.height - r));
+            for mode in MODES {
+                let options = options(mode).with_radius(r);
+                let there = mesh.find_path_on((ground, s), (upper, g), &options, &mut scratch);
+                let back = mesh.find_path_on((upper, g), (ground, s), &options, &mut scratch);
+                for path in [there, back] {
+                    let path = path.unwrap_or_else(|e| panic!("case {case} {mode:?}: {e} ({ramp:?}, r {r})"));
+                    ramp.assert_length(&path, r, s, g, &format!("case {case} {mode:?}"));
+                    ways += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(ways, 150 * 4 * 4);
+}
+
+/// [`a_disc_round_a_floor_that_folds_takes_the_exact_way`] with area costs and exclusions
+/// (the disc's Steiner-point search): the far side of the ramp is mud (cost 3) below and
+/// excluded ground above, beyond the disc's way round the fold, so the cheapest way is still
+/// the closed-form one. Optimal mode within the search's bound of it (1% on average, 3% on
+/// every query), fast mode's mean within 5% (and no query 25% over); every path keeps the
+/// radius from the walls and from the excluded ground.
+#[test]
+fn costs_and_exclusions_round_a_floor_that_folds_keep_their_bound() {
+    let mut rng = trinav_bake::generate::SplitMix64::new(0xc057);
+    let mut scratch = PathScratch::new();
+    let costs = AreaCosts::default().with_cost(AreaId(1), 3.0).unwrap().with_excluded(AreaId(2));
+    let mut ratios = [Vec::new(), Vec::new()];
+    for case in 0..40 {
+        let mut between = |low: f64, high: f64| low + (high - low) * rng.unit();
+        let mut size = |low: f64, high: f64| (between(low, high) * 64.0).round() / 64.0;
+        let ramp = FoldRamp {
+            width: size(3.0, 10.0),
+            height: size(4.0, 10.0),
+            foot: size(1.0, 3.0),
+            ramp: size(2.0, 6.0),
+        };
+        let room = ramp.foot.min(ramp.height - ramp.foot).min(ramp.width).min(ramp.ramp / 3.0);
+        let r = between(0.05, 0.45) * room;
+        // The typed strip: at least 2 r beyond the farthest the way goes (r past the fold).
+        let x0 = ((ramp.width + 2.5 * r) * 64.0).ceil() / 64.0;
+        let (x1, y1, mid) = (ramp.width + ramp.ramp, ramp.height, (ramp.height / 2.0 * 64.0).round() / 64.0);
+        let area = |outer: Vec<[f64; 2]>, area: u8| AreaInput { outer, holes: vec![], area };
+        let mut level = ramp.level();
+        level.layers[1].areas = vec![
+            area(vec![[x0, 0.], [x1, 0.], [x1, mid], [x0, mid]], 1),
+            area(vec![[x0, mid], [x1, mid], [x1, y1], [x0, y1]], 2),
+        ];
+        let mesh = bake_level(&level);
+        let (ground, upper) = (mesh.layer_by_name("ground").unwrap(), mesh.layer_by_name("upper").unwrap());
+        for _ in 0..3 {
+            let s = p(between(r, ramp.width - r), between(r, ramp.height - r));
+            let g = p(between(r, ramp.width), between(ramp.foot + r, ramp.height - r));
+            let exact = ramp.exact_length(r, s, g);
+            for (mode, ratios) in MODES.into_iter().zip(&mut ratios) {
+                let options = options(mode).with_radius(r).with_area_costs(costs);
+                let there = mesh.find_path_on((ground, s), (upper, g), &options, &mut scratch);
+                let back = mesh.find_path_on((upper, g), (ground, s), &options, &mut scratch);
+                for path in [there, back] {
+                    let path = path.unwrap_or_else(|e| panic!("case {case} {mode:?}: {e} ({ramp:?}, r {r})"));
+                    let (ratio, most) =
+                        (path.cost / exact, if mode == PathMode::Optimal { 1.03 } else { 1.25 });
+                    assert!(
+                        ratio >= 1.0 - 1e-9 && ratio <= most,
+                        "case {case} {mode:?}: {ratio} ({ramp:?}, r {r})"
+                    );
+                    ratios.push(ratio);
+                    let clearance = ramp.clearance(&path);
+                    assert!(
+                        clearance >= r * (1.0 - 1e-9),
+                        "case {case} {mode:?}: {clearance} from a wall (r {r})"
+                    );
+                    // The excluded ground's sides that face the way.
+                    let excluded = [(p(x0, mid), p(x0, y1)), (p(x0, mid), p(x1, mid))];
+                    let near = path
+                        .points
+                        .windows(2)
+                        .flat_map(|e| excluded.map(|(c, d)| segment_distance(e[0], e[1], c, d)));
+                    let near = near.fold(f64::INFINITY, f64::min);
+                    assert!(
+                        near >= r * (1.0 - 1e-9),
+                        "case {case} {mode:?}: {near} from the excluded ground (r {r})"
+                    );
+                }
+            }
+        }
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let worst = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    assert_eq!(ratios[1].len(), 40 * 3 * 2);
+    eprintln!(
+        "fold with costs: optimal mean {} worst {}; fast mean {} worst {}",
+        mean(&ratios[1]),
+        worst(&ratios[1]),
+        mean(&ratios[0]),
+        worst(&ratios[0])
+    );
+    assert!(mean(&ratios[1]) <= 1.01, "optimal: mean {} of the exact cost", mean(&ratios[1]));
+    assert!(mean(&ratios[0]) <= 1.05, "fast: mean {} of the exact cost", mean(&ratios[0]));
 }
 
 /// West: [0, 10]². East: [10, 20] × [0, 10]. The portal: x = 10 for y in [4, 6]; elsewhere the
@@ -1236,5 +1489,35 @@ fn a_portal_at_a_decimal_coordinate_joins_its_layers() {
             assert!((optimal - best).abs() <= 1e-6 * best, "r {r}: {from:?} -> {to:?}: {optimal} vs {best}");
             assert!(fast >= best * (1.0 - 1e-6), "r {r}: {from:?} -> {to:?}: fast {fast} vs {best}");
         }
+    }
+}
+
+/// [`two_floors`] with its upper floor's wall over the ramp's foot, `y = 2` for `x` in
+/// `[0, 10]`, made a portal down to a third floor `[0, 10] × [0, 2]`: round `(10, 2)` the
+/// floor now sweeps 540 degrees (ground 180, upper 270, the third floor 90), one and a half
+/// turns. Paths without a radius are found; a radius is refused by name, in both modes.
+#[test]
+fn a_floor_that_turns_one_and_a_half_turns_refuses_a_radius() {
+    let mut level = two_floors();
+    level.layers.push(layer("lower", vec![PolygonInput::rect(0.0, 0.0, 10.0, 2.0)], vec![]));
+    level.portals.push(portal("upper", "lower", [0., 2.], [10., 2.]));
+    let mesh = bake_level(&level);
+    assert!(mesh.layers_fold() && mesh.layers_fold_deep());
+    let (ground, lower) = (mesh.layer_by_name("ground").unwrap(), mesh.layer_by_name("lower").unwrap());
+    let mut scratch = PathScratch::new();
+    for mode in MODES {
+        // From the ground out through the ramp, round (10, 2) over the ground and down onto
+        // the third floor, above the ground's (5, 1): twice |(5, 1) (10, 2)|.
+        let path =
+            mesh.find_path_on((ground, p(5., 1.)), (lower, p(5., 1.)), &options(mode), &mut scratch).unwrap();
+        assert_eq!(path.points, vec![p(5., 1.), p(10., 2.), p(5., 1.)], "{mode:?}");
+        assert_eq!(named_layers(&mesh, &path), ["ground", "ground", "lower"]);
+        let radius = options(mode).with_radius(0.2);
+        assert_eq!(
+            mesh.find_path_on((ground, p(5., 1.)), (lower, p(5., 1.)), &radius, &mut scratch).unwrap_err(),
+            PathError::NotWithLayers(
+                "an agent radius where the floor turns one and a half turns or more round a portal's end"
+            )
+        );
     }
 }

@@ -315,13 +315,50 @@ fn a_radius_on_layers_path_and_bench() {
         let report = json(&out);
         assert_eq!((report["queries"].as_u64(), report["found"].as_u64()), (Some(2), Some(2)), "{report}");
     }
-    // Where the floor folds round a portal's end (the ramp turns back over its own foot), a
-    // radius is refused (exit 2).
+    // Where the floor folds round a portal's end (the ramp turns back over its own foot, 450
+    // degrees round (10, 2)), the disc goes round that end by 190 degrees: the two tangents
+    // from (5, 5) and the arc, as chords a little longer (see `tests/layers.rs` in the baker).
     let nav = bake_json("floors", LAYERED);
+    let (d, r) = (34f64.sqrt(), 0.5);
+    let exact = 2.0 * (d * d - r * r).sqrt() + r * (std::f64::consts::TAU - 2.0 * (r / d).acos());
+    for mode in ["fast", "optimal"] {
+        let out = trinav(&[
+            "path",
+            &nav,
+            "--from",
+            "ground:5,5",
+            "--to",
+            "upper:5,5",
+            "--radius",
+            "0.5",
+            "--mode",
+            mode,
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let length = json(&out)["length"].as_f64().unwrap();
+        assert!(length >= exact && length <= exact * 1.001, "{mode}: {length} against {exact}");
+    }
+    // One and a half turns round it (a third floor under the upper one's wall over the ramp's
+    // foot, joined by a portal): a radius is refused (exit 2).
+    let deep = LAYERED
+        .replace(
+            r#"{"name": "upper","#,
+            r#"{"name": "lower", "walkable": [{"outer": [[0, 0], [10, 0], [10, 2], [0, 2]]}]},
+    {"name": "upper","#,
+        )
+        .replace(
+            r#""portals": ["#,
+            r#""portals": [{"layers": ["upper", "lower"], "from": [0, 2], "to": [10, 2]}, "#,
+        );
+    let nav = bake_json("deep", &deep);
     let out = trinav(&["path", &nav, "--from", "ground:5,5", "--to", "upper:5,5", "--radius", "0.5"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("an agent radius where the floor turns more than a full turn"), "{stderr}");
+    assert!(
+        stderr.contains("an agent radius where the floor turns one and a half turns or more"),
+        "{stderr}"
+    );
 }
 
 /// A radius where layers overlap without folding: `data/levels/overpass.json`, a bridge over a
