@@ -11,6 +11,7 @@ use trinav::{
     AreaCosts, AreaId, BakeSettings, Endpoint, LayerId, NavMesh, PartialReason, Path, PathError, PathMode,
     PathOptions, PathScratch, Point, QueryError, RayHit,
 };
+use trinav_bake::generate::SplitMix64;
 use trinav_bake::{
     AreaInput, BakeError, LayerError, LayerInput, Level, LinkInput, PolygonInput, PortalInput, bake,
 };
@@ -197,6 +198,22 @@ struct FoldRamp {
 }
 
 impl FoldRamp {
+    /// A random ramp, each size drawn from its range (`[width, height, foot, ramp]`) in 64ths:
+    /// the bake keeps them exact (the walls the tests measure against are the level's).
+    fn random(rng: &mut SplitMix64, ranges: [(f64, f64); 4]) -> FoldRamp {
+        let [width, height, foot, ramp] =
+            ranges.map(|(low, high)| (between(rng, low, high) * 64.0).round() / 64.0);
+        FoldRamp { width, height, foot, ramp }
+    }
+
+    /// Random places with room for a disc of radius `r`: one on the ground, one on the upper
+    /// floor over it (or on the ramp's edge of it).
+    fn places(self, rng: &mut SplitMix64, r: f64) -> (Point, Point) {
+        let s = p(between(rng, r, self.width - r), between(rng, r, self.height - r));
+        let g = p(between(rng, r, self.width), between(rng, self.foot + r, self.height - r));
+        (s, g)
+    }
+
     fn level(self) -> Level {
         let FoldRamp { width: w, height: h, foot, ramp } = self;
         Level {
@@ -293,6 +310,11 @@ impl FoldRamp {
     }
 }
 
+/// A random number in `[low, high)`.
+fn between(rng: &mut SplitMix64, low: f64, high: f64) -> f64 {
+    low + (high - low) * rng.unit()
+}
+
 /// The distance between segments `a b` and `c d` (which do not cross in these tests, or the
 /// distance is 0 and the test fails as it should).
 fn segment_distance(a: Point, b: Point, c: Point, d: Point) -> f64 {
@@ -313,27 +335,18 @@ fn segment_distance(a: Point, b: Point, c: Point, d: Point) -> f64 {
 /// length (arcs of up to 270 degrees round the fold's corner), keeping the radius.
 #[test]
 fn a_disc_round_a_floor_that_folds_takes_the_exact_way() {
-    let mut rng = trinav_bake::generate::SplitMix64::new(0xf01d);
+    let mut rng = SplitMix64::new(0xf01d);
     let mut scratch = PathScratch::new();
     let mut ways = 0;
     for case in 0..150 {
-        let mut between = |low: f64, high: f64| low + (high - low) * rng.unit();
-        // Sizes in 64ths: the bake keeps them exact (the walls asserted are the level's).
-        let mut size = |low: f64, high: f64| (between(low, high) * 64.0).round() / 64.0;
-        let ramp = FoldRamp {
-            width: size(3.0, 14.0),
-            height: size(4.0, 14.0),
-            foot: size(1.0, 3.0),
-            ramp: size(1.0, 6.0),
-        };
+        let ramp = FoldRamp::random(&mut rng, [(3.0, 14.0), (4.0, 14.0), (1.0, 3.0), (1.0, 6.0)]);
         let room = ramp.foot.min(ramp.ramp).min(ramp.height - ramp.foot).min(ramp.width);
-        let r = between(0.02, 0.49) * room;
+        let r = between(&mut rng, 0.02, 0.49) * room;
         let mesh = bake_level(&ramp.level());
         assert!(mesh.layers_fold() && !mesh.layers_fold_deep(), "{ramp:?}");
         let (ground, upper) = (mesh.layer_by_name("ground").unwrap(), mesh.layer_by_name("upper").unwrap());
         for _ in 0..4 {
-            let s = p(between(r, ramp.width - r), between(r, ramp.height - r));
-            let g = p(between(r, ramp.width), between(ramp.foot + r, ramp.height - r));
+            let (s, g) = ramp.places(&mut rng, r);
             for mode in MODES {
                 let options = options(mode).with_radius(r);
                 let there = mesh.find_path_on((ground, s), (upper, g), &options, &mut scratch);
@@ -357,21 +370,14 @@ fn a_disc_round_a_floor_that_folds_takes_the_exact_way() {
 /// radius from the walls and from the excluded ground.
 #[test]
 fn costs_and_exclusions_round_a_floor_that_folds_keep_their_bound() {
-    let mut rng = trinav_bake::generate::SplitMix64::new(0xc057);
+    let mut rng = SplitMix64::new(0xc057);
     let mut scratch = PathScratch::new();
     let costs = AreaCosts::default().with_cost(AreaId(1), 3.0).unwrap().with_excluded(AreaId(2));
     let mut ratios = [Vec::new(), Vec::new()];
     for case in 0..40 {
-        let mut between = |low: f64, high: f64| low + (high - low) * rng.unit();
-        let mut size = |low: f64, high: f64| (between(low, high) * 64.0).round() / 64.0;
-        let ramp = FoldRamp {
-            width: size(3.0, 10.0),
-            height: size(4.0, 10.0),
-            foot: size(1.0, 3.0),
-            ramp: size(2.0, 6.0),
-        };
+        let ramp = FoldRamp::random(&mut rng, [(3.0, 10.0), (4.0, 10.0), (1.0, 3.0), (2.0, 6.0)]);
         let room = ramp.foot.min(ramp.height - ramp.foot).min(ramp.width).min(ramp.ramp / 3.0);
-        let r = between(0.05, 0.45) * room;
+        let r = between(&mut rng, 0.05, 0.45) * room;
         // The typed strip: at least 2 r beyond the farthest the way goes (r past the fold).
         let x0 = ((ramp.width + 2.5 * r) * 64.0).ceil() / 64.0;
         let (x1, y1, mid) = (ramp.width + ramp.ramp, ramp.height, (ramp.height / 2.0 * 64.0).round() / 64.0);
@@ -384,8 +390,7 @@ fn costs_and_exclusions_round_a_floor_that_folds_keep_their_bound() {
         let mesh = bake_level(&level);
         let (ground, upper) = (mesh.layer_by_name("ground").unwrap(), mesh.layer_by_name("upper").unwrap());
         for _ in 0..3 {
-            let s = p(between(r, ramp.width - r), between(r, ramp.height - r));
-            let g = p(between(r, ramp.width), between(ramp.foot + r, ramp.height - r));
+            let (s, g) = ramp.places(&mut rng, r);
             let exact = ramp.exact_length(r, s, g);
             for (mode, ratios) in MODES.into_iter().zip(&mut ratios) {
                 let options = options(mode).with_radius(r).with_area_costs(costs);
