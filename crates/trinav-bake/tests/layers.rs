@@ -1526,3 +1526,48 @@ fn a_floor_that_turns_one_and_a_half_turns_refuses_a_radius() {
         );
     }
 }
+
+/// [`two_floors`] with a one-way teleporter from the ground's corner (1, 9) to the upper floor
+/// over it (cost 0.5): a disc of radius 0.4 takes it only where it beats the way round the
+/// fold (the closed form of [`FoldRamp::exact_length`]), in both modes.
+#[test]
+fn a_disc_takes_a_teleporter_over_a_fold_only_when_it_beats_the_way_round() {
+    let mut level = two_floors();
+    let teleporter = p(1., 9.);
+    level.links = vec![LinkInput {
+        from: [1., 9.],
+        to: [1., 9.],
+        cost: Some(0.5),
+        bidirectional: false,
+        layers: Some(["ground".into(), "upper".into()]),
+    }];
+    let mesh = bake_level(&level);
+    let (ground, upper) = (mesh.layer_by_name("ground").unwrap(), mesh.layer_by_name("upper").unwrap());
+    let ramp = FoldRamp { width: 10.0, height: 10.0, foot: 2.0, ramp: 4.0 };
+    let r = 0.4;
+    let mut taken = 0;
+    for (s, g) in
+        [(p(2., 8.), p(3., 7.)), (p(9., 1.), p(5., 5.)), (p(5., 5.), p(5., 5.)), (p(9., 1.5), p(9., 3.))]
+    {
+        let round = ramp.exact_length(r, s, g);
+        let through = s.distance(teleporter) + 0.5 + teleporter.distance(g);
+        for mode in MODES {
+            let path = mesh.find_path_on(
+                (ground, s),
+                (upper, g),
+                &options(mode).with_radius(r),
+                &mut PathScratch::new(),
+            );
+            let path = path.unwrap_or_else(|e| panic!("{mode:?} {s:?} -> {g:?}: {e}"));
+            if through < round {
+                assert_eq!(path.links.len(), 1, "{mode:?} {s:?} -> {g:?}");
+                assert_close(path.cost, through);
+                taken += 1;
+            } else {
+                assert!(path.links.is_empty(), "{mode:?} {s:?} -> {g:?}");
+                ramp.assert_length(&path, r, s, g, &format!("{mode:?} {s:?} -> {g:?}"));
+            }
+        }
+    }
+    assert_eq!(taken, 4);
+}
