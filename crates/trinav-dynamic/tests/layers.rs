@@ -4,7 +4,8 @@
 //! same obstacles in their layers' `obstacles`: the walkable area of each layer, the islands,
 //! and the optimal lengths between random points of random layers (both path modes answer on
 //! the changed mesh). A bake refuses a portal that is not on both layers' boundaries, so the
-//! oracle's level has the portal's parts that no obstacle covers as its portals.
+//! oracle's level has the portal's parts that no obstacle covers as its portals. A level
+//! whose floor folds round the portal's end takes an agent radius after each change.
 
 mod common;
 
@@ -388,4 +389,97 @@ fn a_caught_up_spare_equals_a_copied_mesh_on_layers() {
     }
     assert!(caught_up.copies() <= 1, "{} copies", caught_up.copies()); // the first change makes the spare
     assert!(copied.copies() > 30, "{} copies", copied.copies());
+}
+
+/// A floor that folds round the portal's end: the east layer a ramp up from the portal that
+/// turns back over the west room (450 degrees round (10, 2)). It takes obstacles like any
+/// layered mesh, and a disc's paths after each change (a crate in the west room, a box on the
+/// ramp's foot that narrows the way round the fold, the box moved, removed) are a full
+/// bake's of the level with the same obstacles: reachability and optimal lengths equal in
+/// both modes' terms (fast mode found where optimal mode is, at most 5% longer).
+#[test]
+fn an_agent_radius_round_a_fold_after_changes_equals_a_full_bake() {
+    let ramp = vec![[10., 0.], [14., 0.], [14., 10.], [0., 10.], [0., 2.], [10., 2.]];
+    let layer = |name: &str, outline: PolygonInput| LayerInput {
+        name: name.into(),
+        walkable: vec![outline],
+        ..LayerInput::default()
+    };
+    let level = Level {
+        layers: vec![
+            layer("west", PolygonInput::rect(0.0, 0.0, 10.0, 10.0)),
+            layer("east", PolygonInput::new(ramp)),
+        ],
+        ..Level::default()
+    };
+    let portal = (0.0, 2.0);
+    let (west, east) = (LayerId(0), LayerId(1));
+    let mut editable =
+        EditableMesh::new(bake(&full_level(&level, &[], portal), &BakeSettings::default()).unwrap().mesh);
+    assert!(editable.mesh().layers_fold());
+    let queries = [
+        ((west, Point::new(5.0, 5.0)), (east, Point::new(5.0, 5.0))),
+        ((west, Point::new(8.5, 1.0)), (east, Point::new(3.0, 9.0))),
+        ((east, Point::new(12.5, 8.0)), (west, Point::new(2.0, 2.0))),
+    ];
+    let (mut placed, mut found, mut refused) = (Vec::new(), 0, 0);
+    let mut check = |mesh: &NavMesh, placed: &[(LayerId, [f64; 4])]| {
+        check_derived(mesh).unwrap();
+        let baked = bake(&full_level(&level, placed, portal), &BakeSettings::default()).unwrap().mesh;
+        let mut scratch = PathScratch::new();
+        for r in [0.2, 0.35, 0.5] {
+            for &(from, to) in &queries {
+                let options = PathOptions::default().with_radius(r);
+                let optimal = options.with_mode(PathMode::Optimal);
+                let ours = mesh.find_path_on(from, to, &optimal, &mut scratch).map(|p| p.length);
+                let theirs = baked.find_path_on(from, to, &optimal, &mut scratch).map(|p| p.length);
+                let fast = mesh.find_path_on(from, to, &options, &mut scratch).map(|p| p.length);
+                match (ours, theirs) {
+                    (Ok(a), Ok(b)) => {
+                        assert!(
+                            (a - b).abs() <= 1e-9 * b,
+                            "{placed:?} r {r} {from:?} -> {to:?}: {a} against {b}"
+                        );
+                        let fast =
+                            fast.unwrap_or_else(|e| panic!("{placed:?} r {r} {from:?} -> {to:?}: fast {e}"));
+                        assert!(
+                            fast >= a * (1.0 - 1e-9) && fast <= a * 1.05,
+                            "{placed:?} r {r}: fast {fast}, {a}"
+                        );
+                        found += 1;
+                    }
+                    (Err(a), Err(b)) => {
+                        assert_eq!(
+                            (a, b),
+                            (PathError::Unreachable, PathError::Unreachable),
+                            "{placed:?} r {r}"
+                        );
+                        assert_eq!(fast, Err(PathError::Unreachable), "{placed:?} r {r}");
+                        refused += 1;
+                    }
+                    (a, b) => panic!("{placed:?} r {r} {from:?} -> {to:?}: {a:?} against {b:?}"),
+                }
+            }
+        }
+    };
+    check(editable.mesh(), &placed);
+    let crate_box = [2.0, 6.0, 3.0, 7.0];
+    editable.add_obstacle_on(west, &rect(crate_box)).unwrap();
+    placed.push((west, crate_box));
+    check(editable.mesh(), &placed);
+    // The box leaves 0.90 between its corner (10.5, 1.25) and the fold's (10, 2).
+    let foot = [10.5, 0.0, 11.0, 1.25];
+    let id = editable.add_obstacle_on(east, &rect(foot)).unwrap();
+    placed.push((east, foot));
+    check(editable.mesh(), &placed);
+    // Up by a half: 0.56 to the fold's corner, 0.5 under it.
+    editable.move_obstacle(id, [0.0, 0.5]).unwrap();
+    placed[1] = (east, [10.5, 0.5, 11.0, 1.75]);
+    check(editable.mesh(), &placed);
+    editable.remove_obstacle(id).unwrap();
+    placed.pop();
+    check(editable.mesh(), &placed);
+    // Without the box every radius reaches round the fold; past it r 0.5 does not, and past
+    // it moved up neither does r 0.35.
+    assert_eq!((found, refused), (5 * 9 - 9, 3 + 6));
 }
