@@ -166,6 +166,13 @@ pub(crate) fn layered_problems(parts: &MeshParts, table: &LayerTable, proven: Pr
     problems
 }
 
+/// Whether triangles whose angles round one vertex add up to `turn` fold the floor over
+/// itself there: more than a full turn (a fold adds at least the angle of a corner; rounding
+/// adds a few ulps per triangle).
+pub(crate) fn folds(turn: f64) -> bool {
+    turn > TAU * (1.0 + 1e-9)
+}
+
 impl NavMesh {
     /// Validates `parts` with the layers `table` names (see [`MeshParts::find_problems`]:
     /// vertices need only be distinct within each layer) and derives the rest, as
@@ -196,8 +203,7 @@ impl NavMesh {
         self.flag_portal_corners(&shared);
         self.layers_overlap = self.find_layer_overlap();
         let turn = if self.layers_overlap { self.largest_turn(&shared) } else { 0.0 };
-        // A fold adds at least the angle of a corner; rounding adds a few ulps per triangle.
-        self.layers_fold = turn > TAU * (1.0 + 1e-9);
+        self.layers_fold = folds(turn);
         self.layers_fold_deep = turn >= 1.5 * TAU * (1.0 - 1e-9);
         self
     }

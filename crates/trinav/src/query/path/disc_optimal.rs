@@ -254,8 +254,7 @@ pub(crate) fn disc_corners(
             });
             let last = triangles[cur][(k + 2) % 3];
             let [pa, pf, pl] = [a, first, last].map(|v| vertices[v.index()]);
-            // The threshold of `NavMesh::layers_fold`: the fan folds past a full turn.
-            let fold = span > TAU * (1.0 + 1e-9);
+            let fold = crate::layers::folds(span);
             let turns = fold
                 || match orient(pa, pf, pl) {
                     Orientation::Clockwise => true,
@@ -586,10 +585,10 @@ impl LeavingRoom {
 pub(crate) fn may_be_taut(from: &DiscCorner, from_side: f64, to: &DiscCorner) -> bool {
     // The sine and cosine of the widening angle.
     const WIDEN: f64 = 1e-6;
-    let widen_cos = (1.0 - WIDEN * WIDEN).sqrt();
     if from.fold || to.fold {
         return true;
     }
+    let widen_cos = (1.0 - WIDEN * WIDEN).sqrt();
     let (dx, dy) = (to.centre.x - from.centre.x, to.centre.y - from.centre.y);
     let length = (dx * dx + dy * dy).sqrt();
     if length == 0.0 {

@@ -627,14 +627,11 @@ impl DiscSearch<'_> {
         w.blocked.clear();
         for j in walls.0 as usize..walls.1 as usize {
             let Some((lo, hi)) = line_near_segment(p, q, w.walls[j], self.r) else { continue };
-            if !w.wall_owners.is_empty() {
-                let s = 0.5 * (lo.max(0.0) + hi.min(1.0));
-                let middle = Point::new(p.x + s * (q.x - p.x), p.y + s * (q.y - p.y));
-                if !self.wall_counts(w, t, (middle, middle), j) {
-                    continue;
-                }
+            let s = 0.5 * (lo.max(0.0) + hi.min(1.0));
+            let middle = Point::new(p.x + s * (q.x - p.x), p.y + s * (q.y - p.y));
+            if self.wall_counts(w, t, (middle, middle), j) {
+                w.blocked.push((lo, hi));
             }
-            w.blocked.push((lo, hi));
         }
         w.blocked.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
         let free = |s: f64, blocked: &[(f64, f64)]| blocked.iter().all(|&(lo, hi)| s <= lo || s >= hi);
