@@ -6,6 +6,12 @@
 //! (winding number with the exact `orient`) on the input rings, and for levels of integer
 //! rectangles a count of unit cells.
 
+// Points to ring edges only: the segments' distance goes unused here.
+#[allow(dead_code)]
+#[path = "common/distance.rs"]
+mod distance;
+
+use distance::point_segment;
 use trinav::geometry::{Orientation, orient};
 use trinav::{AreaId, BakeSettings, NavMesh, Point, TriangleId, Triangulation};
 use trinav_bake::generate::SplitMix64;
@@ -20,13 +26,6 @@ const METHODS: [Triangulation; 2] = [Triangulation::EarClipping, Triangulation::
 /// by that much; sample points of the thin triangles along such a boundary are left undecided.
 const ON_RING: f64 = 1e-6;
 
-/// The distance from `p` to the segment `a b`.
-fn segment_distance(a: Point, b: Point, p: Point) -> f64 {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let t = (((p.x - a.x) * dx + (p.y - a.y) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
-    Point::new(a.x + t * dx, a.y + t * dy).distance(p)
-}
-
 /// Whether `p` is inside the ring (`Some(true)`), outside (`Some(false)`) or within
 /// [`ON_RING`] of it (`None`): the winding number, every side decided by the exact predicate.
 fn ring_contains(ring: &[[f64; 2]], p: Point) -> Option<bool> {
@@ -34,7 +33,7 @@ fn ring_contains(ring: &[[f64; 2]], p: Point) -> Option<bool> {
     for i in 0..ring.len() {
         let (a, b) = (Point::from(ring[i]), Point::from(ring[(i + 1) % ring.len()]));
         let side = orient(a, b, p);
-        if segment_distance(a, b, p) <= ON_RING {
+        if point_segment(p, a, b) <= ON_RING {
             return None;
         }
         if a.y <= p.y {

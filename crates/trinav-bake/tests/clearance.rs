@@ -11,9 +11,12 @@
 //! baked at the radius (the bake refuses the others: for a disc, a link end closer than the
 //! radius to a wall is unusable), and costs (walked length plus links) are compared.
 
+#[path = "common/distance.rs"]
+mod distance;
+
+use distance::{point_segment, segments};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use trinav::geometry::{Orientation, orient};
 use trinav::{
     BakeSettings, LinkError, NavMesh, PartialReason, Path, PathError, PathMode, PathOptions, PathScratch,
     Point, TriangleId,
@@ -57,25 +60,6 @@ fn walls(mesh: &NavMesh) -> Vec<(Point, Point)> {
         }
     }
     edges
-}
-
-fn point_segment(p: Point, a: Point, b: Point) -> f64 {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let l2 = dx * dx + dy * dy;
-    let s = if l2 == 0.0 { 0.0 } else { (((p.x - a.x) * dx + (p.y - a.y) * dy) / l2).clamp(0.0, 1.0) };
-    p.distance(Point::new(a.x + s * dx, a.y + s * dy))
-}
-
-fn segments(a: Point, b: Point, c: Point, d: Point) -> f64 {
-    let crosses = orient(a, b, c) != orient(a, b, d)
-        && orient(c, d, a) != orient(c, d, b)
-        && [orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)]
-            .iter()
-            .all(|&o| o != Orientation::Collinear);
-    if crosses {
-        return 0.0;
-    }
-    point_segment(a, c, d).min(point_segment(b, c, d)).min(point_segment(c, a, b)).min(point_segment(d, a, b))
 }
 
 /// The smallest distance from the path to any wall (its links are not walked).

@@ -16,8 +16,11 @@ use trinav_bake::{
     AreaInput, BakeError, LayerError, LayerInput, Level, LinkInput, PolygonInput, PortalInput, bake,
 };
 
+#[path = "common/distance.rs"]
+mod distance;
 #[path = "common/rects.rs"]
 mod rects;
+use distance::segments;
 use rects::{Rect, corners, disjoint_rects, misses_interior};
 
 fn p(x: f64, y: f64) -> Point {
@@ -302,7 +305,7 @@ impl FoldRamp {
                     &upper
                 };
                 for &(c, d) in walls {
-                    least = least.min(segment_distance(u, v, c, d));
+                    least = least.min(segments(u, v, c, d));
                 }
             }
         }
@@ -318,21 +321,6 @@ fn fold_cases(default: usize) -> usize {
 /// A random number in `[low, high)`.
 fn between(rng: &mut SplitMix64, low: f64, high: f64) -> f64 {
     low + (high - low) * rng.unit()
-}
-
-/// The distance between segments `a b` and `c d` (which do not cross in these tests, or the
-/// distance is 0 and the test fails as it should).
-fn segment_distance(a: Point, b: Point, c: Point, d: Point) -> f64 {
-    let to_segment = |q: Point, u: Point, v: Point| {
-        let (dx, dy) = (v.x - u.x, v.y - u.y);
-        let t = (((q.x - u.x) * dx + (q.y - u.y) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
-        q.distance(p(u.x + t * dx, u.y + t * dy))
-    };
-    let crosses = orient(a, b, c) != orient(a, b, d) && orient(c, d, a) != orient(c, d, b);
-    if crosses {
-        return 0.0;
-    }
-    to_segment(a, c, d).min(to_segment(b, c, d)).min(to_segment(c, a, b)).min(to_segment(d, a, b))
 }
 
 /// Random ramps that fold back over their foot, random radii, random places on the ground
@@ -421,7 +409,7 @@ fn costs_and_exclusions_round_a_floor_that_folds_keep_their_bound() {
                     let near = path
                         .points
                         .windows(2)
-                        .flat_map(|e| excluded.map(|(c, d)| segment_distance(e[0], e[1], c, d)));
+                        .flat_map(|e| excluded.map(|(c, d)| segments(e[0], e[1], c, d)));
                     let near = near.fold(f64::INFINITY, f64::min);
                     assert!(
                         near >= r * (1.0 - 1e-9),
