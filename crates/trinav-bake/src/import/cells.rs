@@ -59,7 +59,7 @@ impl CellMask {
             // 64 cells to a word, then shifted one column right for the padding.
             let mut carry = 0;
             for (word, chunk) in row.iter_mut().zip(cells.chunks(64)) {
-                let packed = chunk.iter().enumerate().fold(0u64, |w, (i, &c)| w | u64::from(c == value) << i);
+                let packed = pack(chunk, value);
                 *word = packed << 1 | carry;
                 carry = packed >> 63;
             }
@@ -204,8 +204,7 @@ impl CellMask {
         let mut pinched = false;
         let (mut at, mut k) = (start, start_k);
         loop {
-            sides.mark(at, k);
-            at = (at.0.wrapping_add_signed(STEP[k].0), at.1.wrapping_add_signed(STEP[k].1));
+            at = self.walk_straight(at, k, sides);
             // Furthest left first: a left turn, straight on, a right turn.
             let next = [(k + 1) % 4, k, (k + 3) % 4]
                 .into_iter()
@@ -226,6 +225,104 @@ impl CellMask {
             }
             k = next;
         }
+    }
+}
+
+/// Bit `i` set where `cells[i] == value` (at most 64 cells), eight cells at a time: the eight
+/// bytes (each 0 or 1) read as one word, and a multiplication that gathers bit 0 of byte `i`
+/// into bit `56 + i` (the partial products land on distinct bits, so nothing carries).
+#[inline]
+fn pack(cells: &[bool], value: bool) -> u64 {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let flip = if value { 0 } else { 0x0101_0101_0101_0101 };
+    let (eights, rest) = cells.as_chunks::<8>();
+    let mut packed = 0u64;
+    for (i, eight) in eights.iter().enumerate() {
+        let byte = (u64::from_le_bytes(eight.map(u8::from)) ^ flip).wrapping_mul(GATHER) >> 56;
+        packed |= byte << (8 * i);
+    }
+    for (i, &c) in rest.iter().enumerate() {
+        packed |= u64::from(c == value) << (8 * eights.len() + i);
+    }
+    packed
+}
+
+impl CellMask {
+    /// Walks the side leaving lattice point `at` in direction `k` (a boundary side), then on
+    /// straight while the side ahead is a boundary side (where it is, the walk cannot turn
+    /// left: that side's traced cell is the left turn's untraced one) not walked before (the
+    /// ring's first side was walked first, so the walk stops there too). Marks the sides
+    /// walked and returns the point reached, where [`walk`](Self::walk) chooses the way on as
+    /// at any point.
+    ///
+    /// Along a row the stretch is found 64 cells at a time: the first (or, walking towards
+    /// -x, the last) cell where the row's cells stop being traced on the left of the way and
+    /// untraced on its right.
+    fn walk_straight(&self, at: (usize, usize), k: usize, sides: &mut Sides) -> (usize, usize) {
+        let (x, y) = at;
+        let w = self.width;
+        match k {
+            0 => {
+                // Side (x', y) -> (x' + 1, y): cell (x', y) traced, (x', y - 1) not; cell x'
+                // is padded bit x' + 1 of padded row y + 1.
+                let mut end = self.first_stop(y + 1, y, x + 2) - 1;
+                let row = y * w;
+                if let Some(walked) = sides.first_set(row + x + 1, row + end) {
+                    end = walked - row;
+                }
+                sides.set_range(row + x, row + end);
+                (end, y)
+            }
+            2 => {
+                // Side (x', y) -> (x' - 1, y): cell (x' - 1, y - 1) traced, (x' - 1, y) not;
+                // cell x' - 1 is padded bit x' of padded row y.
+                let mut end = self.last_stop(y, y + 1, x - 1);
+                let row = y * w;
+                if let Some(walked) = sides.last_set(row + end, row + x - 1) {
+                    end = walked + 1 - row;
+                }
+                sides.set_range(row + end, row + x);
+                (end, y)
+            }
+            _ => {
+                let mut p = at;
+                loop {
+                    sides.mark(p, k);
+                    p = (p.0, p.1.wrapping_add_signed(STEP[k].1));
+                    if !self.leaves(p.0, p.1, k) || sides.traced(p, k) {
+                        return p;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The first padded column `i >= from` where padded row `traced` has no bit or padded row
+    /// `untraced` has one. The padding column after the map's last stops every search.
+    #[inline]
+    fn first_stop(&self, traced: usize, untraced: usize, from: usize) -> usize {
+        let (a, b) = (self.row(traced), self.row(untraced));
+        let mut j = from / 64;
+        let mut word = (!a[j] | b[j]) & (u64::MAX << (from % 64));
+        while word == 0 {
+            j += 1;
+            word = !a[j] | b[j];
+        }
+        j * 64 + word.trailing_zeros() as usize
+    }
+
+    /// The last padded column `i <= from` where padded row `traced` has no bit or padded row
+    /// `untraced` has one. The padding column before the map's first stops every search.
+    #[inline]
+    fn last_stop(&self, traced: usize, untraced: usize, from: usize) -> usize {
+        let (a, b) = (self.row(traced), self.row(untraced));
+        let mut j = from / 64;
+        let mut word = (!a[j] | b[j]) & (u64::MAX >> (63 - from % 64));
+        while word == 0 {
+            j -= 1;
+            word = !a[j] | b[j];
+        }
+        j * 64 + 63 - word.leading_zeros() as usize
     }
 }
 
@@ -272,6 +369,46 @@ impl Sides {
         let low = self.traced.get(word).map_or(0, |&w| w >> shift);
         let high = if shift == 0 { 0 } else { self.traced.get(word + 1).map_or(0, |&w| w << (64 - shift)) };
         low | high
+    }
+
+    /// The first flag set among `lo..hi`, if any.
+    fn first_set(&self, lo: usize, hi: usize) -> Option<usize> {
+        let mut i = lo;
+        while i < hi {
+            let word = self.traced[i / 64] >> (i % 64);
+            if word != 0 {
+                let found = i + word.trailing_zeros() as usize;
+                return (found < hi).then_some(found);
+            }
+            i = (i / 64 + 1) * 64;
+        }
+        None
+    }
+
+    /// The last flag set among `lo..hi`, if any.
+    fn last_set(&self, lo: usize, hi: usize) -> Option<usize> {
+        let mut end = hi;
+        while end > lo {
+            let last = end - 1;
+            let word = self.traced[last / 64] << (63 - last % 64);
+            if word != 0 {
+                let found = last - word.leading_zeros() as usize;
+                return (found >= lo).then_some(found);
+            }
+            end = last / 64 * 64;
+        }
+        None
+    }
+
+    /// Sets the flags `lo..hi`.
+    fn set_range(&mut self, lo: usize, hi: usize) {
+        let mut i = lo;
+        while i < hi {
+            let bits = (64 - i % 64).min(hi - i);
+            let ones = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            self.traced[i / 64] |= ones << (i % 64);
+            i += bits;
+        }
     }
 
     #[inline]
@@ -431,7 +568,7 @@ mod tests {
         // Widths around the 64-cell words, densities from sparse to nearly full: double
         // corners, enclosed pockets, rings touching themselves.
         for case in 0..250 {
-            let (width, height) = (1 + (next() % 140) as usize, 1 + (next() % 40) as usize);
+            let (width, height) = (1 + (next() % 140) as usize, 1 + (next() % 70) as usize);
             let density = next() % 100;
             let cells: Vec<bool> = (0..width * height).map(|_| next() % 100 < density).collect();
             let expected = traced_per_side(width, height, &cells);
@@ -445,6 +582,43 @@ mod tests {
                     "case {case}: {width}x{height}, density {density}%, value {value}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn packing_and_side_ranges_equal_their_bit_by_bit_versions() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..2000 {
+            let len = (next() % 65) as usize;
+            let cells: Vec<bool> = (0..len).map(|_| next() % 3 == 0).collect();
+            for value in [true, false] {
+                let plain = cells.iter().enumerate().fold(0u64, |w, (i, &c)| w | u64::from(c == value) << i);
+                assert_eq!(pack(&cells, value), plain, "{cells:?} {value}");
+            }
+        }
+        for _ in 0..2000 {
+            let (width, height) = (1 + (next() % 9) as usize, 1 + (next() % 9) as usize);
+            let mut sides = Sides::new(width, height);
+            let count = sides.horizontal + (width + 1) * height;
+            let mut plain = vec![false; count];
+            for _ in 0..(next() % 6) {
+                let lo = (next() as usize) % (count + 1);
+                let hi = lo + (next() as usize) % (count + 1 - lo);
+                sides.set_range(lo, hi);
+                plain[lo..hi].iter_mut().for_each(|f| *f = true);
+            }
+            let flags: Vec<bool> = (0..count).map(|i| sides.traced[i / 64] >> (i % 64) & 1 == 1).collect();
+            assert_eq!(flags, plain);
+            let lo = (next() as usize) % (count + 1);
+            let hi = lo + (next() as usize) % (count + 1 - lo);
+            assert_eq!(sides.first_set(lo, hi), (lo..hi).find(|&i| plain[i]));
+            assert_eq!(sides.last_set(lo, hi), (lo..hi).rev().find(|&i| plain[i]));
         }
     }
 
