@@ -101,6 +101,17 @@ impl CellMask {
     }
 
     /// The traced cells of word `j` of map row `y` (as bits of its padded row) with a boundary
+    /// side: an untraced cell beside them.
+    #[inline]
+    fn boundary_cells(&self, y: usize, j: usize) -> u64 {
+        let r = y + 1;
+        let (above, row, below) = (self.row(r - 1)[j], self.row(r)[j], self.row(r + 1)[j]);
+        let before = if j > 0 { self.row(r)[j - 1] >> 63 } else { 0 };
+        let after = if j + 1 < self.words { self.row(r)[j + 1] << 63 } else { 0 };
+        row & !(above & below & (row << 1 | before) & (row >> 1 | after))
+    }
+
+    /// The traced cells of word `j` of map row `y` (as bits of its padded row) with a boundary
     /// side (traced cell on its left, untraced on its right) that `sides` has not marked: the
     /// cells whose sides [`trace`](Self::trace) must look at, 64 at a time.
     #[inline]
@@ -155,6 +166,11 @@ impl CellMask {
         let point = |v: u32| Point::new((v as usize % (w + 1)) as f64, (v as usize / (w + 1)) as f64);
         for y in 0..h {
             for j in 0..self.words {
+                // Most words hold no boundary side at all (inside or outside the traced
+                // cells): passed over before the walked sides are read.
+                if self.boundary_cells(y, j) == 0 {
+                    continue;
+                }
                 // Cells of this word with a boundary side no ring has walked yet, from padded
                 // bit `from` on; asked again after each cell, as its walks mark sides.
                 let mut from = 0;
@@ -238,7 +254,9 @@ fn pack(cells: &[bool], value: bool) -> u64 {
     let (eights, rest) = cells.as_chunks::<8>();
     let mut packed = 0u64;
     for (i, eight) in eights.iter().enumerate() {
-        let byte = (u64::from_le_bytes(eight.map(u8::from)) ^ flip).wrapping_mul(GATHER) >> 56;
+        let [a, b, c, d, e, f, g, h] = *eight;
+        let bytes = [a, b, c, d, e, f, g, h].map(u8::from);
+        let byte = (u64::from_le_bytes(bytes) ^ flip).wrapping_mul(GATHER) >> 56;
         packed |= byte << (8 * i);
     }
     for (i, &c) in rest.iter().enumerate() {
