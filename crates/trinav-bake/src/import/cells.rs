@@ -1,7 +1,8 @@
 //! Cell tracing: the rings around a set of grid cells, walked straight on the cells.
 //!
-//! Each ring is walked one cell side at a time, with the traced cells on the left, and keeps
-//! only the corners where it turns, so its points are integers and none lies on the straight
+//! Each ring is walked along the cell sides, with the traced cells on the left (a straight
+//! stretch along a row found and marked 64 cells at a time, the cells and the walked sides
+//! being rows of bits), and keeps only the corners where it turns, so its points are integers and none lies on the straight
 //! line between its neighbours. At a double corner (two traced cells meeting only at a point)
 //! the walk turns left, hugging the cell it came along; a ring that comes back to such a
 //! point is split there into simple rings, which then share that vertex. Rings are grouped by
@@ -242,30 +243,7 @@ impl CellMask {
             k = next;
         }
     }
-}
 
-/// Bit `i` set where `cells[i] == value` (at most 64 cells), eight cells at a time: the eight
-/// bytes (each 0 or 1) read as one word, and a multiplication that gathers bit 0 of byte `i`
-/// into bit `56 + i` (the partial products land on distinct bits, so nothing carries).
-#[inline]
-fn pack(cells: &[bool], value: bool) -> u64 {
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let flip = if value { 0 } else { 0x0101_0101_0101_0101 };
-    let (eights, rest) = cells.as_chunks::<8>();
-    let mut packed = 0u64;
-    for (i, eight) in eights.iter().enumerate() {
-        let [a, b, c, d, e, f, g, h] = *eight;
-        let bytes = [a, b, c, d, e, f, g, h].map(u8::from);
-        let byte = (u64::from_le_bytes(bytes) ^ flip).wrapping_mul(GATHER) >> 56;
-        packed |= byte << (8 * i);
-    }
-    for (i, &c) in rest.iter().enumerate() {
-        packed |= u64::from(c == value) << (8 * eights.len() + i);
-    }
-    packed
-}
-
-impl CellMask {
     /// Walks the side leaving lattice point `at` in direction `k` (a boundary side), then on
     /// straight while the side ahead is a boundary side (where it is, the walk cannot turn
     /// left: that side's traced cell is the left turn's untraced one) not walked before (the
@@ -303,6 +281,8 @@ impl CellMask {
                 (end, y)
             }
             _ => {
+                // Along a column, side by side (the flags of a column's sides are not
+                // contiguous).
                 let mut p = at;
                 loop {
                     sides.mark(p, k);
@@ -342,6 +322,25 @@ impl CellMask {
         }
         j * 64 + 63 - word.leading_zeros() as usize
     }
+}
+
+/// Bit `i` set where `cells[i] == value` (at most 64 cells), eight cells at a time: the eight
+/// bytes (each 0 or 1) read as one word, and a multiplication that gathers bit 0 of byte `i`
+/// into bit `56 + i` (the partial products land on distinct bits, so nothing carries).
+#[inline]
+fn pack(cells: &[bool], value: bool) -> u64 {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let flip = if value { 0 } else { 0x0101_0101_0101_0101 };
+    let (eights, rest) = cells.as_chunks::<8>();
+    let mut packed = 0u64;
+    for (i, eight) in eights.iter().enumerate() {
+        let byte = (u64::from_le_bytes(eight.map(u8::from)) ^ flip).wrapping_mul(GATHER) >> 56;
+        packed |= byte << (8 * i);
+    }
+    for (i, &c) in rest.iter().enumerate() {
+        packed |= u64::from(c == value) << (8 * eights.len() + i);
+    }
+    packed
 }
 
 /// One bit per cell side of a grid: whether a ring has walked it.
