@@ -573,15 +573,19 @@ mod tests {
         region_from_edges(&points, &edges)
     }
 
-    #[test]
-    fn rings_equal_the_per_side_tracer_on_random_grids() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
+    /// A seeded xorshift generator: the tests' random cells and ranges.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             state
-        };
+        }
+    }
+
+    #[test]
+    fn rings_equal_the_per_side_tracer_on_random_grids() {
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         // Widths around the 64-cell words, densities from sparse to nearly full: double
         // corners, enclosed pockets, rings touching themselves.
         for case in 0..250 {
@@ -604,13 +608,7 @@ mod tests {
 
     #[test]
     fn packing_and_side_ranges_equal_their_bit_by_bit_versions() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         for _ in 0..2000 {
             let len = (next() % 65) as usize;
             let cells: Vec<bool> = (0..len).map(|_| next() % 3 == 0).collect();
