@@ -611,7 +611,7 @@ mod tests {
         let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         for _ in 0..2000 {
             let len = (next() % 65) as usize;
-            let cells: Vec<bool> = (0..len).map(|_| next() % 3 == 0).collect();
+            let cells: Vec<bool> = (0..len).map(|_| next().is_multiple_of(3)).collect();
             for value in [true, false] {
                 let plain = cells.iter().enumerate().fold(0u64, |w, (i, &c)| w | u64::from(c == value) << i);
                 assert_eq!(pack(&cells, value), plain, "{cells:?} {value}");
