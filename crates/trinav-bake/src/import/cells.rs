@@ -606,6 +606,34 @@ mod tests {
         }
     }
 
+    /// Every Moving AI map of `../shared/bench-data` (when present; 512 x 512 maps with long
+    /// straight walls, mazes, rooms, scattered obstacles): the free cells' rings and the
+    /// blocked cells' equal the per-side tracer's.
+    #[test]
+    fn bench_data_maps_trace_as_the_per_side_tracer_does() {
+        let data =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-data/movingai");
+        let Ok(entries) = std::fs::read_dir(&data) else {
+            eprintln!("skipped: {} not found", data.display());
+            return;
+        };
+        let mut maps: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension() == Some("map".as_ref()))
+            .collect();
+        maps.sort();
+        for map in maps {
+            let text = std::fs::read_to_string(&map).unwrap();
+            let grid = crate::import::grid::Grid::parse_map(&text, &map.display().to_string()).unwrap();
+            let (width, height) = (grid.width as usize, grid.height as usize);
+            for free in [true, false] {
+                let cells: Vec<bool> = grid.blocked.iter().map(|&b| b != free).collect();
+                let found = CellMask::new(width, height, &grid.blocked, !free).trace();
+                assert_eq!(found, traced_per_side(width, height, &cells), "{}: free {free}", map.display());
+            }
+        }
+    }
+
     #[test]
     fn packing_and_side_ranges_equal_their_bit_by_bit_versions() {
         let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
