@@ -101,15 +101,25 @@ impl CellMask {
         a == d && b == c && a != b
     }
 
-    /// The traced cells of word `j` of map row `y` (as bits of its padded row) with a boundary
-    /// side: an untraced cell beside them.
-    #[inline]
-    fn boundary_cells(&self, y: usize, j: usize) -> u64 {
+    /// Word `j` of map row `y` (bits of its padded row) and, bit for bit, the cells above,
+    /// below, to the left and to the right of its cells: `[row, above, below, left, right]`.
+    /// Always inlined: left to the compiler, AR0304SR's trace took 16% more instructions and
+    /// 38% more time.
+    #[inline(always)]
+    fn around(&self, y: usize, j: usize) -> [u64; 5] {
         let r = y + 1;
         let (above, row, below) = (self.row(r - 1)[j], self.row(r)[j], self.row(r + 1)[j]);
         let before = if j > 0 { self.row(r)[j - 1] >> 63 } else { 0 };
         let after = if j + 1 < self.words { self.row(r)[j + 1] << 63 } else { 0 };
-        row & !(above & below & (row << 1 | before) & (row >> 1 | after))
+        [row, above, below, row << 1 | before, row >> 1 | after]
+    }
+
+    /// The traced cells of word `j` of map row `y` (as bits of its padded row) with a boundary
+    /// side: an untraced cell beside them.
+    #[inline]
+    fn boundary_cells(&self, y: usize, j: usize) -> u64 {
+        let [row, above, below, left, right] = self.around(y, j);
+        row & !(above & below & left & right)
     }
 
     /// The traced cells of word `j` of map row `y` (as bits of its padded row) with a boundary
@@ -117,11 +127,7 @@ impl CellMask {
     /// cells whose sides [`trace`](Self::trace) must look at, 64 at a time.
     #[inline]
     fn unwalked_cells(&self, sides: &Sides, y: usize, j: usize) -> u64 {
-        let r = y + 1;
-        let (above, row, below) = (self.row(r - 1)[j], self.row(r)[j], self.row(r + 1)[j]);
-        let before = if j > 0 { self.row(r)[j - 1] >> 63 } else { 0 };
-        let after = if j + 1 < self.words { self.row(r)[j + 1] << 63 } else { 0 };
-        let (left, right) = (row << 1 | before, row >> 1 | after);
+        let [row, above, below, left, right] = self.around(y, j);
         // Padded bit b is cell x = 64 j + b - 1; each side's flag index is linear in x.
         let first = (64 * j) as isize - 1;
         let (w, horizontal) = ((self.width) as isize, sides.horizontal as isize);
