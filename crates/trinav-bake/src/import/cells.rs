@@ -2,11 +2,12 @@
 //!
 //! Each ring is walked along the cell sides, with the traced cells on the left (a straight
 //! stretch along a row found and marked 64 cells at a time, the cells and the walked sides
-//! being rows of bits), and keeps only the corners where it turns, so its points are integers and none lies on the straight
-//! line between its neighbours. At a double corner (two traced cells meeting only at a point)
-//! the walk turns left, hugging the cell it came along; a ring that comes back to such a
-//! point is split there into simple rings, which then share that vertex. Rings are grouped by
-//! 4-connected component, each one outer ring (counter-clockwise) with its holes.
+//! being rows of bits), and keeps only the corners where it turns, so its points are
+//! integers and none lies on the straight line between its neighbours. At a double corner
+//! (two traced cells meeting only at a point) the walk turns left, hugging the cell it came
+//! along; a ring that comes back to such a point is split there into simple rings, which then
+//! share that vertex. Rings are grouped by 4-connected component, each one outer ring
+//! (counter-clockwise) with its holes.
 //!
 //! The walk starts at the first untraced boundary side in cell order (row by row, then the
 //! sides top, right, bottom, left), and components are numbered by their first cell, so the
