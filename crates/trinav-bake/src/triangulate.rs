@@ -159,6 +159,11 @@ pub struct TriangleSoup {
     pub t_junctions: bool,
     /// Polygons that fell back from the chosen method to spade's constrained Delaunay.
     pub fallbacks: Vec<Fallback>,
+    /// The neighbour across each edge of each triangle (`u32::MAX`: none), when the
+    /// triangulator gave them for the whole soup: a region of one polygon triangulated by
+    /// i_triangle, whose points then lie at distinct positions. The weld takes them (checked)
+    /// instead of welding the points and rebuilding the adjacency.
+    pub(crate) neighbours: Option<Vec<[u32; 3]>>,
 }
 
 impl TriangleSoup {
@@ -190,6 +195,10 @@ pub struct Triangles {
     pub points: Vec<Point>,
     /// Counter-clockwise triangles, as indices into `points`.
     pub triangles: Vec<[u32; 3]>,
+    /// The neighbour across each edge (edge `i` from corner `i` to corner `i + 1`; `u32::MAX`:
+    /// none), when the triangulator gives them (i_triangle does; every point then at its own
+    /// position).
+    pub neighbours: Option<Vec<[u32; 3]>>,
 }
 
 impl Triangles {
@@ -203,6 +212,7 @@ impl Triangles {
         Triangles {
             points: corners.iter().flatten().copied().collect(),
             triangles: (0..corners.len() as u32).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect(),
+            neighbours: None,
         }
     }
 }
@@ -228,6 +238,7 @@ pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<Trian
     } else {
         region.area_pieces.iter().map(|p| (&p.polygon, p.area)).collect()
     };
+    let one_polygon = polygons.len() == 1;
     for (index, (polygon, area)) in polygons.into_iter().enumerate() {
         let first_choice = match method {
             Triangulation::EarClipping => Some(ear_clip_indexed(polygon)),
@@ -244,6 +255,9 @@ pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<Trian
             }
         };
         soup.extend(&triangles, area);
+        if one_polygon {
+            soup.neighbours = triangles.neighbours;
+        }
     }
     Ok(soup)
 }
@@ -333,6 +347,7 @@ where
         .collect::<Result<Vec<u32>, _>>()?;
     let points: Vec<Point> = ids.iter().map(|&i| point_of(ring_points[i as usize])).collect();
     let mut triangles = Vec::with_capacity(delaunay.triangles.len());
+    let mut neighbours = Vec::with_capacity(delaunay.triangles.len());
     for triangle in &delaunay.triangles {
         let corners = triangle.vertices.map(|v| v.index);
         let [a, b, c] = corners.map(|i| points.get(i).copied());
@@ -343,12 +358,22 @@ where
             return Err(TriangulationProblem::Clockwise([a, b, c]));
         }
         triangles.push(corners.map(|i| i as u32));
+        // i_triangle names the neighbour opposite each corner; edge `i` is opposite corner
+        // `i + 2`.
+        let count = delaunay.triangles.len();
+        let across = |k: usize| match triangle.neighbors[k] {
+            n if n < count => n as u32,
+            _ => u32::MAX,
+        };
+        neighbours.push([across(2), across(0), across(1)]);
     }
     if rounded {
         let ring_edges = RingEdges::new(&shape, grid_points.first_at);
         check_sides_pair_up(&delaunay.triangles, &ids, ring_edges)?;
     }
-    let triangles = Triangles { points, triangles };
+    // Distinct grid points are distinct ring points (`GridPoints`), so each point is at its
+    // own position, as the weld's use of the neighbours requires.
+    let triangles = Triangles { points, triangles, neighbours: Some(neighbours) };
     // On the grid, this is exactly the ring points' triangulation; off it, the sides' check
     // above proved it one. The area check guards against a bug in either.
     check_area(polygon, triangles.corners())?;
@@ -561,7 +586,7 @@ fn ear_clip_indexed(polygon: &MergedPolygon) -> Result<Triangles, TriangulationP
             Orientation::Collinear => return Err(TriangulationProblem::ZeroArea([a, b, c])),
         });
     }
-    let triangles = Triangles { points, triangles };
+    let triangles = Triangles { points, triangles, neighbours: None };
     check_area(polygon, triangles.corners())?;
     check_surface(polygon, &triangles)?;
     Ok(triangles)
@@ -640,7 +665,7 @@ fn spade_delaunay(polygon: &MergedPolygon) -> Result<Triangles, TriangulationPro
         .filter(|f| inside[f.fix().index()] == Some(true))
         .map(|f| f.vertices().map(|v| v.fix().index() as u32))
         .collect();
-    let triangles = Triangles { points, triangles };
+    let triangles = Triangles { points, triangles, neighbours: None };
     for t in triangles.corners() {
         match orient(t[0], t[1], t[2]) {
             Orientation::CounterClockwise => {}

@@ -4,6 +4,9 @@
 //! `0.0`): no tolerance ever moves a point. Vertex ids follow first use, so the result depends
 //! only on the triangle order. Adjacency is by shared edges only
 //! ([`trinav::build::build_adjacency`]): triangles that meet at a single vertex are not neighbours.
+//! A region of one polygon triangulated by i_triangle comes with its neighbours and with every
+//! point at its own position: those are taken instead (each link checked to point back across
+//! the same edge), the same mesh without a table of positions or a rebuilt adjacency.
 //!
 //! T-junctions are repaired: ear clipping drops ring points that are collinear with their
 //! neighbours, and across a hole bridge that leaves a vertex lying inside the edge of a
@@ -51,6 +54,11 @@ pub fn weld(soup: &TriangleSoup) -> Result<WeldedMesh, WeldError> {
     if soup.triangles.len() > limit || soup.points.len() > limit {
         return Err(WeldError::TooLarge(soup.triangles.len().max(soup.points.len())));
     }
+    if let Some(links) = soup.neighbours.as_deref().filter(|_| !soup.t_junctions)
+        && let Some(welded) = take_links(soup, links)
+    {
+        return Ok(welded);
+    }
     // Each soup point is looked up once; vertex ids follow the first use in triangle order.
     let mut ids = PointTable::for_points(soup.points.iter().copied());
     let mut vertex_of = vec![VertexId::NONE; soup.points.len()];
@@ -84,6 +92,52 @@ pub fn weld(soup: &TriangleSoup) -> Result<WeldedMesh, WeldError> {
         return Err(WeldError::TooLarge(triangles.len()));
     }
     Ok(WeldedMesh { vertices, triangles, neighbours, areas })
+}
+
+/// [`weld`] of a soup whose points lie at distinct positions, with the triangulator's
+/// neighbours (`links`, `u32::MAX` for none): vertex ids by first use in triangle order, as
+/// welding gives them, and the neighbours taken once each is seen to link back across the same
+/// edge the other way. `None` if one does not (the soup is then welded as any other); the
+/// verification stage checks that the unlinked edges are the rings.
+fn take_links(soup: &TriangleSoup, links: &[[u32; 3]]) -> Option<WeldedMesh> {
+    let count = soup.triangles.len();
+    if links.len() != count || count > u32::MAX as usize - 1 || soup.points.len() > u32::MAX as usize - 1 {
+        return None;
+    }
+    let mut vertex_of = vec![VertexId::NONE; soup.points.len()];
+    let mut vertices = Vec::with_capacity(soup.points.len());
+    let triangles: Vec<[VertexId; 3]> = (soup.triangles.iter())
+        .map(|tri| {
+            tri.map(|i| {
+                let slot = &mut vertex_of[i as usize];
+                if slot.is_none() {
+                    *slot = VertexId(vertices.len() as u32);
+                    vertices.push(soup.points[i as usize]);
+                }
+                *slot
+            })
+        })
+        .collect();
+    let mut neighbours = Vec::with_capacity(count);
+    for (t, (tri, across)) in triangles.iter().zip(links).enumerate() {
+        let mut linked = [TriangleId::NONE; 3];
+        for (edge, &n) in across.iter().enumerate() {
+            if n == u32::MAX {
+                continue;
+            }
+            let (from, to) = (tri[edge], tri[(edge + 1) % 3]);
+            let other = triangles.get(n as usize)?;
+            let back = (0..3).find(|&k| other[k] == to && other[(k + 1) % 3] == from)?;
+            if links[n as usize][back] as usize != t {
+                return None;
+            }
+            linked[edge] = TriangleId(n);
+        }
+        neighbours.push(linked);
+    }
+    let mut areas = soup.areas.clone();
+    areas.resize(count, AreaId(0));
+    Some(WeldedMesh { vertices, triangles, neighbours, areas })
 }
 
 /// Splits every unshared edge that has an endpoint of another unshared edge strictly inside it.
@@ -216,6 +270,62 @@ mod tests {
             })
             .sum();
         assert_eq!(area, 4.0 + 4.0);
+    }
+
+    /// The triangulator's neighbours give the mesh that welding the points and rebuilding the
+    /// adjacency gives, on random grid regions of one polygon, at integer and at decimal
+    /// (rounded onto i_triangle's grid) coordinates; a link that does not point back is not
+    /// taken.
+    #[test]
+    fn the_triangulators_neighbours_weld_as_the_rebuilt_adjacency() {
+        use crate::import::grid::Grid;
+        use crate::triangulate::triangulate;
+        use trinav::Triangulation;
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut taken = 0;
+        for case in 0..300 {
+            let (width, height) = (2 + next() % 40, 2 + next() % 40);
+            let density = next() % 30;
+            let blocked = (0..width * height).map(|_| next() % 100 < density).collect();
+            let grid = Grid { width: width as u32, height: height as u32, blocked };
+            let Ok(mut region) = grid.walkable_region() else { continue };
+            if case % 2 == 1 {
+                let rings = region
+                    .polygons
+                    .iter_mut()
+                    .flat_map(|p| std::iter::once(&mut p.outer).chain(&mut p.holes));
+                for p in rings.flatten() {
+                    (p.x, p.y) = (p.x * 0.1 + 3.7, p.y * 0.1 - 1.3);
+                }
+            }
+            let Ok(soup) = triangulate(&region, Triangulation::ConstrainedDelaunay) else { continue };
+            let Some(links) = soup.neighbours.clone() else {
+                assert!(region.polygons.len() != 1 || !soup.fallbacks.is_empty(), "case {case}");
+                continue;
+            };
+            let rebuilt = weld(&TriangleSoup { neighbours: None, ..soup.clone() }).unwrap();
+            assert_eq!(take_links(&soup, &links).as_ref(), Some(&rebuilt), "case {case}");
+            assert_eq!(weld(&soup).unwrap(), rebuilt, "case {case}");
+            taken += 1;
+            // A link that does not point back is refused (the soup is then welded as usual).
+            if let Some((t, e)) = (0..links.len())
+                .flat_map(|t| (0..3).map(move |e| (t, e)))
+                .find(|&(t, e)| links[t][e] != u32::MAX && links.len() > 2)
+            {
+                let mut wrong = links.clone();
+                wrong[t][e] = (0..links.len() as u32).find(|&u| u != links[t][e] && u as usize != t).unwrap();
+                assert!(take_links(&soup, &wrong).is_none(), "case {case}");
+                let soup = TriangleSoup { neighbours: Some(wrong), ..soup.clone() };
+                assert_eq!(weld(&soup).unwrap(), rebuilt, "case {case}");
+            }
+        }
+        assert!(taken > 150, "{taken} soups with the triangulator's neighbours");
     }
 
     #[test]
