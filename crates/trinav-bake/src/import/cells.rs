@@ -333,16 +333,23 @@ impl CellMask {
 
 /// Bit `i` set where `cells[i] == value` (at most 64 cells), eight cells at a time: the eight
 /// bytes (each 0 or 1) read as one word, and a multiplication that gathers bit 0 of byte `i`
-/// into bit `56 + i` (the partial products land on distinct bits, so nothing carries).
+/// into bit `56 + i` (the partial products land on distinct bits, so nothing carries). A whole
+/// word of cells is packed as a fixed eight such steps, which the compiler unrolls (the loop
+/// over a slice took three times the instructions).
 #[inline]
 fn pack(cells: &[bool], value: bool) -> u64 {
     const GATHER: u64 = 0x0102_0408_1020_4080;
     let flip = if value { 0 } else { 0x0101_0101_0101_0101 };
+    let gather =
+        |eight: &[bool; 8]| (u64::from_le_bytes(eight.map(u8::from)) ^ flip).wrapping_mul(GATHER) >> 56;
+    if let Ok(full) = <&[bool; 64]>::try_from(cells) {
+        let eights: &[[bool; 8]; 8] = full.as_chunks::<8>().0.try_into().expect("64 cells are 8 eights");
+        return (0..8).fold(0, |packed, i| packed | gather(&eights[i]) << (8 * i));
+    }
     let (eights, rest) = cells.as_chunks::<8>();
     let mut packed = 0u64;
     for (i, eight) in eights.iter().enumerate() {
-        let byte = (u64::from_le_bytes(eight.map(u8::from)) ^ flip).wrapping_mul(GATHER) >> 56;
-        packed |= byte << (8 * i);
+        packed |= gather(eight) << (8 * i);
     }
     for (i, &c) in rest.iter().enumerate() {
         packed |= u64::from(c == value) << (8 * eights.len() + i);
@@ -645,7 +652,8 @@ mod tests {
     fn packing_and_side_ranges_equal_their_bit_by_bit_versions() {
         let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         for _ in 0..2000 {
-            let len = (next() % 65) as usize;
+            // A whole word of cells (the unrolled way) a quarter of the time.
+            let len = if next().is_multiple_of(4) { 64 } else { (next() % 65) as usize };
             let cells: Vec<bool> = (0..len).map(|_| next().is_multiple_of(3)).collect();
             for value in [true, false] {
                 let plain = cells.iter().enumerate().fold(0u64, |w, (i, &c)| w | u64::from(c == value) << i);
