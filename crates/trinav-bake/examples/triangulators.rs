@@ -1,6 +1,6 @@
 //! Compares triangulators on the same walkable regions, side by side: spade (constrained
-//! Delaunay, the default), i_triangle (Delaunay-refined), cdt (constrained Delaunay) and earcutr
-//! (ear clipping). Per region and method: median time of 5 runs over all polygons, triangle
+//! Delaunay), i_triangle (Delaunay-refined, the default), cdt and poly2tri-rs (constrained
+//! Delaunay) and earcutr (ear clipping). Per region and method: median time of 5 runs over all polygons, triangle
 //! count, smallest angle, whether every triangle corner is bit for bit a ring point, and whether
 //! the triangles weld, derive and verify into a mesh of the region.
 //!
@@ -57,10 +57,31 @@ fn cdt(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
         .collect())
 }
 
-const METHODS: [(&str, Method); 4] = [
+/// poly2tri-rs (a sweep-line constrained Delaunay): the outer ring and the holes as given. It
+/// takes no point twice (a grid map's double corners, holes touching the outer ring): those
+/// polygons fail.
+fn poly2tri(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, String> {
+    let ring = |r: &[Point]| r.iter().map(|p| poly2tri_rs::Point::new(p.x, p.y)).collect::<Vec<_>>();
+    let mut seen = HashSet::new();
+    if !polygon.rings().flatten().all(|&p| seen.insert(position_key(p))) {
+        return Err("a point repeats (poly2tri-rs takes each point once)".to_string());
+    }
+    let builder = poly2tri_rs::SweeperBuilder::new(ring(&polygon.outer))
+        .add_holes(polygon.holes.iter().map(|h| ring(h)));
+    let triangles = std::panic::catch_unwind(|| builder.build().triangulate().collect::<Vec<_>>())
+        .map_err(|_| "panicked".to_string())?;
+    Ok(triangles
+        .into_iter()
+        .map(|t| t.points.map(|p| Point::new(p.x, p.y)))
+        .map(|[a, b, c]| if orient(a, b, c) == Orientation::Clockwise { [a, c, b] } else { [a, b, c] })
+        .collect())
+}
+
+const METHODS: [(&str, Method); 5] = [
     ("spade", |p| constrained_delaunay(p).map_err(|e| e.to_string())),
     ("i_triangle", |p| delaunay_on_grid(p).map_err(|e| e.to_string())),
     ("cdt", cdt),
+    ("poly2tri-rs", poly2tri),
     ("earcutr", |p| ear_clip(p).map_err(|e| e.to_string())),
 ];
 
