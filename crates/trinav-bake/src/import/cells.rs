@@ -16,7 +16,7 @@
 
 use trinav::Point;
 
-use crate::import::trace::{TraceError, polygons_from_rings, split_at_repeats};
+use crate::import::trace::{TraceError, polygons_from_rings, split_at_repeats_at};
 use crate::merge::MergedRegion;
 
 /// Step of each walking direction: +x, +y, -x, -y (direction `k + 1` is a left turn from `k`).
@@ -171,6 +171,7 @@ impl CellMask {
         // Sized for a small map's rings at once (grid tiles trace thousands of small maps).
         let mut rings: Vec<(u32, Vec<Point>)> = Vec::with_capacity(8);
         let mut corners: Vec<u32> = Vec::with_capacity(64);
+        let mut pinches: Vec<usize> = Vec::new();
         let point = |v: u32| Point::new((v as usize % (w + 1)) as f64, (v as usize / (w + 1)) as f64);
         for y in 0..h {
             for j in 0..self.words {
@@ -195,10 +196,10 @@ impl CellMask {
                         if sides.traced(start, k) || !self.leaves(start.0, start.1, k) {
                             continue;
                         }
-                        let pinched = self.walk(start, k, &mut sides, &mut corners)?;
+                        self.walk(start, k, &mut sides, &mut corners, &mut pinches)?;
                         let component = labels.of(x, y);
-                        if pinched {
-                            for simple in split_at_repeats(&corners) {
+                        if !pinches.is_empty() {
+                            for simple in split_at_repeats_at(&corners, &pinches) {
                                 rings.push((component, simple.into_iter().map(point).collect()));
                             }
                         } else {
@@ -213,19 +214,21 @@ impl CellMask {
 
     /// Walks the ring that leaves lattice point `start` in direction `k`, marking its sides
     /// traced and listing its corners (lattice points `y * (width + 1) + x`, from the start
-    /// on). Returns whether it passed a double corner (where it may come back to a point).
+    /// on) and, in `pinches`, the positions among them of the double corners it turned at
+    /// (the only points a ring can pass twice), none when it passed none.
     fn walk(
         &self,
         start: (usize, usize),
         start_k: usize,
         sides: &mut Sides,
         corners: &mut Vec<u32>,
-    ) -> Result<bool, TraceError> {
+        pinches: &mut Vec<usize>,
+    ) -> Result<(), TraceError> {
         let vertex = |(x, y): (usize, usize)| (y * (self.width + 1) + x) as u32;
         let open = |(x, y): (usize, usize)| TraceError::Open(Point::new(x as f64, y as f64));
         corners.clear();
         corners.push(vertex(start));
-        let mut pinched = false;
+        pinches.clear();
         let (mut at, mut k) = (start, start_k);
         loop {
             at = self.walk_straight(at, k, sides);
@@ -236,16 +239,22 @@ impl CellMask {
                 .ok_or_else(|| open(at))?;
             if (at, next) == (start, start_k) {
                 if next == k {
-                    corners.remove(0); // the start point lies on a straight stretch
+                    // The start point lies on a straight stretch (so it is no double corner).
+                    corners.remove(0);
+                    pinches.iter_mut().for_each(|i| *i -= 1);
+                } else if !pinches.is_empty() && self.double_corner(start.0, start.1) {
+                    pinches.insert(0, 0);
                 }
-                return Ok(pinched);
+                return Ok(());
             }
             if sides.traced(at, next) {
                 return Err(open(at));
             }
             if next != k {
                 corners.push(vertex(at));
-                pinched |= next == (k + 1) % 4 && self.double_corner(at.0, at.1);
+                if next == (k + 1) % 4 && self.double_corner(at.0, at.1) {
+                    pinches.push(corners.len() - 1);
+                }
             }
             k = next;
         }

@@ -187,6 +187,48 @@ pub(crate) fn split_at_repeats(ring: &[u32]) -> Vec<Vec<u32>> {
     split_at_repeats_by(ring, ring.len() > SHORT_RING)
 }
 
+/// [`split_at_repeats`] of a ring that can pass a vertex twice only at the positions
+/// `candidates` (ascending; a traced grid's double corners, which the walk notes as it passes
+/// them): only those are looked for among the open vertices, and no other vertex is hashed.
+pub(crate) fn split_at_repeats_at(ring: &[u32], candidates: &[usize]) -> Vec<Vec<u32>> {
+    let hashed = candidates.len() > SHORT_RING;
+    let mut loops = Vec::new();
+    let mut open: Vec<u32> = Vec::with_capacity(ring.len());
+    // The open candidates, as (vertex, index in `open`) by index, and (if `hashed`) the same
+    // by vertex.
+    let mut stack: Vec<(u32, usize)> = Vec::with_capacity(candidates.len());
+    let mut position: foldhash::HashMap<u32, usize> =
+        foldhash::HashMapExt::with_capacity(if hashed { candidates.len() } else { 0 });
+    let mut candidates = candidates.iter().copied().peekable();
+    for (i, &v) in ring.iter().enumerate() {
+        if candidates.next_if_eq(&i).is_some() {
+            let at = if hashed {
+                position.get(&v).copied()
+            } else {
+                stack.iter().find(|&&(u, _)| u == v).map(|&(_, at)| at)
+            };
+            if let Some(at) = at {
+                loops.push(open.drain(at..).collect());
+                while let Some(&(u, j)) = stack.last()
+                    && j >= at
+                {
+                    stack.pop();
+                    if hashed {
+                        position.remove(&u);
+                    }
+                }
+            }
+            stack.push((v, open.len()));
+            if hashed {
+                position.insert(v, open.len());
+            }
+        }
+        open.push(v);
+    }
+    loops.push(open);
+    loops
+}
+
 /// Rings up to this length find a repeated vertex by scanning the open vertices (a grid map's
 /// pinched holes are short), longer ones through a hash map.
 const SHORT_RING: usize = 32;
@@ -255,6 +297,25 @@ mod tests {
         #[test]
         fn the_scan_and_the_hash_map_cut_the_same_loops(ring in proptest::collection::vec(0u32..12, 0..80)) {
             prop_assert_eq!(split_at_repeats_by(&ring, false), split_at_repeats_by(&ring, true));
+        }
+
+        /// Looking only at the positions of the vertices that can repeat (here the even ones;
+        /// each odd one appears once) cuts the same loops as looking for every vertex, with
+        /// few candidates (a scan) and many (a hash map).
+        #[test]
+        fn only_the_positions_that_can_repeat_need_looking_at(
+            evens in proptest::collection::vec(0u32..40, 0..120),
+            odds in proptest::collection::vec(any::<bool>(), 0..120),
+        ) {
+            let mut ring = Vec::new();
+            for (i, &v) in evens.iter().enumerate() {
+                ring.push(2 * v);
+                if odds.get(i).copied().unwrap_or(false) {
+                    ring.push(2 * i as u32 + 1);
+                }
+            }
+            let candidates: Vec<usize> = (0..ring.len()).filter(|&i| ring[i] % 2 == 0).collect();
+            prop_assert_eq!(split_at_repeats_at(&ring, &candidates), split_at_repeats(&ring));
         }
     }
 }
