@@ -196,8 +196,8 @@ pub struct Triangles {
     /// Counter-clockwise triangles, as indices into `points`.
     pub triangles: Vec<[u32; 3]>,
     /// The neighbour across each edge (edge `i` from corner `i` to corner `i + 1`; `u32::MAX`:
-    /// none), when the triangulator gives them (i_triangle does; every point then at its own
-    /// position).
+    /// none), when the triangulator was asked for them (i_triangle, for a region of one
+    /// polygon; every point then at its own position).
     pub neighbours: Option<Vec<[u32; 3]>>,
 }
 
@@ -242,7 +242,7 @@ pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<Trian
     for (index, (polygon, area)) in polygons.into_iter().enumerate() {
         let first_choice = match method {
             Triangulation::EarClipping => Some(ear_clip_indexed(polygon)),
-            Triangulation::ConstrainedDelaunay => Some(grid_delaunay(polygon)),
+            Triangulation::ConstrainedDelaunay => Some(grid_delaunay(polygon, one_polygon)),
             Triangulation::ConstrainedDelaunaySpade => None,
         };
         let triangles = match first_choice {
@@ -266,14 +266,16 @@ pub fn triangulate(region: &MergedRegion, method: Triangulation) -> Result<Trian
 /// grid, mapped back to the ring points exactly (see the module doc); checked: distinct grid
 /// points, every triangle strictly counter-clockwise on the ring points, area conserved.
 pub fn delaunay_on_grid(polygon: &MergedPolygon) -> Result<Vec<[Point; 3]>, TriangulationProblem> {
-    Ok(grid_delaunay(polygon)?.corners().collect())
+    Ok(grid_delaunay(polygon, false)?.corners().collect())
 }
 
 /// [`delaunay_on_grid`], as indexed triangles.
-fn grid_delaunay(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProblem> {
+/// With `with_neighbours` (a region of one polygon, whose weld takes them), the triangles'
+/// neighbours too.
+fn grid_delaunay(polygon: &MergedPolygon, with_neighbours: bool) -> Result<Triangles, TriangulationProblem> {
     // A panic inside the library (a bug there, on rings it mishandles) becomes a refusal, which
     // `triangulate` hands to spade like any other.
-    std::panic::catch_unwind(|| grid_delaunay_unguarded(polygon))
+    std::panic::catch_unwind(|| grid_delaunay_unguarded(polygon, with_neighbours))
         .unwrap_or(Err(TriangulationProblem::GridPanicked))
 }
 
@@ -285,12 +287,15 @@ fn grid_delaunay(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProb
 /// the order of equal points, at pinch vertices, in i_triangle's sorts could depend on the
 /// integer type). Other polygons go to the 32-bit grid, rounded if they are not on it. Either
 /// way the triangles are checked below and verified by stage 6.
-fn grid_delaunay_unguarded(polygon: &MergedPolygon) -> Result<Triangles, TriangulationProblem> {
+fn grid_delaunay_unguarded(
+    polygon: &MergedPolygon,
+    with_neighbours: bool,
+) -> Result<Triangles, TriangulationProblem> {
     let points: Vec<[f64; 2]> = polygon.rings().flatten().map(|p| [p.x, p.y]).collect();
     let rect = FloatRect::with_iter(points.iter()).ok().flatten().ok_or(TriangulationProblem::NoGrid)?;
-    match delaunay_on_grid_of::<i16>(polygon, &points, rect, OffGridPoints::Refuse) {
+    match delaunay_on_grid_of::<i16>(polygon, &points, rect, OffGridPoints::Refuse, with_neighbours) {
         Err(TriangulationProblem::OffGrid(_)) => {
-            delaunay_on_grid_of::<i32>(polygon, &points, rect, OffGridPoints::Round)
+            delaunay_on_grid_of::<i32>(polygon, &points, rect, OffGridPoints::Round, with_neighbours)
         }
         done => done,
     }
@@ -312,6 +317,7 @@ fn delaunay_on_grid_of<I>(
     ring_points: &[[f64; 2]],
     rect: FloatRect<f64>,
     off_grid: OffGridPoints,
+    with_neighbours: bool,
 ) -> Result<Triangles, TriangulationProblem>
 where
     I: IntNumber,
@@ -347,7 +353,7 @@ where
         .collect::<Result<Vec<u32>, _>>()?;
     let points: Vec<Point> = ids.iter().map(|&i| point_of(ring_points[i as usize])).collect();
     let mut triangles = Vec::with_capacity(delaunay.triangles.len());
-    let mut neighbours = Vec::with_capacity(delaunay.triangles.len());
+    let mut neighbours = Vec::with_capacity(if with_neighbours { delaunay.triangles.len() } else { 0 });
     for triangle in &delaunay.triangles {
         let corners = triangle.vertices.map(|v| v.index);
         let [a, b, c] = corners.map(|i| points.get(i).copied());
@@ -358,14 +364,16 @@ where
             return Err(TriangulationProblem::Clockwise([a, b, c]));
         }
         triangles.push(corners.map(|i| i as u32));
-        // i_triangle names the neighbour opposite each corner; edge `i` is opposite corner
-        // `i + 2`.
-        let count = delaunay.triangles.len();
-        let across = |k: usize| match triangle.neighbors[k] {
-            n if n < count => n as u32,
-            _ => u32::MAX,
-        };
-        neighbours.push([across(2), across(0), across(1)]);
+        if with_neighbours {
+            // i_triangle names the neighbour opposite each corner; edge `i` is opposite
+            // corner `i + 2`.
+            let count = delaunay.triangles.len();
+            let across = |k: usize| match triangle.neighbors[k] {
+                n if n < count => n as u32,
+                _ => u32::MAX,
+            };
+            neighbours.push([across(2), across(0), across(1)]);
+        }
     }
     if rounded {
         let ring_edges = RingEdges::new(&shape, grid_points.first_at);
@@ -373,7 +381,8 @@ where
     }
     // Distinct grid points are distinct ring points (`GridPoints`), so each point is at its
     // own position, as the weld's use of the neighbours requires.
-    let triangles = Triangles { points, triangles, neighbours: Some(neighbours) };
+    let neighbours = with_neighbours.then_some(neighbours);
+    let triangles = Triangles { points, triangles, neighbours };
     // On the grid, this is exactly the ring points' triangulation; off it, the sides' check
     // above proved it one. The area check guards against a bug in either.
     check_area(polygon, triangles.corners())?;
@@ -813,7 +822,7 @@ mod tests {
             let same = |p: &Point| p.x.to_bits() == corner.x.to_bits() && p.y.to_bits() == corner.y.to_bits();
             assert!(rings.iter().any(same), "{corner:?} is not a ring point");
         }
-        check_surface(&polygon, &grid_delaunay(&polygon).unwrap()).unwrap();
+        check_surface(&polygon, &grid_delaunay(&polygon, false).unwrap()).unwrap();
         let (soup, spade) = default_and_spade(polygon, 0);
         let total = |soup: &TriangleSoup| area(&soup.corners().collect::<Vec<_>>());
         assert!((total(&soup) - total(&spade)).abs() < 1e-12 * total(&spade));
@@ -900,7 +909,7 @@ mod tests {
         for _ in 0..300 {
             let polygon = random_decimal_polygon(&mut random);
             let points = polygon.rings().map(Vec::len).sum::<usize>();
-            let triangles = match grid_delaunay(&polygon) {
+            let triangles = match grid_delaunay(&polygon, false) {
                 Ok(triangles) => triangles,
                 Err(
                     TriangulationProblem::NearOtherEdge { .. } | TriangulationProblem::SharedGridPoint(..),
