@@ -281,13 +281,8 @@ mod tests {
         use crate::import::grid::Grid;
         use crate::triangulate::triangulate;
         use trinav::Triangulation;
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::generate::SplitMix64::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.next_u64();
         let mut taken = 0;
         for case in 0..300 {
             let (width, height) = (2 + next() % 40, 2 + next() % 40);
