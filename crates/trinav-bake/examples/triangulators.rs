@@ -1,8 +1,8 @@
 //! Compares triangulators on the same walkable regions, side by side: spade (constrained
 //! Delaunay), i_triangle (Delaunay-refined, the default), cdt and poly2tri-rs (constrained
-//! Delaunay) and earcutr (ear clipping). Per region and method: median time of 5 runs over all polygons, triangle
-//! count, smallest angle, whether every triangle corner is bit for bit a ring point, and whether
-//! the triangles weld, derive and verify into a mesh of the region.
+//! Delaunay) and earcutr (ear clipping). Per region and method: median time of 5 runs over all
+//! polygons, triangle count, smallest angle, whether every triangle corner is bit for bit a ring
+//! point, and whether the triangles weld, derive and verify into a mesh of the region.
 //!
 //! ```text
 //! cargo run --release -p trinav-bake --example triangulators [-- DATA_DIR]
