@@ -184,22 +184,30 @@ fn turn_order(a: Point, v: Point, b: Point, c: Point) -> std::cmp::Ordering {
 /// every vertex once: each time the walk comes back to a vertex still open, the loop since then
 /// is cut off.
 pub(crate) fn split_at_repeats(ring: &[u32]) -> Vec<Vec<u32>> {
-    split_at_repeats_by(ring, ring.len() > SHORT_RING)
+    split_at_candidates(ring, 0..ring.len(), ring.len() > SHORT_RING)
 }
 
 /// [`split_at_repeats`] of a ring that can pass a vertex twice only at the positions
 /// `candidates` (ascending; a traced grid's double corners, which the walk notes as it passes
 /// them): only those are looked for among the open vertices, and no other vertex is hashed.
 pub(crate) fn split_at_repeats_at(ring: &[u32], candidates: &[usize]) -> Vec<Vec<u32>> {
-    let hashed = candidates.len() > SHORT_RING;
+    split_at_candidates(ring, candidates.iter().copied(), candidates.len() > SHORT_RING)
+}
+
+/// Rings with up to this many positions to look at find a repeated vertex by scanning the
+/// open ones (a grid map's pinched holes are short), others through a hash map.
+const SHORT_RING: usize = 32;
+
+/// [`split_at_repeats`] looking only at the positions `candidates` (ascending), finding the
+/// open ones through a hash map (`hashed`) or by a scan.
+fn split_at_candidates(ring: &[u32], candidates: impl Iterator<Item = usize>, hashed: bool) -> Vec<Vec<u32>> {
     let mut loops = Vec::new();
     let mut open: Vec<u32> = Vec::with_capacity(ring.len());
     // The open candidates, as (vertex, index in `open`) by index, and (if `hashed`) the same
     // by vertex.
-    let mut stack: Vec<(u32, usize)> = Vec::with_capacity(candidates.len());
-    let mut position: foldhash::HashMap<u32, usize> =
-        foldhash::HashMapExt::with_capacity(if hashed { candidates.len() } else { 0 });
-    let mut candidates = candidates.iter().copied().peekable();
+    let mut stack: Vec<(u32, usize)> = Vec::new();
+    let mut position: foldhash::HashMap<u32, usize> = foldhash::HashMapExt::new();
+    let mut candidates = candidates.peekable();
     for (i, &v) in ring.iter().enumerate() {
         if candidates.next_if_eq(&i).is_some() {
             let at = if hashed {
@@ -222,36 +230,6 @@ pub(crate) fn split_at_repeats_at(ring: &[u32], candidates: &[usize]) -> Vec<Vec
             if hashed {
                 position.insert(v, open.len());
             }
-        }
-        open.push(v);
-    }
-    loops.push(open);
-    loops
-}
-
-/// Rings up to this length find a repeated vertex by scanning the open vertices (a grid map's
-/// pinched holes are short), longer ones through a hash map.
-const SHORT_RING: usize = 32;
-
-/// [`split_at_repeats`], finding the open vertices through a hash map or by a scan.
-fn split_at_repeats_by(ring: &[u32], hashed: bool) -> Vec<Vec<u32>> {
-    let mut loops = Vec::new();
-    let mut open: Vec<u32> = Vec::with_capacity(ring.len());
-    let mut position: foldhash::HashMap<u32, usize> =
-        foldhash::HashMapExt::with_capacity(if hashed { ring.len() } else { 0 });
-    for &v in ring {
-        let at = if hashed { position.get(&v).copied() } else { open.iter().position(|&u| u == v) };
-        if let Some(at) = at {
-            let cut: Vec<u32> = open.drain(at..).collect();
-            if hashed {
-                for u in &cut {
-                    position.remove(u);
-                }
-            }
-            loops.push(cut);
-        }
-        if hashed {
-            position.insert(v, open.len());
         }
         open.push(v);
     }
@@ -287,6 +265,20 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The loops of `ring` the plain way: every vertex looked for among the open ones.
+    fn split_by_scanning(ring: &[u32]) -> Vec<Vec<u32>> {
+        let mut loops = Vec::new();
+        let mut open: Vec<u32> = Vec::new();
+        for &v in ring {
+            if let Some(at) = open.iter().position(|&u| u == v) {
+                loops.push(open.split_off(at));
+            }
+            open.push(v);
+        }
+        loops.push(open);
+        loops
+    }
+
     #[test]
     fn a_ring_through_a_pinch_splits_into_its_two_loops() {
         assert_eq!(split_at_repeats(&[1, 2, 3, 2, 4]), vec![vec![2, 3], vec![1, 2, 4]]);
@@ -296,12 +288,15 @@ mod tests {
         /// The scan of the open vertices (short rings) cuts the same loops as the hash map.
         #[test]
         fn the_scan_and_the_hash_map_cut_the_same_loops(ring in proptest::collection::vec(0u32..12, 0..80)) {
-            prop_assert_eq!(split_at_repeats_by(&ring, false), split_at_repeats_by(&ring, true));
+            let plain = split_by_scanning(&ring);
+            for hashed in [false, true] {
+                prop_assert_eq!(&split_at_candidates(&ring, 0..ring.len(), hashed), &plain);
+            }
         }
 
         /// Looking only at the positions of the vertices that can repeat (here the even ones;
-        /// each odd one appears once) cuts the same loops as looking for every vertex, with
-        /// few candidates (a scan) and many (a hash map).
+        /// each odd one appears once) cuts the same loops as looking for every vertex, by a
+        /// scan and by a hash map.
         #[test]
         fn only_the_positions_that_can_repeat_need_looking_at(
             evens in proptest::collection::vec(0u32..40, 0..120),
@@ -315,7 +310,12 @@ mod tests {
                 }
             }
             let candidates: Vec<usize> = (0..ring.len()).filter(|&i| ring[i] % 2 == 0).collect();
-            prop_assert_eq!(split_at_repeats_at(&ring, &candidates), split_at_repeats(&ring));
+            let plain = split_by_scanning(&ring);
+            for hashed in [false, true] {
+                let at = split_at_candidates(&ring, candidates.iter().copied(), hashed);
+                prop_assert_eq!(&at, &plain);
+            }
+            prop_assert_eq!(split_at_repeats_at(&ring, &candidates), plain);
         }
     }
 }
