@@ -353,7 +353,8 @@ where
         .collect::<Result<Vec<u32>, _>>()?;
     let points: Vec<Point> = ids.iter().map(|&i| point_of(ring_points[i as usize])).collect();
     let mut triangles = Vec::with_capacity(delaunay.triangles.len());
-    let mut neighbours = Vec::with_capacity(if with_neighbours { delaunay.triangles.len() } else { 0 });
+    let count = delaunay.triangles.len();
+    let mut neighbours = Vec::with_capacity(if with_neighbours { count } else { 0 });
     for triangle in &delaunay.triangles {
         let corners = triangle.vertices.map(|v| v.index);
         let [a, b, c] = corners.map(|i| points.get(i).copied());
@@ -367,7 +368,6 @@ where
         if with_neighbours {
             // i_triangle names the neighbour opposite each corner; edge `i` is opposite
             // corner `i + 2`.
-            let count = delaunay.triangles.len();
             let across = |k: usize| match triangle.neighbors[k] {
                 n if n < count => n as u32,
                 _ => u32::MAX,

@@ -59,27 +59,14 @@ pub fn weld(soup: &TriangleSoup) -> Result<WeldedMesh, WeldError> {
     {
         return Ok(welded);
     }
-    // Each soup point is looked up once; vertex ids follow the first use in triangle order.
+    // Each soup point is looked up once; points at one position share a vertex.
     let mut ids = PointTable::for_points(soup.points.iter().copied());
-    let mut vertex_of = vec![VertexId::NONE; soup.points.len()];
-    let mut vertices = Vec::new();
-    let mut triangles: Vec<[VertexId; 3]> = soup
-        .triangles
-        .iter()
-        .map(|tri| {
-            tri.map(|i| {
-                let slot = &mut vertex_of[i as usize];
-                if slot.is_none() {
-                    let p = soup.points[i as usize];
-                    *slot = VertexId(ids.get_or_insert_with(p, || {
-                        vertices.push(p);
-                        (vertices.len() - 1) as u32
-                    }));
-                }
-                *slot
-            })
+    let (vertices, mut triangles) = number_by_first_use(soup, 0, |p, vertices| {
+        ids.get_or_insert_with(p, || {
+            vertices.push(p);
+            (vertices.len() - 1) as u32
         })
-        .collect();
+    });
     let mut neighbours = build_adjacency(&triangles, vertices.len())?;
     let mut areas = soup.areas.clone();
     areas.resize(triangles.len(), AreaId(0));
@@ -94,30 +81,46 @@ pub fn weld(soup: &TriangleSoup) -> Result<WeldedMesh, WeldError> {
     Ok(WeldedMesh { vertices, triangles, neighbours, areas })
 }
 
-/// [`weld`] of a soup whose points lie at distinct positions, with the triangulator's
-/// neighbours (`links`, `u32::MAX` for none): vertex ids by first use in triangle order, as
-/// welding gives them, and the neighbours taken once each is seen to link back across the same
-/// edge the other way. `None` if one does not (the soup is then welded as any other); the
-/// verification stage checks that the unlinked edges are the rings.
-fn take_links(soup: &TriangleSoup, links: &[[u32; 3]]) -> Option<WeldedMesh> {
-    let count = soup.triangles.len();
-    if links.len() != count || count > u32::MAX as usize - 1 || soup.points.len() > u32::MAX as usize - 1 {
-        return None;
-    }
+/// The vertices and the triangles as vertex ids, the ids following the first use of a soup
+/// point in triangle order: `id_of(p, vertices)` gives the id of point `p` when one of its
+/// soup entries is first used, pushing it onto `vertices` (made with `capacity`) if it is new.
+fn number_by_first_use(
+    soup: &TriangleSoup,
+    capacity: usize,
+    mut id_of: impl FnMut(Point, &mut Vec<Point>) -> u32,
+) -> (Vec<Point>, Vec<[VertexId; 3]>) {
     let mut vertex_of = vec![VertexId::NONE; soup.points.len()];
-    let mut vertices = Vec::with_capacity(soup.points.len());
-    let triangles: Vec<[VertexId; 3]> = (soup.triangles.iter())
+    let mut vertices = Vec::with_capacity(capacity);
+    let triangles = (soup.triangles.iter())
         .map(|tri| {
             tri.map(|i| {
                 let slot = &mut vertex_of[i as usize];
                 if slot.is_none() {
-                    *slot = VertexId(vertices.len() as u32);
-                    vertices.push(soup.points[i as usize]);
+                    *slot = VertexId(id_of(soup.points[i as usize], &mut vertices));
                 }
                 *slot
             })
         })
         .collect();
+    (vertices, triangles)
+}
+
+/// [`weld`] of a soup whose points lie at distinct positions (and within the id range, which
+/// `weld` checks first), with the triangulator's neighbours (`links`, `u32::MAX` for none):
+/// vertex ids by first use in triangle order, as welding gives them, and the neighbours taken
+/// once each is seen to link back across the same edge the other way. `None` if one does not
+/// (the soup is then welded as any other); the verification stage checks that the unlinked
+/// edges are the rings.
+fn take_links(soup: &TriangleSoup, links: &[[u32; 3]]) -> Option<WeldedMesh> {
+    let count = soup.triangles.len();
+    if links.len() != count {
+        return None;
+    }
+    // Every point a vertex of its own.
+    let (vertices, triangles) = number_by_first_use(soup, soup.points.len(), |p, vertices| {
+        vertices.push(p);
+        (vertices.len() - 1) as u32
+    });
     let mut neighbours = Vec::with_capacity(count);
     for (t, (tri, across)) in triangles.iter().zip(links).enumerate() {
         let mut linked = [TriangleId::NONE; 3];
