@@ -157,6 +157,10 @@ struct TileInput<'a> {
     tile: [i32; 2],
 }
 
+/// A point of a tile piece in quantized steps from the tile's corner, and whether the edge on
+/// from it lies on an inner edge.
+type QuantizedPoint = ([i64; 2], bool);
+
 /// Detour's tile data for `input` (freed by the navmesh it is added to with
 /// `DT_TILE_FREE_DATA`).
 fn create_tile_data(input: &TileInput) -> Result<(*mut u8, i32), String> {
@@ -310,7 +314,7 @@ impl DetourMesh {
         };
         // Pieces per tile, counter-clockwise in trinav's orientation, as quantized steps from
         // the tile's corner, each point with whether the edge on from it lies on an inner edge.
-        let mut pieces: Vec<Vec<Vec<([i64; 2], bool)>>> = vec![Vec::new(); n * n];
+        let mut pieces: Vec<Vec<Vec<QuantizedPoint>>> = vec![Vec::new(); n * n];
         let (mut cut, mut dropped, mut max_error, mut moved) = (0usize, 0usize, 0.0f64, 0usize);
         for (t, around) in triangles.iter().zip(neighbours) {
             let corners = t.map(|v| vertices[v as usize]);

@@ -62,7 +62,7 @@ impl<'a> GridSearches<'a> {
         let (start, goal) = (cell(from), cell(to));
         let free = |x: i64, y: i64| !self.grid.is_blocked(x, y);
         let heuristic = |&(x, y): &(i64, i64)| {
-            let (dx, dy) = ((x - goal.0).abs() as u64, (y - goal.1).abs() as u64);
+            let (dx, dy) = ((x - goal.0).unsigned_abs(), (y - goal.1).unsigned_abs());
             let (a, b) = (dx.max(dy), dx.min(dy));
             (a - b) * STRAIGHT + b * DIAGONAL
         };
