@@ -90,9 +90,6 @@ const INPUTS: &[InputSpec] = &[
     },
 ];
 
-/// Bakes per input for the bake times (the median is reported).
-const BAKE_REPEATS: usize = 3;
-
 #[derive(Serialize)]
 struct Report {
     inputs: Vec<InputReport>,
@@ -386,21 +383,19 @@ fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputRepo
     let mut notes = Vec::new();
     let source = import(&input_path, None, &ImportOptions::default()).map_err(|e| with_sources(&e))?;
 
-    // 1. trinav bake.
+    // 1. trinav bake, from the parsed file and from the traced region (the same input as
+    // Polyanya's builder: stages 3-6, no grid tracing), timed as Polyanya's builder is.
     let settings = BakeSettings::default();
-    let mut bake_times = Vec::new();
-    let mut verify_times = Vec::new();
-    let mut baked = None;
-    for _ in 0..BAKE_REPEATS {
-        let start = Instant::now();
-        let b = bake_source(&source, &settings).map_err(|e| format!("trinav bake: {}", with_sources(&e)))?;
-        bake_times.push(start.elapsed().as_secs_f64() * 1e3);
-        verify_times.push(b.report.times.verify.as_secs_f64() * 1e3);
-        baked = Some(b);
-    }
-    let mesh: NavMesh = baked.expect("baked at least once").mesh;
-    // The walkable region Polyanya's builder gets, and trinav's bake from that same region
-    // (stages 3-6: no grid tracing), for a like-for-like bake time.
+    let (mut bake_times, mut verify_times) = (Vec::new(), Vec::new());
+    let baked = stats::time_builds(
+        || (),
+        |()| bake_source(&source, &settings).map_err(|e| format!("trinav bake: {}", with_sources(&e))),
+        |b, ms| {
+            bake_times.push(ms);
+            verify_times.push(b.report.times.verify.as_secs_f64() * 1e3);
+        },
+    )?;
+    let mesh: NavMesh = baked.mesh;
     let region = match &source {
         Source::Grid(grid) => grid.walkable_region().map_err(|e| with_sources(&e))?,
         Source::Region(region) => region.clone(),
@@ -408,19 +403,20 @@ fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputRepo
         Source::Terrain(_) => return Err("grids with area types are not benchmarked".to_string()),
     };
     let mut region_times = Vec::new();
-    for _ in 0..BAKE_REPEATS {
-        let copy = region.clone();
-        let start = Instant::now();
-        let b = (trinav_bake::bake_region(copy, &settings))
-            .map_err(|e| format!("trinav bake_region: {}", with_sources(&e)))?;
-        region_times.push(start.elapsed().as_secs_f64() * 1e3);
-        if region_times.len() == 1 && b.mesh.triangle_count() != mesh.triangle_count() {
-            notes.push(format!(
-                "trinav bake_region gave {} triangles, bake_source {}",
-                b.mesh.triangle_count(),
-                mesh.triangle_count()
-            ));
-        }
+    let from_region = stats::time_builds(
+        || region.clone(),
+        |copy| {
+            trinav_bake::bake_region(copy, &settings)
+                .map_err(|e| format!("trinav bake_region: {}", with_sources(&e)))
+        },
+        |_, ms| region_times.push(ms),
+    )?;
+    if from_region.mesh.triangle_count() != mesh.triangle_count() {
+        notes.push(format!(
+            "trinav bake_region gave {} triangles, bake_source {}",
+            from_region.mesh.triangle_count(),
+            mesh.triangle_count()
+        ));
     }
     let mesh_stats = mesh.stats();
     let triangles: Vec<[u32; 3]> = mesh.triangles().iter().map(|t| t.map(|v| v.0)).collect();

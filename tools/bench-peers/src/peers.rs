@@ -10,8 +10,6 @@ use serde::Serialize;
 use trinav::Point;
 use trinav_bake::MergedRegion;
 
-/// Builder runs per input (the median time is reported).
-const BUILD_REPEATS: usize = 3;
 
 /// What converting to Polyanya's f32 world did.
 #[derive(Clone, Debug, Serialize)]
@@ -147,21 +145,23 @@ pub fn polyanya_builder(region: &MergedRegion) -> Result<Built, String> {
         ));
     }
     let mut times = Vec::new();
-    let mut meshes = Vec::new();
-    for _ in 0..BUILD_REPEATS {
-        meshes.clear();
-        let start = Instant::now();
-        for (outer, holes) in &polygons {
-            let built = catch_unwind(AssertUnwindSafe(|| {
-                let mut t = Triangulation::from_outer_edges(outer);
-                t.add_obstacles(holes.iter().map(|r| r.iter().copied()));
-                t.as_navmesh()
-            }))
-            .map_err(|_| "Triangulation::as_navmesh panicked".to_string())?;
-            meshes.push(built);
-        }
-        times.push(start.elapsed().as_secs_f64() * 1e3);
-    }
+    let meshes = crate::stats::time_builds(
+        || (),
+        |()| {
+            polygons
+                .iter()
+                .map(|(outer, holes)| {
+                    catch_unwind(AssertUnwindSafe(|| {
+                        let mut t = Triangulation::from_outer_edges(outer);
+                        t.add_obstacles(holes.iter().map(|r| r.iter().copied()));
+                        t.as_navmesh()
+                    }))
+                    .map_err(|_| "Triangulation::as_navmesh panicked".to_string())
+                })
+                .collect::<Result<Vec<_>, _>>()
+        },
+        |_, ms| times.push(ms),
+    )?;
     let mut triangles = 0;
     let mut min_angle = 180.0f64;
     let mut all_triangles = true;

@@ -1,8 +1,16 @@
 //! Quantiles and length ratios.
 
+use std::time::Instant;
+
 use serde::Serialize;
 pub use trinav_tools::stats::median;
 use trinav_tools::stats::quantile;
+
+/// Timed runs of each bake and build: at least this many, and more while their total is under
+/// [`BUILD_BUDGET_MS`], up to [`BUILD_RUNS_MAX`].
+pub const BUILD_RUNS_MIN: usize = 5;
+pub const BUILD_BUDGET_MS: f64 = 100.0;
+pub const BUILD_RUNS_MAX: usize = 41;
 
 /// Lengths closer to the reference than this (relative) count as equal.
 pub const SHORTER_TOLERANCE: f64 = 1e-6;
@@ -68,4 +76,26 @@ pub fn summarize(times: &[f64], lengths: &[Option<f64>], reference: &[Option<f64
         compared: r.len(),
         shorter_than_polyanya: r.iter().filter(|&&x| x < 1.0 - SHORTER_TOLERANCE).count(),
     }
+}
+
+/// Times a bake or build the same way for every system: one untimed run first (the first call
+/// in a process pays for cold caches and fresh pages; a game rebaking at runtime does not),
+/// then [`BUILD_RUNS_MIN`] to [`BUILD_RUNS_MAX`] timed runs. `input` makes each run's input
+/// (untimed), `timed` gets each timed run's result and milliseconds; returns the last result.
+pub fn time_builds<I, T, E>(
+    mut input: impl FnMut() -> I,
+    mut build: impl FnMut(I) -> Result<T, E>,
+    mut timed: impl FnMut(&T, f64),
+) -> Result<T, E> {
+    let mut last = build(input())?;
+    let (mut runs, mut total_ms) = (0, 0.0);
+    while runs < BUILD_RUNS_MIN || (total_ms < BUILD_BUDGET_MS && runs < BUILD_RUNS_MAX) {
+        let run_input = input();
+        let start = Instant::now();
+        let built = build(run_input)?;
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        timed(&built, ms);
+        (runs, total_ms, last) = (runs + 1, total_ms + ms, built);
+    }
+    Ok(last)
 }
