@@ -25,12 +25,16 @@
 //! Every method uses the rings' points exactly as they are: no point is added or moved. See the
 //! README (and `examples/triangulators.rs`) for the measurements behind the default.
 
+use std::cell::RefCell;
+
+use i_triangle::advanced::delaunay::IntDelaunay;
 use i_triangle::geom::triangle::IntTriangle;
+use i_triangle::i_overlay::core::integer::OverlayInt;
 use i_triangle::i_overlay::i_float::adapter::FloatPointAdapter;
 use i_triangle::i_overlay::i_float::float::rect::FloatRect;
 use i_triangle::i_overlay::i_float::int::number::int::IntNumber;
 use i_triangle::i_overlay::i_float::int::point::IntPoint;
-use i_triangle::int::unchecked::IntUncheckedTriangulatable;
+use i_triangle::int::triangulator::IntTriangulator;
 use spade::handles::FixedFaceHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
 use trinav::geometry::{Orientation, orient};
@@ -301,6 +305,64 @@ fn grid_delaunay_unguarded(
     }
 }
 
+/// i_triangle's triangulator (its monotone pass's vertices, its flip buffer) and its last
+/// triangles, kept by each thread from one polygon to the next: a game rebaking tiles at
+/// runtime, or a bake of many polygons, allocates them once. Dropped after a polygon of more
+/// than [`SCRATCH_KEPT_POINTS`] ring points, so that one large bake holds no memory after.
+struct GridScratch<I: OverlayInt> {
+    triangulator: IntTriangulator<I, u32>,
+    delaunay: IntDelaunay<I>,
+}
+
+/// The largest polygon (in ring points) whose triangulation buffers a thread keeps.
+const SCRATCH_KEPT_POINTS: usize = 1 << 16;
+
+impl<I: OverlayInt> GridScratch<I> {
+    fn new() -> Self {
+        GridScratch {
+            triangulator: IntTriangulator::default(),
+            delaunay: IntDelaunay { triangles: Vec::new(), points: Vec::new() },
+        }
+    }
+}
+
+/// The integer types of i_triangle's grids used here, each with its thread's scratch.
+trait GridInt: OverlayInt {
+    /// Runs `f` with this thread's scratch for this integer type.
+    fn with_scratch<R>(f: impl FnOnce(&mut GridScratch<Self>) -> R) -> R;
+}
+
+/// Runs `f` on `scratch`'s value, put back afterwards unless it grew past
+/// [`SCRATCH_KEPT_POINTS`] (a panic in `f` leaves the thread a fresh one).
+fn with_scratch_in<I: OverlayInt, R>(
+    scratch: &'static std::thread::LocalKey<RefCell<Option<GridScratch<I>>>>,
+    f: impl FnOnce(&mut GridScratch<I>) -> R,
+) -> R {
+    let mut kept = scratch.with(|s| s.borrow_mut().take()).unwrap_or_else(GridScratch::new);
+    let result = f(&mut kept);
+    if kept.delaunay.points.capacity() <= SCRATCH_KEPT_POINTS {
+        scratch.with(|s| *s.borrow_mut() = Some(kept));
+    }
+    result
+}
+
+thread_local! {
+    static SCRATCH_16: RefCell<Option<GridScratch<i16>>> = const { RefCell::new(None) };
+    static SCRATCH_32: RefCell<Option<GridScratch<i32>>> = const { RefCell::new(None) };
+}
+
+impl GridInt for i16 {
+    fn with_scratch<R>(f: impl FnOnce(&mut GridScratch<i16>) -> R) -> R {
+        with_scratch_in(&SCRATCH_16, f)
+    }
+}
+
+impl GridInt for i32 {
+    fn with_scratch<R>(f: impl FnOnce(&mut GridScratch<i32>) -> R) -> R {
+        with_scratch_in(&SCRATCH_32, f)
+    }
+}
+
 /// What [`delaunay_on_grid_of`] does with a ring point that is not exactly on its grid.
 #[derive(Clone, Copy, PartialEq)]
 enum OffGridPoints {
@@ -312,17 +374,13 @@ enum OffGridPoints {
 
 /// [`grid_delaunay_unguarded`] on i_triangle's grid of integer type `I` over `rect`, the
 /// bounds of the polygon's ring points (`ring_points`, the rings one after the other).
-fn delaunay_on_grid_of<I>(
+fn delaunay_on_grid_of<I: GridInt>(
     polygon: &MergedPolygon,
     ring_points: &[[f64; 2]],
     rect: FloatRect<f64>,
     off_grid: OffGridPoints,
     with_neighbours: bool,
-) -> Result<Triangles, TriangulationProblem>
-where
-    I: IntNumber,
-    Vec<Vec<IntPoint<I>>>: IntUncheckedTriangulatable<I>,
-{
+) -> Result<Triangles, TriangulationProblem> {
     let adapter = FloatPointAdapter::<[f64; 2], I>::new_conservative(rect);
     let mut shape: Vec<Vec<IntPoint<I>>> = Vec::with_capacity(1 + polygon.holes.len());
     let mut rounded = false;
@@ -347,7 +405,25 @@ where
     if rounded {
         check_rounding_keeps_rings_apart(polygon, &adapter, rect)?;
     }
-    let delaunay = shape.uncheck_triangulate().into_delaunay();
+    I::with_scratch(|scratch| {
+        let GridScratch { triangulator, delaunay } = scratch;
+        triangulator.uncheck_delaunay_shape_into(&shape, delaunay);
+        triangles_of(polygon, ring_points, &shape, grid_points, rounded, delaunay, with_neighbours)
+    })
+}
+
+/// The triangles of i_triangle's `delaunay` of `polygon`'s rings as `shape` on the grid
+/// (`rounded` if any ring point is not exactly on it), each corner the ring point it is on,
+/// checked to be a triangulation of the exact rings.
+fn triangles_of<I: IntNumber>(
+    polygon: &MergedPolygon,
+    ring_points: &[[f64; 2]],
+    shape: &[Vec<IntPoint<I>>],
+    grid_points: GridPoints<I>,
+    rounded: bool,
+    delaunay: &IntDelaunay<I>,
+    with_neighbours: bool,
+) -> Result<Triangles, TriangulationProblem> {
     let ids = (delaunay.points.iter())
         .map(|&q| grid_points.ring_point_at(q).ok_or(TriangulationProblem::CornerNotRingPoint))
         .collect::<Result<Vec<u32>, _>>()?;
@@ -376,7 +452,7 @@ where
         }
     }
     if rounded {
-        let ring_edges = RingEdges::new(&shape, grid_points.first_at);
+        let ring_edges = RingEdges::new(shape, grid_points.first_at);
         check_sides_pair_up(&delaunay.triangles, &ids, ring_edges)?;
     }
     // Distinct grid points are distinct ring points (`GridPoints`), so each point is at its
@@ -925,6 +1001,39 @@ mod tests {
             check_area(&polygon, triangles.corners()).unwrap();
         }
         assert!(rounded >= 290, "only {rounded} of 300 polygons were triangulated on the grid");
+    }
+
+    #[test]
+    fn a_threads_kept_scratch_triangulates_as_a_fresh_one() {
+        // Polygons of both grids, small and large, one after the other on this thread (each
+        // reusing the buffers the one before left), against each on a thread of its own.
+        let mut random = crate::generate::SplitMix64::new(7);
+        let mut polygons: Vec<MergedPolygon> = (0..40).map(|_| random_decimal_polygon(&mut random)).collect();
+        polygons.insert(10, square_with_hole());
+        let comb = |teeth: usize| {
+            let mut outer = vec![Point::new(0.0, 0.0), Point::new(2.0 * teeth as f64, 0.0)];
+            for t in (0..teeth).rev() {
+                let x = 2.0 * t as f64;
+                outer.extend(pts(&[(x + 2.0, 3.0), (x + 1.0, 3.0), (x + 1.0, 1.0), (x, 1.0)]));
+            }
+            MergedPolygon { outer, holes: Vec::new() }
+        };
+        polygons.insert(20, comb(300));
+        polygons.insert(30, comb(3));
+        let mut triangulated = 0;
+        for (i, polygon) in polygons.iter().enumerate() {
+            let with_neighbours = i % 2 == 0;
+            let here = grid_delaunay(polygon, with_neighbours);
+            let fresh =
+                std::thread::scope(|s| s.spawn(|| grid_delaunay(polygon, with_neighbours)).join().unwrap());
+            assert_eq!(here, fresh, "polygon {i}");
+            if let Ok(triangles) = here {
+                let points = polygon.rings().map(Vec::len).sum::<usize>();
+                assert_eq!(triangles.triangles.len(), points + 2 * polygon.holes.len() - 2, "polygon {i}");
+                triangulated += 1;
+            }
+        }
+        assert!(triangulated >= 40, "only {triangulated} of {} triangulated", polygons.len());
     }
 
     /// i_triangle's triangles of `corners` (indices of `points`, which are their own ids) with
