@@ -26,6 +26,35 @@ const STEP: [(isize, isize); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 const SIDE_CELLS: [[(isize, isize); 2]; 4] =
     [[(0, 0), (0, -1)], [(-1, 0), (0, 0)], [(-1, -1), (-1, 0)], [(0, -1), (-1, -1)]];
 
+/// The way on from a lattice point, by the four cells around it (bit 0 the cell at offset
+/// (-1, -1), bit 1 (0, -1), bit 2 (-1, 0), bit 3 (0, 0); a set bit a traced cell) and the
+/// direction the walk arrived in: the furthest left boundary side leaving it (a left turn,
+/// straight on, a right turn), 4 when none does (the ring is open there).
+const TURNS: [[u8; 4]; 16] = {
+    let mut turns = [[4u8; 4]; 16];
+    let mut cells = 0;
+    while cells < 16 {
+        let mut k = 0;
+        while k < 4 {
+            let ways = [(k + 1) % 4, k, (k + 3) % 4];
+            let mut i = 0;
+            while i < 3 {
+                let [(lx, ly), (rx, ry)] = SIDE_CELLS[ways[i]];
+                let left = cells >> ((lx + 1) + 2 * (ly + 1)) & 1 == 1;
+                let right = cells >> ((rx + 1) + 2 * (ry + 1)) & 1 == 1;
+                if left && !right {
+                    turns[cells][k] = ways[i] as u8;
+                    break;
+                }
+                i += 1;
+            }
+            k += 1;
+        }
+        cells += 1;
+    }
+    turns
+};
+
 /// The cells to trace as rows of bits, padded with one untraced cell on every side so that no
 /// look-up needs a bounds check.
 pub(crate) struct CellMask {
@@ -84,6 +113,20 @@ impl CellMask {
     fn at(&self, x: usize, y: usize, (dx, dy): (isize, isize)) -> bool {
         let (i, r) = ((x as isize + 1 + dx) as usize, (y as isize + 1 + dy) as usize);
         self.bits[r * self.words + i / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// The four cells around lattice point `(x, y)` as the bits [`TURNS`] is indexed by.
+    #[inline]
+    fn cells_around(&self, x: usize, y: usize) -> usize {
+        // Cell (x', y') is padded bit x' + 1 of padded row y' + 1: the cells left and right of
+        // the point are padded columns x and x + 1, those above and below rows y and y + 1.
+        let pair = |r: usize| {
+            let row = self.row(r);
+            let left = row[x / 64] >> (x % 64) & 1;
+            let right = row[(x + 1) / 64] >> ((x + 1) % 64) & 1;
+            (left | right << 1) as usize
+        };
+        pair(y) | pair(y + 1) << 2
     }
 
     /// Whether a boundary side leaves lattice point `(x, y)` in direction `k`: traced cell on its
@@ -239,11 +282,11 @@ impl CellMask {
         let (mut at, mut k) = (start, start_k);
         loop {
             at = self.walk_straight(at, k, sides);
-            // Furthest left first: a left turn, straight on, a right turn.
-            let next = [(k + 1) % 4, k, (k + 3) % 4]
-                .into_iter()
-                .find(|&next| self.leaves(at.0, at.1, next))
-                .ok_or_else(|| open(at))?;
+            let cells = self.cells_around(at.0, at.1);
+            let next = match TURNS[cells][k] {
+                4 => return Err(open(at)),
+                next => next as usize,
+            };
             if (at, next) == (start, start_k) {
                 if next == k {
                     // The start point lies on a straight stretch (so it is no double corner).
@@ -259,7 +302,7 @@ impl CellMask {
             }
             if next != k {
                 corners.push(vertex(at));
-                if next == (k + 1) % 4 && self.double_corner(at.0, at.1) {
+                if next == (k + 1) % 4 && (cells == 0b1001 || cells == 0b0110) {
                     pinches.push(corners.len() - 1);
                 }
             }
