@@ -175,6 +175,9 @@ struct BakeComparison {
     /// outline tracing of `bake_source`.
     trinav_region_ms: f64,
     polyanya_ms: Option<f64>,
+    /// Polyanya's builder and `Mesh::bake` (point location, islands): a mesh ready for
+    /// queries, as trinav's bake gives.
+    polyanya_baked_ms: Option<f64>,
     trinav_triangles: usize,
     polyanya_triangles: Option<usize>,
     trinav_min_angle_deg: f64,
@@ -201,8 +204,13 @@ struct Args {
 
 fn parse_args() -> Result<Args, String> {
     let repo_root = FsPath::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut args =
-        Args { json: None, data: repo_root.join("../shared/bench-data"), only: None, detour_tiles: None, radius: None };
+    let mut args = Args {
+        json: None,
+        data: repo_root.join("../shared/bench-data"),
+        only: None,
+        detour_tiles: None,
+        radius: None,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -215,7 +223,9 @@ fn parse_args() -> Result<Args, String> {
                 match text.parse::<u32>() {
                     Ok(n) if (1..=64).contains(&n) => args.detour_tiles = Some(n),
                     _ => {
-                        return Err(format!("--detour-tiles takes a whole number from 1 to 64, not `{text}`"));
+                        return Err(format!(
+                            "--detour-tiles takes a whole number from 1 to 64, not `{text}`"
+                        ));
                     }
                 }
             }
@@ -450,7 +460,7 @@ fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputRepo
     };
     let detour_build_ms = detour_start.elapsed().as_secs_f64() * 1e3;
     let builder = peers::polyanya_builder(&region);
-    let (polyanya_ms, polyanya_triangles, polyanya_min_angle) = match builder {
+    let (polyanya_ms, polyanya_baked_ms, polyanya_triangles, polyanya_min_angle) = match builder {
         Ok(b) => {
             notes.extend(b.notes);
             if b.triangles != mesh.triangle_count() || b.vertices != mesh.vertices().len() {
@@ -462,11 +472,11 @@ fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputRepo
                     mesh.vertices().len()
                 ));
             }
-            (Some(b.ms), Some(b.triangles), b.min_angle_deg)
+            (Some(b.ms), Some(b.baked_ms), Some(b.triangles), b.min_angle_deg)
         }
         Err(e) => {
             notes.push(format!("Polyanya builder: {e}"));
-            (None, None, None)
+            (None, None, None, None)
         }
     };
 
@@ -571,12 +581,10 @@ fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputRepo
         differ.len()
     });
     let detour_report = detour_run.as_ref().map(|(t, l)| summarize(t, l, &reference));
-    let grid_reports = grid_runs
-        .as_ref()
-        .map(|((at, al), (jt, jl), _)| {
-            let reference: Vec<Option<f64>> = grid_sample.iter().map(|&i| reference[i]).collect();
-            (summarize(at, al, &reference), summarize(jt, jl, &reference))
-        });
+    let grid_reports = grid_runs.as_ref().map(|((at, al), (jt, jl), _)| {
+        let reference: Vec<Option<f64>> = grid_sample.iter().map(|&i| reference[i]).collect();
+        (summarize(at, al, &reference), summarize(jt, jl, &reference))
+    });
     let grid_details = grid_runs.as_ref().map(|((_, astar), (_, jps), jps_build_ms)| {
         let astar_vs_scenario_cost = (!spec.exact).then(|| {
             astar
@@ -712,6 +720,7 @@ fn run_input(spec: &InputSpec, args: &Args, detour_ok: bool) -> Result<InputRepo
             trinav_verify_ms: stats::median(&verify_times),
             trinav_region_ms: stats::median(&region_times),
             polyanya_ms,
+            polyanya_baked_ms,
             trinav_triangles: mesh_stats.triangles,
             polyanya_triangles,
             trinav_min_angle_deg: mesh_stats.min_angle_deg,
@@ -783,6 +792,10 @@ fn markdown(r: &InputReport) -> String {
         opt(b.polyanya_ms, 2),
         b.polyanya_triangles.map_or("-".to_string(), |t| t.to_string()),
         opt(b.polyanya_min_angle_deg, 3)
+    );
+    s += &format!(
+        "Polyanya's builder and `Mesh::bake` (point location, islands: ready for queries, as trinav's bake): {} ms\n\n",
+        opt(b.polyanya_baked_ms, 2)
     );
     if let Some(radius) = &r.radius {
         s += &radius::markdown(radius);

@@ -10,7 +10,6 @@ use serde::Serialize;
 use trinav::Point;
 use trinav_bake::MergedRegion;
 
-
 /// What converting to Polyanya's f32 world did.
 #[derive(Clone, Debug, Serialize)]
 pub struct PolyanyaDetails {
@@ -77,6 +76,8 @@ impl PolyanyaPeer {
 /// Polyanya's own builder on the same input.
 pub struct Built {
     pub ms: f64,
+    /// The builder and `Mesh::bake`: a mesh ready for queries.
+    pub baked_ms: f64,
     pub triangles: usize,
     pub vertices: usize,
     pub min_angle_deg: Option<f64>,
@@ -144,24 +145,29 @@ pub fn polyanya_builder(region: &MergedRegion) -> Result<Built, String> {
             polygons.len()
         ));
     }
+    let build = |bake: bool| {
+        polygons
+            .iter()
+            .map(|(outer, holes)| {
+                catch_unwind(AssertUnwindSafe(|| {
+                    let mut t = Triangulation::from_outer_edges(outer);
+                    t.add_obstacles(holes.iter().map(|r| r.iter().copied()));
+                    let mut mesh = t.as_navmesh();
+                    if bake {
+                        mesh.bake();
+                    }
+                    mesh
+                }))
+                .map_err(|_| "Triangulation::as_navmesh panicked".to_string())
+            })
+            .collect::<Result<Vec<_>, _>>()
+    };
     let mut times = Vec::new();
-    let meshes = crate::stats::time_builds(
-        || (),
-        |()| {
-            polygons
-                .iter()
-                .map(|(outer, holes)| {
-                    catch_unwind(AssertUnwindSafe(|| {
-                        let mut t = Triangulation::from_outer_edges(outer);
-                        t.add_obstacles(holes.iter().map(|r| r.iter().copied()));
-                        t.as_navmesh()
-                    }))
-                    .map_err(|_| "Triangulation::as_navmesh panicked".to_string())
-                })
-                .collect::<Result<Vec<_>, _>>()
-        },
-        |_, ms| times.push(ms),
-    )?;
+    let meshes = crate::stats::time_builds(|| (), |()| build(false), |_, ms| times.push(ms))?;
+    // The same, ready for queries: `Mesh::bake` adds the point location and the islands, which
+    // trinav's bake builds too.
+    let mut baked_times = Vec::new();
+    crate::stats::time_builds(|| (), |()| build(true), |_, ms| baked_times.push(ms))?;
     let mut triangles = 0;
     let mut min_angle = 180.0f64;
     let mut all_triangles = true;
@@ -187,6 +193,7 @@ pub fn polyanya_builder(region: &MergedRegion) -> Result<Built, String> {
     }
     Ok(Built {
         ms: crate::stats::median(&times),
+        baked_ms: crate::stats::median(&baked_times),
         triangles,
         vertices,
         min_angle_deg: all_triangles.then_some(min_angle),
