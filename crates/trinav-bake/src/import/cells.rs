@@ -55,6 +55,12 @@ const TURNS: [[u8; 4]; 16] = {
     turns
 };
 
+/// Whether the four cells around a lattice point (as [`TURNS`] takes them) make it a double
+/// corner: traced cells diagonally opposite, touching only there.
+const fn is_double_corner(cells: usize) -> bool {
+    cells == 0b1001 || cells == 0b0110
+}
+
 /// The cells to trace as rows of bits, padded with one untraced cell on every side so that no
 /// look-up needs a bounds check.
 pub(crate) struct CellMask {
@@ -137,12 +143,10 @@ impl CellMask {
         self.at(x, y, left) && !self.at(x, y, right)
     }
 
-    /// Whether lattice point `(x, y)` is a double corner: traced cells diagonally opposite,
-    /// touching only there.
+    /// Whether lattice point `(x, y)` is a double corner.
     #[inline]
     fn double_corner(&self, x: usize, y: usize) -> bool {
-        let [a, b, c, d] = [(-1, -1), (0, -1), (-1, 0), (0, 0)].map(|o| self.at(x, y, o));
-        a == d && b == c && a != b
+        is_double_corner(self.cells_around(x, y))
     }
 
     /// Word `j` of map row `y` (bits of its padded row) and, bit for bit, the cells above,
@@ -302,7 +306,7 @@ impl CellMask {
             }
             if next != k {
                 corners.push(vertex(at));
-                if next == (k + 1) % 4 && (cells == 0b1001 || cells == 0b0110) {
+                if next == (k + 1) % 4 && is_double_corner(cells) {
                     pinches.push(corners.len() - 1);
                 }
             }
