@@ -171,8 +171,7 @@ impl CellMask {
     /// So the sides along the walls of long corridors are not looked at again row by row.
     #[inline(always)]
     fn cells_to_look_at(&self, y: usize, j: usize) -> u64 {
-        let r = y + 1;
-        let (above, row, below) = (self.row(r - 1)[j], self.row(r)[j], self.row(r + 1)[j]);
+        let [row, above, below, ..] = self.around(y, j);
         row & !(above & below)
     }
 
